@@ -1,0 +1,106 @@
+"""nimlab: impartial combinatorial games of the Nim family.
+
+Rulesets with validated positions and exact move generation, exact solvers (Grundy
+values, normal and misère outcomes, winning moves), the closed forms of the papers,
+and tools to verify, explore and play.
+
+The public API is imported lazily: ``import nimlab`` is cheap, and heavy dependencies
+(numba, Dask, matplotlib) load only when a function that needs them is called.
+
+Examples
+--------
+>>> import nimlab
+>>> nimlab.grundy("nim", (3, 4, 5))
+2
+>>> nimlab.outcome("wythoff", (3, 5))
+<Outcome.P: 'P'>
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it (imported on first access)
+_LAZY: dict[str, str] = {
+    # core
+    "Ruleset": "nimlab.core",
+    "HeapRuleset": "nimlab.core",
+    "SumRuleset": "nimlab.core",
+    "Param": "nimlab.core",
+    "Outcome": "nimlab.core",
+    "NimlabError": "nimlab.core",
+    "InvalidPositionError": "nimlab.core",
+    "InvalidParameterError": "nimlab.core",
+    "UnknownGameError": "nimlab.core",
+    "UnknownTheoremError": "nimlab.core",
+    "NoClosedFormError": "nimlab.core",
+    "SearchTooLargeError": "nimlab.core",
+    # registry
+    "game": "nimlab.catalog",
+    "games": "nimlab.catalog",
+    "GameInfo": "nimlab.catalog",
+    # solvers
+    "grundy": "nimlab.solvers",
+    "outcome": "nimlab.solvers",
+    "winning_moves": "nimlab.solvers",
+    "moves": "nimlab.solvers",
+    "Solver": "nimlab.solvers",
+}
+
+__all__ = [
+    "GameInfo",
+    "HeapRuleset",
+    "InvalidParameterError",
+    "InvalidPositionError",
+    "NimlabError",
+    "NoClosedFormError",
+    "Outcome",
+    "Param",
+    "Ruleset",
+    "SearchTooLargeError",
+    "Solver",
+    "SumRuleset",
+    "UnknownGameError",
+    "UnknownTheoremError",
+    "game",
+    "games",
+    "grundy",
+    "moves",
+    "outcome",
+    "winning_moves",
+]
+
+
+def __getattr__(name: str) -> Any:
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'nimlab' has no attribute {name!r}")
+    value = getattr(importlib.import_module(mod), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+if TYPE_CHECKING:
+    from nimlab.catalog import GameInfo, game, games
+    from nimlab.core import (
+        HeapRuleset,
+        InvalidParameterError,
+        InvalidPositionError,
+        NimlabError,
+        NoClosedFormError,
+        Outcome,
+        Param,
+        Ruleset,
+        SearchTooLargeError,
+        SumRuleset,
+        UnknownGameError,
+        UnknownTheoremError,
+    )
+    from nimlab.solvers import Solver, grundy, moves, outcome, winning_moves

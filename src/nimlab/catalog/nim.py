@@ -1,0 +1,69 @@
+"""Nim (Bouton).
+
+A move takes at least one stone from one heap.
+
+References
+----------
+[S19] §1, Theorem 1 (``S19-T1``): ``G(n1, ..., nr) = n1 ⊕ ... ⊕ nr``.
+[N99] Theorem 1.11 (``N99-T1.11``): misère Nim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nimlab.catalog.registry import register
+from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.formulas.nim import misere_nim_is_p, nim_sum
+
+__all__ = ["Nim"]
+
+
+@register
+@dataclass(frozen=True)
+class Nim(HeapRuleset):
+    """Nim: take any positive number of stones from one heap.
+
+    Examples
+    --------
+    >>> from nimlab import grundy, outcome
+    >>> grundy(Nim(), (3, 4, 5))
+    2
+    >>> str(outcome(Nim(), (1, 2, 3)))
+    'P'
+    """
+
+    name = "nim"
+    aliases = ("bouton",)
+    summary = "take any positive number of stones from one heap"
+    theorems = ("S19-T1", "N99-T1.11")
+    grundy_theorem = "S19-T1"
+    p_theorem = "S19-T1"
+    misere_theorem = "N99-T1.11"
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        for i, h in enumerate(position):
+            for v in range(h):
+                yield position[:i] + (v,) + position[i + 1 :]
+
+    def components(self, position: tuple[int, ...]) -> Sequence[tuple[Ruleset[Any], Any]] | None:
+        if len(position) <= 1:
+            return None
+        return [(self, (h,)) for h in position]
+
+    def closed_grundy(self, position: tuple[int, ...]) -> int:
+        return nim_sum(position)
+
+    def closed_misere_is_p(self, position: tuple[int, ...]) -> bool:
+        return misere_nim_is_p(position)
+
+    def strategy_moves(self, position: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """Bouton's construction: reduce each heap h with h ⊕ s < h to h ⊕ s."""
+        s = nim_sum(position)
+        if s == 0:
+            return []
+        return [
+            position[:i] + (h ^ s,) + position[i + 1 :] for i, h in enumerate(position) if h ^ s < h
+        ]

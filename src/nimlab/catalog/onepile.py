@@ -1,0 +1,153 @@
+"""One-heap games: Subtraction(S) and All-but(S).
+
+References
+----------
+[S18] §2: Subtraction(S) takes ``s ∈ S``; All-but(S) takes any ``s ≥ 1`` with ``s ∉ S``.
+Siegel's Theorem 11 / Corollary 1 (``S18-T11``) gives All-but({k}) and All-but({k, m}).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from nimlab.catalog.registry import register
+from nimlab.core.errors import InvalidParameterError
+from nimlab.core.params import Param, parse_int_set, to_int_set
+from nimlab.core.ruleset import HeapRuleset
+
+__all__ = ["AllBut", "OneHeapGame", "Subtraction"]
+
+
+class OneHeapGame(HeapRuleset):
+    """A game played on a single heap, described by the amounts a move may take."""
+
+    n_heaps: ClassVar[int | None] = 1
+
+    def take_amounts(self, n: int) -> Iterable[int]:
+        """The amounts ``s`` (``1 ≤ s ≤ n``) a move may take from a heap of *n*."""
+        raise NotImplementedError
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        (n,) = position
+        for s in self.take_amounts(n):
+            yield (n - s,)
+
+    def spec(self) -> str:
+        """The command-line spelling of this game, such as ``subtraction:1,2,3``."""
+        raise NotImplementedError
+
+
+def _positive_set(name: str, value: object) -> frozenset[int]:
+    s = to_int_set(name, value)
+    bad = sorted(x for x in s if x <= 0)
+    if bad:
+        raise InvalidParameterError(
+            f"parameter {name} must contain positive integers only, got {bad[0]} "
+            "(a move must take at least one stone)"
+        )
+    return s
+
+
+@register
+@dataclass(frozen=True)
+class Subtraction(OneHeapGame):
+    """Subtraction(S): take ``s`` stones for some ``s ∈ S``.
+
+    Examples
+    --------
+    >>> from nimlab import grundy
+    >>> [grundy(Subtraction(frozenset({1, 2})), n) for n in range(6)]
+    [0, 1, 2, 0, 1, 2]
+    >>> Subtraction(frozenset({0, 1}))
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidParameterError: parameter S must contain positive integers only, got 0 (a move must take at least one stone)
+    """
+
+    S: frozenset[int] = field(default_factory=frozenset)
+
+    name = "subtraction"
+    aliases = ("sub", "subtraction-game")
+    params = (
+        Param(
+            "S",
+            "the subtraction set S: finite set of positive integers",
+            parse=parse_int_set,
+            convert=_positive_set,
+        ),
+    )
+    summary = "one heap; take s stones for some s in S"
+    theorems = ("S18-T12",)
+
+    def __post_init__(self) -> None:
+        s = _positive_set("S", self.S)
+        if not s:
+            raise InvalidParameterError(
+                "parameter S of subtraction must not be empty (example: -p S=1,2,3)"
+            )
+        object.__setattr__(self, "S", s)
+
+    def take_amounts(self, n: int) -> Iterable[int]:
+        return (s for s in sorted(self.S) if s <= n)
+
+    def spec(self) -> str:
+        return "subtraction:" + ",".join(str(s) for s in sorted(self.S))
+
+
+@register
+@dataclass(frozen=True)
+class AllBut(OneHeapGame):
+    """All-but(S): take any ``s ≥ 1`` stones with ``s ∉ S``.
+
+    All-but(∅) is one-heap Nim. Siegel's forms (S18-T11) give the Grundy values of
+    All-but({k}) and All-but({k, m}).
+
+    Examples
+    --------
+    >>> from nimlab import grundy
+    >>> [grundy(AllBut(frozenset({2})), n) for n in range(8)]
+    [0, 1, 0, 1, 2, 3, 2, 3]
+    """
+
+    S: frozenset[int] = field(default_factory=frozenset)
+
+    name = "allbut"
+    aliases = ("all-but", "all-but-subtraction")
+    params = (
+        Param(
+            "S",
+            "the excluded set S: finite set of positive integers (may be empty)",
+            parse=parse_int_set,
+            convert=_positive_set,
+            default=frozenset(),
+        ),
+    )
+    summary = "one heap; take any s >= 1 stones with s not in S"
+    theorems = ("S18-T11",)
+    grundy_theorem = "S18-T11"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "S", _positive_set("S", self.S))
+
+    def take_amounts(self, n: int) -> Iterable[int]:
+        return (s for s in range(1, n + 1) if s not in self.S)
+
+    def closed_grundy(self, position: tuple[int, ...]) -> int | None:
+        (n,) = position
+        s = sorted(self.S)
+        if not s:
+            return n
+        if len(s) == 1:
+            k = s[0]
+            return n % k + k * (n // (2 * k))
+        if len(s) == 2:
+            k, m = s
+            if m == 2 * k:
+                return n % k + k * (n // (3 * k))
+            return n % k + k * (n // (2 * k))
+        return None
+
+    def spec(self) -> str:
+        return "allbut:" + ",".join(str(s) for s in sorted(self.S))

@@ -1,0 +1,168 @@
+"""The one registry of games: names and aliases to rulesets, with parameter parsing.
+
+The Python API (:func:`game`, :func:`games`), the command line (``-p NAME=VALUE``) and
+the web app all go through this module.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from nimlab.core.errors import InvalidParameterError, UnknownGameError
+from nimlab.core.params import Param
+from nimlab.core.ruleset import Ruleset
+
+__all__ = ["GameInfo", "game", "game_class", "games", "parse_game_spec", "register"]
+
+# Catalog modules, imported on the first lookup (each registers its games).
+CATALOG_MODULES: tuple[str, ...] = (
+    "nimlab.catalog.nim",
+    "nimlab.catalog.onepile",
+    "nimlab.catalog.wythoff",
+)
+
+_CLASSES: dict[str, type[Ruleset[Any]]] = {}
+_NAMES: dict[str, str] = {}
+_loaded = False
+
+R = TypeVar("R", bound=type[Ruleset[Any]])
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("_", "-").replace(" ", "-")
+
+
+def register(cls: R) -> R:
+    """Class decorator: add a ruleset class to the registry under its name and aliases."""
+    canonical = _key(cls.name)
+    if not canonical:
+        raise TypeError(f"{cls.__name__} has no name")
+    for n in (canonical, *(_key(a) for a in cls.aliases)):
+        other = _NAMES.get(n)
+        if other is not None and other != canonical:
+            raise TypeError(f"game name {n!r} is used by both {other!r} and {canonical!r}")
+        _NAMES[n] = canonical
+    _CLASSES[canonical] = cls
+    return cls
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for mod in CATALOG_MODULES:
+            importlib.import_module(mod)
+
+
+def game_class(name: str) -> type[Ruleset[Any]]:
+    """The ruleset class registered under *name* (or an alias)."""
+    _load()
+    canonical = _NAMES.get(_key(name))
+    if canonical is None:
+        close = difflib.get_close_matches(_key(name), list(_NAMES), n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise UnknownGameError(f"unknown game {name!r}{hint} (run `nimlab list` to see all games)")
+    return _CLASSES[canonical]
+
+
+def game(name: str, **params: Any) -> Ruleset[Any]:
+    """Build the ruleset registered as *name* with the given parameters.
+
+    String values are parsed as on the command line (``S="1,3,4"``).
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> game("nim")
+    Nim()
+    >>> game("subtraction", S="1,3,4").label()
+    'subtraction(S={1,3,4})'
+    >>> game("subtraction")
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidParameterError: subtraction needs parameter S (the subtraction set S: finite set of positive integers), for example -p S=...
+    >>> game("nimm")
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.UnknownGameError: unknown game 'nimm'; did you mean nim? (run `nimlab list` to see all games)
+    """
+    cls = game_class(name)
+    return cls(**_read_params(cls, params))
+
+
+def _read_params(cls: type[Ruleset[Any]], params: Mapping[str, Any]) -> dict[str, Any]:
+    specs = {p.name: p for p in cls.params}
+    lowered = {p.lower(): p for p in specs}
+    out: dict[str, Any] = {}
+    for raw_name, value in params.items():
+        name = raw_name if raw_name in specs else lowered.get(raw_name.lower(), raw_name)
+        spec = specs.get(name)
+        if spec is None:
+            known = ", ".join(specs) or "none"
+            raise InvalidParameterError(
+                f"{cls.name} has no parameter {raw_name!r} (its parameters: {known})"
+            )
+        out[name] = spec.read(value)
+    for spec in cls.params:
+        if spec.name not in out:
+            if spec.required:
+                raise InvalidParameterError(
+                    f"{cls.name} needs parameter {spec.name} ({spec.doc}), "
+                    f"for example -p {spec.name}=..."
+                )
+            out[spec.name] = spec.read(spec.default) if spec.default is not None else None
+    return out
+
+
+def parse_game_spec(text: str) -> Ruleset[Any]:
+    """Read a one-heap game written as on the command line: ``subtraction:1,2,3``.
+
+    The part after the colon fills the game's single parameter; ``nim`` needs none.
+
+    Examples
+    --------
+    >>> parse_game_spec("allbut:4,8").label()
+    'allbut(S={4,8})'
+    """
+    name, _, arg = text.partition(":")
+    cls = game_class(name)
+    if not _:
+        return game(name)
+    if len(cls.params) != 1:
+        raise InvalidParameterError(
+            f"{cls.name} takes {len(cls.params)} parameters; write it as NAME:VALUE only "
+            "for games with one parameter"
+        )
+    return game(name, **{cls.params[0].name: arg})
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the registry knows of one game."""
+
+    name: str
+    aliases: tuple[str, ...]
+    params: tuple[Param, ...]
+    summary: str
+    theorems: tuple[str, ...]
+    cls: type[Ruleset[Any]]
+
+
+def games() -> list[GameInfo]:
+    """All registered games, sorted by name.
+
+    Examples
+    --------
+    >>> from nimlab import games
+    >>> "nim" in [g.name for g in games()]
+    True
+    """
+    _load()
+    return [
+        GameInfo(c.name, c.aliases, c.params, c.summary, c.theorems, c)
+        for _, c in sorted(_CLASSES.items())
+    ]

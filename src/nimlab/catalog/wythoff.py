@@ -1,0 +1,90 @@
+"""Wythoff Nim.
+
+A move takes any positive number from one heap, or the same positive number from both.
+
+References
+----------
+[S18] §2 (``S18-T7``): P iff ``{x, y} = {⌊nφ⌋, ⌊nφ⌋ + n}``. Grundy values have no known
+closed form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from math import isqrt
+
+from nimlab.catalog.registry import register
+from nimlab.core.ruleset import HeapRuleset
+from nimlab.formulas.wythoff import wythoff_is_p, wythoff_pair
+
+__all__ = ["Wythoff"]
+
+
+@register
+@dataclass(frozen=True)
+class Wythoff(HeapRuleset):
+    """Wythoff Nim on two heaps.
+
+    Examples
+    --------
+    >>> from nimlab import grundy, winning_moves
+    >>> grundy(Wythoff(), (3, 5))
+    0
+    >>> winning_moves(Wythoff(), (4, 5))
+    [(1, 2), (3, 5)]
+    """
+
+    name = "wythoff"
+    aliases = ("wythoff-nim", "corner-the-queen")
+    summary = "two heaps; take any from one heap, or the same amount from both"
+    theorems = ("S18-T7",)
+    p_theorem = "S18-T7"
+    n_heaps = 2
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        x, y = position
+        for t in range(1, x + 1):
+            yield (x - t, y)
+        for t in range(1, y + 1):
+            yield (x, y - t)
+        for t in range(1, min(x, y) + 1):
+            yield (x - t, y - t)
+
+    def closed_is_p(self, position: tuple[int, ...]) -> bool:
+        return wythoff_is_p(*position)
+
+    def strategy_moves(self, position: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """Winning moves from the Wythoff pairs, without scanning all moves."""
+        x, y = position
+        if wythoff_is_p(x, y):
+            return []
+        out: list[tuple[int, ...]] = []
+        lo, hi = min(x, y), max(x, y)
+        # same amount from both: keep the difference d = hi - lo
+        a, b = wythoff_pair(hi - lo)
+        if a < lo:
+            out.append((a, b) if x <= y else (b, a))
+        # one heap: the pair containing the other heap value
+        for keep, idx in ((x, 1), (y, 0)):
+            # find the pair containing `keep` and move the other heap there
+            for cand in _partners(keep):
+                other = position[idx]
+                if cand < other:
+                    mv = (keep, cand) if idx == 1 else (cand, keep)
+                    out.append(mv)
+        return list(dict.fromkeys(out))
+
+
+def _partners(v: int) -> list[int]:
+    """Heap sizes w with (v, w) a P-position of Wythoff Nim."""
+    out: list[int] = []
+    n0 = (isqrt(5 * v * v) - v) // 2  # about v/φ: where v may be the smaller member
+    for base in (n0, v - n0):  # v - v/φ = v/φ²: where v may be the larger member
+        for n in range(max(0, base - 2), base + 3):
+            a, b = wythoff_pair(n)
+            if a == v:
+                out.append(b)
+            if b == v:
+                out.append(a)
+    return list(dict.fromkeys(out))

@@ -1,0 +1,116 @@
+"""The command group, lazy subcommand loading and helpers shared by all commands."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+
+__all__ = [
+    "HEAP_CONTEXT",
+    "cli",
+    "emit_json",
+    "game_from_cli",
+    "json_default",
+    "param_option",
+    "position_from_cli",
+]
+
+# command name -> "module:attribute"; each module is imported only when its command runs.
+COMMANDS: dict[str, str] = {
+    "list": "nimlab.cli.basic:list_cmd",
+    "grundy": "nimlab.cli.basic:grundy_cmd",
+    "outcome": "nimlab.cli.basic:outcome_cmd",
+    "moves": "nimlab.cli.basic:moves_cmd",
+    "tour": "nimlab.cli.basic:tour_cmd",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported on demand."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return super().get_command(ctx, cmd_name)
+        mod, _, attr = target.partition(":")
+        cmd = getattr(importlib.import_module(mod), attr)
+        assert isinstance(cmd, click.Command)
+        return cmd
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="nimlab", prog_name="nimlab")
+def cli() -> None:
+    """nimlab: impartial games of the Nim family.
+
+    Positions are heaps separated by spaces (3 4 5); grouped positions use commas
+    (Emperor ranges 1,2 3,3 4; turtle heads 1,1 2,3). Game parameters are given as
+    -p NAME=VALUE (for example -p S=1,3,4). Run `nimlab list` for all games.
+    """
+
+
+def param_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The ``-p NAME=VALUE`` option, repeatable."""
+    return click.option(
+        "-p",
+        "--param",
+        "params",
+        multiple=True,
+        metavar="NAME=VALUE",
+        help="Game parameter, repeatable (for example -p S=1,3,4 or -p k=2).",
+    )(f)
+
+
+# Commands taking heaps ignore unknown options so that "-3" reaches the position check.
+HEAP_CONTEXT = {"ignore_unknown_options": True}
+
+
+def _split_params(params: Sequence[str]) -> dict[str, str]:
+    from nimlab.core.errors import InvalidParameterError
+
+    out: dict[str, str] = {}
+    for item in params:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise InvalidParameterError(
+                f"cannot read parameter {item!r}: write it as NAME=VALUE (for example -p S=1,3,4)"
+            )
+        out[name.strip()] = value
+    return out
+
+
+def game_from_cli(name: str, params: Sequence[str]) -> Any:
+    """Build a ruleset from a command-line name and ``-p`` values."""
+    from nimlab.catalog import game
+
+    return game(name, **_split_params(params))
+
+
+def position_from_cli(g: Any, tokens: Sequence[str]) -> Any:
+    """Read and validate a position from command-line tokens."""
+    return g.parse_position(list(tokens))
+
+
+def json_default(obj: object) -> Any:
+    """JSON encoder fallback for tuples in frozensets, enums, numpy scalars."""
+    if isinstance(obj, (set, frozenset)):
+        return sorted(obj, key=repr)
+    if hasattr(obj, "value") and hasattr(obj, "name"):
+        return obj.value
+    if hasattr(obj, "item"):
+        return obj.item()
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    return str(obj)
+
+
+def emit_json(data: Any) -> None:
+    """Print *data* as JSON on stdout."""
+    click.echo(json.dumps(data, default=json_default, indent=2))

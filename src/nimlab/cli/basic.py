@@ -1,0 +1,187 @@
+"""Basic commands: list, grundy, outcome, moves, tour."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import click
+
+from nimlab.cli.app import (
+    HEAP_CONTEXT,
+    emit_json,
+    game_from_cli,
+    param_option,
+    position_from_cli,
+)
+
+METHOD = click.Choice(["auto", "search", "formula"])
+
+
+@click.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def list_cmd(as_json: bool) -> None:
+    """List every game with its aliases and parameters."""
+    from nimlab import games
+
+    infos = games()
+    if as_json:
+        emit_json(
+            [
+                {
+                    "name": g.name,
+                    "aliases": list(g.aliases),
+                    "params": [
+                        {"name": p.name, "doc": p.doc, "required": p.required} for p in g.params
+                    ],
+                    "summary": g.summary,
+                    "theorems": list(g.theorems),
+                }
+                for g in infos
+            ]
+        )
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title="nimlab games")
+    t.add_column("name", style="bold")
+    t.add_column("parameters")
+    t.add_column("rules")
+    t.add_column("results")
+    for g in infos:
+        ps = ", ".join(p.name + ("" if p.required else "?") for p in g.params)
+        t.add_row(g.name, ps, g.summary, " ".join(g.theorems))
+    Console().print(t)
+
+
+def _common(f: Any) -> Any:
+    f = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")(f)
+    f = click.option(
+        "--method",
+        type=METHOD,
+        default="auto",
+        show_default=True,
+        help="auto: proved closed form when there is one; search: exhaustive search.",
+    )(f)
+    f = param_option(f)
+    f = click.argument("heaps", nargs=-1, type=click.UNPROCESSED)(f)
+    f = click.argument("game_name", metavar="GAME")(f)
+    return f
+
+
+@click.command("grundy", context_settings=HEAP_CONTEXT)
+@_common
+def grundy_cmd(
+    game_name: str, heaps: tuple[str, ...], params: tuple[str, ...], method: str, as_json: bool
+) -> None:
+    """Grundy value of a position: nimlab grundy nim 3 4 5."""
+    from nimlab import grundy
+
+    g = game_from_cli(game_name, params)
+    pos = position_from_cli(g, heaps)
+    t0 = time.perf_counter()
+    value = grundy(g, pos, method=method)
+    if as_json:
+        emit_json(
+            {
+                "game": g.label(),
+                "position": pos,
+                "grundy": value,
+                "seconds": time.perf_counter() - t0,
+            }
+        )
+    else:
+        click.echo(value)
+
+
+@click.command("outcome", context_settings=HEAP_CONTEXT)
+@_common
+@click.option("--misere", is_flag=True, help="Misère play: the last mover loses.")
+def outcome_cmd(
+    game_name: str,
+    heaps: tuple[str, ...],
+    params: tuple[str, ...],
+    method: str,
+    as_json: bool,
+    misere: bool,
+) -> None:
+    """Outcome (P or N) of a position: nimlab outcome nim 1 2 3."""
+    from nimlab import outcome
+
+    g = game_from_cli(game_name, params)
+    pos = position_from_cli(g, heaps)
+    res = outcome(g, pos, misere=misere, method=method)
+    if as_json:
+        emit_json({"game": g.label(), "position": pos, "misere": misere, "outcome": res.value})
+    else:
+        click.echo(res.value)
+
+
+@click.command("moves", context_settings=HEAP_CONTEXT)
+@_common
+@click.option("--winning", is_flag=True, help="Only the winning moves (to P-positions).")
+@click.option("--misere", is_flag=True, help="With --winning: winning moves in misère play.")
+@click.option("--explain", is_flag=True, help="With --winning: explain why the moves win.")
+def moves_cmd(
+    game_name: str,
+    heaps: tuple[str, ...],
+    params: tuple[str, ...],
+    method: str,
+    as_json: bool,
+    winning: bool,
+    misere: bool,
+    explain: bool,
+) -> None:
+    """Options of a position, or with --winning only the winning ones."""
+    from nimlab import moves, winning_moves
+
+    g = game_from_cli(game_name, params)
+    pos = position_from_cli(g, heaps)
+    result = winning_moves(g, pos, misere=misere, method=method) if winning else moves(g, pos)
+    explanation: Any = None
+    if explain:
+        import nimlab
+
+        explain_fn = getattr(nimlab, "explain", None)
+        if explain_fn is None:
+            raise click.UsageError("--explain is not available in this version")
+        explanation = explain_fn(g, pos)
+    if as_json:
+        data: dict[str, Any] = {
+            "game": g.label(),
+            "position": pos,
+            "winning": winning,
+            "moves": result,
+        }
+        if explanation is not None:
+            data["explanation"] = explanation.to_dict()
+        emit_json(data)
+        return
+    if winning and not result:
+        click.echo(f"no winning move: {g.format_position(pos)} is a P-position")
+    for m in result:
+        click.echo(g.format_position(m))
+    if explanation is not None:
+        click.echo(explanation.render_text())
+
+
+@click.command("tour")
+def tour_cmd() -> None:
+    """A short tour: a few values and tables computed live."""
+    from nimlab import game, grundy, outcome, winning_moves
+
+    click.echo(f"Nim (Bouton, S19-T1): G(3,4,5) = 3⊕4⊕5 = {grundy('nim', (3, 4, 5))}")
+    click.echo("  winning move from 3 4 5: {}".format(winning_moves("nim", (3, 4, 5))))
+    click.echo(
+        "Misère Nim (N99-T1.11): (1,1,1) is {}, (2,2) is {}".format(
+            outcome("nim", (1, 1, 1), misere=True), outcome("nim", (2, 2), misere=True)
+        )
+    )
+    sub = game("subtraction", S={1, 3, 4})
+    seq = [grundy(sub, n) for n in range(21)]
+    click.echo("Subtraction{1,3,4}, n = 0..20: " + " ".join(map(str, seq)))
+    click.echo("Wythoff Nim Grundy table, 0..7:")
+    w = game("wythoff")
+    for y in range(8):
+        click.echo("  " + " ".join(f"{grundy(w, (x, y)):2d}" for x in range(8)))

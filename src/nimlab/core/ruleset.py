@@ -1,0 +1,288 @@
+"""The ruleset protocol: what every game of nimlab provides.
+
+A :class:`Ruleset` is an immutable, hashable description of a game's rules (with its
+parameters). Positions are separate, immutable and hashable values (usually tuples of
+heap sizes). Solvers, formulas and interfaces are functions over this protocol.
+"""
+
+from __future__ import annotations
+
+import abc
+import operator
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from nimlab.core.errors import InvalidPositionError
+from nimlab.core.params import Param
+
+__all__ = ["HeapRuleset", "Position", "Ruleset", "SumRuleset", "parse_group_tokens"]
+
+Position = Hashable
+P = TypeVar("P", bound=Hashable)
+
+
+class Ruleset(abc.ABC, Generic[P]):
+    """Abstract base of every game.
+
+    Subclasses are frozen dataclasses whose fields are the game's parameters, so that
+    two rulesets with equal parameters are equal and share caches. A subclass provides
+    :meth:`validate` and :meth:`moves`; the other hooks are optional.
+
+    Class attributes
+    ----------------
+    name : str
+        Canonical registry name (``"nim"``, ``"subtraction"``, ...).
+    aliases : tuple of str
+        Other names accepted by :func:`nimlab.game`.
+    params : tuple of Param
+        Parameter specifications, in order.
+    summary : str
+        One-line rule statement.
+    theorems : tuple of str
+        Result ids of GAMES.md section 6 about this game.
+    grundy_theorem, p_theorem, misere_theorem : str or None
+        Ids of the results that justify :meth:`closed_grundy`, :meth:`closed_is_p`
+        and :meth:`closed_misere_is_p`.
+    """
+
+    name: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    params: ClassVar[tuple[Param, ...]] = ()
+    summary: ClassVar[str] = ""
+    theorems: ClassVar[tuple[str, ...]] = ()
+    grundy_theorem: ClassVar[str | None] = None
+    p_theorem: ClassVar[str | None] = None
+    misere_theorem: ClassVar[str | None] = None
+
+    # -- required ---------------------------------------------------------------
+    @abc.abstractmethod
+    def validate(self, position: object) -> P:
+        """Return *position* normalised, or raise :class:`InvalidPositionError`."""
+
+    @abc.abstractmethod
+    def moves(self, position: P) -> Iterable[P]:
+        """Yield the options of a valid *position* (duplicates are allowed)."""
+
+    # -- optional hooks ---------------------------------------------------------
+    def canonical(self, position: P) -> P:
+        """Canonical representative (for example sorted heaps); the default is identity."""
+        return position
+
+    def components(self, position: P) -> Sequence[tuple[Ruleset[Any], Any]] | None:
+        """Split *position* into independent components of a disjunctive sum, or None."""
+        return None
+
+    def closed_grundy(self, position: P) -> int | None:
+        """Grundy value from a proved closed form, or None where none applies."""
+        return None
+
+    def closed_is_p(self, position: P) -> bool | None:
+        """Whether *position* is P by a proved criterion, or None where none applies."""
+        g = self.closed_grundy(position)
+        return None if g is None else g == 0
+
+    def closed_misere_is_p(self, position: P) -> bool | None:
+        """Whether *position* is P in misère play by a proved criterion, or None."""
+        return None
+
+    def strategy_moves(self, position: P) -> list[P] | None:
+        """Winning moves built constructively (no scan of all moves), or None."""
+        return None
+
+    def parse_position(self, tokens: Sequence[str]) -> P:
+        """Read a position from command-line tokens (``3 4 5`` or ``1,2 3,3 4``)."""
+        return self.validate(parse_group_tokens(tokens))
+
+    def format_position(self, position: P) -> str:
+        """Render *position* the way the command line reads it."""
+        if isinstance(position, tuple):
+            return " ".join(
+                ",".join(str(x) for x in p) if isinstance(p, tuple) else str(p) for p in position
+            )
+        return str(position)
+
+    def param_values(self) -> dict[str, Any]:
+        """The parameters of this ruleset as a dict."""
+        return {p.name: getattr(self, p.name) for p in self.params}
+
+    def label(self) -> str:
+        """Name with parameters, for example ``subtraction(S={1,3,4})``."""
+        vals = self.param_values()
+        if not vals:
+            return self.name
+        inner = ", ".join(f"{k}={_fmt_param(v)}" for k, v in vals.items())
+        return f"{self.name}({inner})"
+
+    def __str__(self) -> str:
+        return self.label()
+
+    def __add__(self, other: Ruleset[Any]) -> SumRuleset:
+        return SumRuleset(self, other)
+
+
+def _fmt_param(v: object) -> str:
+    if isinstance(v, frozenset):
+        return "{" + ",".join(str(x) for x in sorted(v)) + "}"
+    if isinstance(v, tuple):
+        return "(" + "; ".join(_fmt_param(x) for x in v) + ")"
+    return str(v)
+
+
+def parse_group_tokens(tokens: Sequence[str]) -> tuple[int | tuple[int, ...], ...]:
+    """Read command-line tokens: ``3`` is a heap, ``1,2`` a group of heaps.
+
+    Examples
+    --------
+    >>> parse_group_tokens(["3", "4", "5"])
+    (3, 4, 5)
+    >>> parse_group_tokens(["1,2", "3,3", "4"])
+    ((1, 2), (3, 3), 4)
+    >>> parse_group_tokens(["3", "x"])
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidPositionError: cannot read 'x' as a heap: write heaps as integers like 3 4 5, groups with commas like 1,2 3,3
+    """
+    out: list[int | tuple[int, ...]] = []
+    for tok in tokens:
+        try:
+            if "," in tok:
+                out.append(tuple(int(x) for x in tok.split(",") if x.strip() != ""))
+            else:
+                out.append(int(tok))
+        except ValueError:
+            raise InvalidPositionError(
+                f"cannot read {tok!r} as a heap: write heaps as integers like 3 4 5, "
+                "groups with commas like 1,2 3,3"
+            ) from None
+    return tuple(out)
+
+
+def _as_int(game: str, i: int, h: object) -> int:
+    if not isinstance(h, bool):
+        try:
+            return operator.index(h)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise InvalidPositionError(f"{game}: heap {i} is {h!r}, but heaps must be integers")
+
+
+class HeapRuleset(Ruleset[tuple[int, ...]]):
+    """Base of games whose positions are tuples of heap sizes.
+
+    Class attributes configure validation: ``n_heaps`` (a fixed number of heaps, or
+    None), ``min_heaps``, ``min_heap_size`` (0, or 1 for games of positive heaps) and
+    ``ordered`` (False: heap order does not matter and :meth:`canonical` sorts).
+    Subclasses add game-specific rules in :meth:`check`.
+    """
+
+    n_heaps: ClassVar[int | None] = None
+    min_heaps: ClassVar[int] = 0
+    min_heap_size: ClassVar[int] = 0
+    ordered: ClassVar[bool] = False
+
+    def validate(self, position: object) -> tuple[int, ...]:
+        """Normalise *position* to a tuple of ints and check the game's rules.
+
+        Examples
+        --------
+        >>> from nimlab import game
+        >>> game("nim").validate([3, 4, 5])
+        (3, 4, 5)
+        >>> game("subtraction", S={1, 2}).validate(7)
+        (7,)
+        """
+        if isinstance(position, int) and not isinstance(position, bool):
+            heaps: tuple[Any, ...] = (position,)
+        elif isinstance(position, (tuple, list)):
+            heaps = tuple(position)
+        else:
+            raise InvalidPositionError(
+                f"{self.name}: a position is a sequence of heap sizes, got {position!r}"
+            )
+        heaps = tuple(_as_int(self.name, i, h) for i, h in enumerate(heaps, 1))
+        for i, h in enumerate(heaps, 1):
+            if h < self.min_heap_size:
+                what = "integers >= 0" if self.min_heap_size == 0 else "positive integers"
+                raise InvalidPositionError(
+                    f"{self.name}: heap {i} is {h}, but heaps must be {what}"
+                )
+        if self.n_heaps is not None and len(heaps) != self.n_heaps:
+            raise InvalidPositionError(
+                f"{self.name}: a position has exactly {self.n_heaps} heap"
+                f"{'s' if self.n_heaps != 1 else ''}, got {len(heaps)}"
+            )
+        if len(heaps) < self.min_heaps:
+            raise InvalidPositionError(
+                f"{self.name}: a position has at least {self.min_heaps} heaps, got {len(heaps)}"
+            )
+        self.check(heaps)
+        return heaps
+
+    def check(self, heaps: tuple[int, ...]) -> None:
+        """Game-specific rules beyond heap sizes; raise InvalidPositionError when broken."""
+
+    def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
+        """Sorted heaps when order does not matter, else the position itself."""
+        return position if self.ordered else tuple(sorted(position))
+
+    def format_position(self, position: tuple[int, ...]) -> str:
+        """Heaps separated by spaces."""
+        return " ".join(str(h) for h in position)
+
+
+class SumRuleset(Ruleset[tuple[Any, Any]]):
+    """The disjunctive sum ``g + h`` of two rulesets: a move is a move in one component.
+
+    Examples
+    --------
+    >>> from nimlab import game, grundy
+    >>> s = game("nim") + game("wythoff")
+    >>> grundy(s, ((3,), (1, 2)))
+    3
+    """
+
+    name = "sum"
+    summary = "disjunctive sum: move in exactly one component"
+
+    def __init__(self, left: Ruleset[Any], right: Ruleset[Any]) -> None:
+        self.left = left
+        self.right = right
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, SumRuleset) and self.left == other.left and self.right == other.right
+        )
+
+    def __hash__(self) -> int:
+        return hash(("sum", self.left, self.right))
+
+    def __repr__(self) -> str:
+        return f"SumRuleset({self.left!r}, {self.right!r})"
+
+    def label(self) -> str:
+        return f"{self.left.label()} + {self.right.label()}"
+
+    def validate(self, position: object) -> tuple[Any, Any]:
+        if not isinstance(position, (tuple, list)) or len(position) != 2:
+            raise InvalidPositionError(
+                f"{self.label()}: a position of a sum is a pair (left position, right position)"
+            )
+        return (self.left.validate(position[0]), self.right.validate(position[1]))
+
+    def moves(self, position: tuple[Any, Any]) -> Iterator[tuple[Any, Any]]:
+        a, b = position
+        for a2 in self.left.moves(a):
+            yield (a2, b)
+        for b2 in self.right.moves(b):
+            yield (a, b2)
+
+    def canonical(self, position: tuple[Any, Any]) -> tuple[Any, Any]:
+        return (self.left.canonical(position[0]), self.right.canonical(position[1]))
+
+    def components(self, position: tuple[Any, Any]) -> Sequence[tuple[Ruleset[Any], Any]]:
+        return [(self.left, position[0]), (self.right, position[1])]
+
+    def closed_grundy(self, position: tuple[Any, Any]) -> int | None:
+        a = self.left.closed_grundy(position[0])
+        b = self.right.closed_grundy(position[1])
+        return None if a is None or b is None else a ^ b

@@ -1,0 +1,143 @@
+"""Public solver functions: validate input, pick closed form or search, return typed values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nimlab.core.results import Outcome
+from nimlab.core.ruleset import Ruleset
+from nimlab.solvers.search import DEFAULT_MAX_POSITIONS, Method, Solver
+
+__all__ = ["as_game", "grundy", "moves", "outcome", "winning_moves"]
+
+_METHODS = ("auto", "search", "formula")
+
+
+def as_game(game: Ruleset[Any] | str) -> Ruleset[Any]:
+    """Return *game* itself, or the registry's game of that name (with default parameters)."""
+    if isinstance(game, str):
+        from nimlab.catalog.registry import game as lookup
+
+        return lookup(game)
+    return game
+
+
+def _check_method(method: str) -> Method:
+    if method not in _METHODS:
+        from nimlab.core.errors import InvalidParameterError
+
+        raise InvalidParameterError(
+            f"unknown method {method!r}: choose one of {', '.join(_METHODS)}"
+        )
+    return method  # type: ignore[return-value]
+
+
+def grundy(
+    game: Ruleset[Any] | str,
+    position: object,
+    *,
+    method: str = "auto",
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+) -> int:
+    """Grundy value (nim-value) of *position*.
+
+    Parameters
+    ----------
+    game : Ruleset or str
+        The game, or its registry name.
+    position : object
+        A position of the game (validated first).
+    method : {"auto", "search", "formula"}
+        ``auto`` uses a proved closed form when the game has one, else exhaustive search;
+        ``search`` always searches; ``formula`` refuses to search.
+    max_positions : int
+        Budget of positions an exhaustive search may store.
+
+    Returns
+    -------
+    int
+        The Grundy value.
+
+    Examples
+    --------
+    >>> from nimlab import game, grundy
+    >>> grundy("nim", (3, 4, 5))
+    2
+    >>> grundy(game("subtraction", S={1, 2, 3}), 200000, method="search")
+    0
+    >>> grundy("wythoff", (3, 5))
+    0
+    """
+    g = as_game(game)
+    pos = g.validate(position)
+    return Solver(g, max_positions).grundy(pos, _check_method(method))
+
+
+def outcome(
+    game: Ruleset[Any] | str,
+    position: object,
+    misere: bool = False,
+    *,
+    method: str = "auto",
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+) -> Outcome:
+    """Outcome class (P or N) of *position* in normal or misère play.
+
+    Misère play (the last mover loses) is solved by its own search, never derived
+    from Grundy values, unless the game has a proved misère criterion.
+
+    Examples
+    --------
+    >>> from nimlab import outcome
+    >>> outcome("nim", (1, 2, 3))
+    <Outcome.P: 'P'>
+    >>> outcome("nim", (1, 1), misere=True)
+    <Outcome.N: 'N'>
+    """
+    g = as_game(game)
+    pos = g.validate(position)
+    return Outcome.from_bool(Solver(g, max_positions).is_p(pos, misere, _check_method(method)))
+
+
+def winning_moves(
+    game: Ruleset[Any] | str,
+    position: object,
+    misere: bool = False,
+    *,
+    method: str = "auto",
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+) -> list[Any]:
+    """Positions reachable in one move that are P-positions (empty for a P-position).
+
+    Uses the game's constructive strategy when it has one, else scans the moves.
+
+    Examples
+    --------
+    >>> from nimlab import winning_moves
+    >>> winning_moves("nim", (3, 4, 5))
+    [(1, 4, 5)]
+    >>> winning_moves("nim", (1, 2, 3))
+    []
+    """
+    g = as_game(game)
+    pos = g.validate(position)
+    m = _check_method(method)
+    if not misere and m == "auto":
+        built = g.strategy_moves(pos)
+        if built is not None:
+            return built
+    return Solver(g, max_positions).winning_moves(pos, misere, m)
+
+
+def moves(game: Ruleset[Any] | str, position: object) -> list[Any]:
+    """All distinct options of *position*, in the game's move order.
+
+    Examples
+    --------
+    >>> from nimlab import moves
+    >>> moves("nim", (1, 2))
+    [(0, 2), (1, 0), (1, 1)]
+    """
+    g = as_game(game)
+    pos = g.validate(position)
+    return list(dict.fromkeys(g.moves(pos)))

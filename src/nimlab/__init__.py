@@ -48,6 +48,11 @@ _LAZY: dict[str, str] = {
     "winning_moves": "nimlab.solvers",
     "moves": "nimlab.solvers",
     "Solver": "nimlab.solvers",
+    # theorem registry
+    "theorems": "nimlab.theory",
+    "theorem": "nimlab.theory",
+    "Theorem": "nimlab.theory",
+    "check_theorem": "nimlab.theory",
 }
 
 __all__ = [
@@ -63,13 +68,17 @@ __all__ = [
     "SearchTooLargeError",
     "Solver",
     "SumRuleset",
+    "Theorem",
     "UnknownGameError",
     "UnknownTheoremError",
+    "check_theorem",
     "game",
     "games",
     "grundy",
     "moves",
     "outcome",
+    "theorem",
+    "theorems",
     "winning_moves",
 ]
 
@@ -104,3 +113,4 @@ if TYPE_CHECKING:
         UnknownTheoremError,
     )
     from nimlab.solvers import Solver, grundy, moves, outcome, winning_moves
+    from nimlab.theory import Theorem, check_theorem, theorem, theorems

@@ -1,0 +1,23 @@
+"""The theorem registry: ids of GAMES.md §6, statements, and checks against search."""
+
+from nimlab.theory.registry import (
+    CheckResult,
+    Counterexample,
+    Instance,
+    Theorem,
+    check_theorem,
+    register_theorem,
+    theorem,
+    theorems,
+)
+
+__all__ = [
+    "CheckResult",
+    "Counterexample",
+    "Instance",
+    "Theorem",
+    "check_theorem",
+    "register_theorem",
+    "theorem",
+    "theorems",
+]

@@ -1,0 +1,268 @@
+"""The theorem registry: every result of GAMES.md §6 by its id, with a check.
+
+A :class:`Theorem` names its paper, states the result in one line, and says which
+rulesets (with which parameters) it speaks of at a given bound, and which positions to
+check there. Its claim is, by default, the ruleset's own closed form hook
+(``closed_grundy``, ``closed_is_p`` or ``closed_misere_is_p``), so the check compares
+exactly the code users call with exhaustive search.
+
+Theorems are registered by modules listed in :data:`THEOREM_MODULES` (one per paper or
+family), imported on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from nimlab.core.errors import UnknownTheoremError
+from nimlab.core.ruleset import Ruleset
+
+__all__ = [
+    "CheckResult",
+    "Counterexample",
+    "Instance",
+    "Kind",
+    "Theorem",
+    "check_theorem",
+    "register_theorem",
+    "theorem",
+    "theorems",
+]
+
+Kind = Literal["grundy", "p-set", "misere-p-set", "custom"]
+
+THEOREM_MODULES: tuple[str, ...] = ("nimlab.theory.basic",)
+
+_THEOREMS: dict[str, Theorem] = {}
+_ALIASES: dict[str, str] = {}
+_loaded = False
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One ruleset and the positions of it to check (a move-closed set, in increasing order)."""
+
+    game: Ruleset[Any]
+    positions: Iterable[Any]
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A position where the claim and exhaustive search disagree."""
+
+    game: str
+    position: Any
+    claimed: Any
+    actual: Any
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "game": self.game,
+            "position": self.position,
+            "claimed": self.claimed,
+            "actual": self.actual,
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Outcome of checking one theorem at one bound."""
+
+    theorem: str
+    bound: int
+    positions_checked: int
+    ok: bool
+    seconds: float
+    counterexample: Counterexample | None = None
+
+    @property
+    def result(self) -> str:
+        """``"verified"`` or ``"FAILED"``."""
+        return "verified" if self.ok else "FAILED"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "theorem": self.theorem,
+            "bound": self.bound,
+            "positions_checked": self.positions_checked,
+            "result": self.result,
+            "seconds": self.seconds,
+            "counterexample": None
+            if self.counterexample is None
+            else self.counterexample.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class Theorem:
+    """A result of the papers, with what it takes to check it.
+
+    Parameters
+    ----------
+    id : str
+        Stable id of GAMES.md §6 (``"S19-T5"``).
+    paper : str
+        Paper key (``"S19"``, ``"N99"``, ``"Sh"``, ``"SM"``, ``"S18"``).
+    statement : str
+        One-line statement.
+    game : str
+        Registry name of the game it speaks of.
+    kind : {"grundy", "p-set", "misere-p-set", "custom"}
+        What is claimed: a Grundy function, a P-set (normal or misère), or something else.
+    instances : callable
+        ``instances(bound)`` yields :class:`Instance` values: rulesets (parameters drawn
+        as the statement requires) and the positions to check at that bound.
+    default_bound : int
+        Bound used by ``nimlab reproduce``: finishes in seconds to a minute on 2 cores.
+    claim : callable, optional
+        ``claim(game, position)``: the claimed value. Default: the ruleset's hook for
+        *kind* (``closed_grundy`` / ``closed_is_p`` / ``closed_misere_is_p``).
+    custom_check : callable, optional
+        For ``kind="custom"``: ``custom_check(bound) -> CheckResult``.
+    aliases : tuple of str
+        Alias ids naming the same statement in another paper.
+    params : str
+        Human-readable parameters the statement ranges over (``"k = 1..3"``).
+    """
+
+    id: str
+    paper: str
+    statement: str
+    game: str
+    kind: Kind
+    instances: Callable[[int], Iterable[Instance]] | None
+    default_bound: int
+    claim: Callable[[Ruleset[Any], Any], Any] | None = None
+    custom_check: Callable[[int], CheckResult] | None = None
+    aliases: tuple[str, ...] = ()
+    params: str = ""
+    bound_doc: str = field(default="every heap < bound")
+
+    def claimed(self, game: Ruleset[Any], position: Any) -> Any:
+        """The claimed value at *position* (Grundy value or P-membership)."""
+        if self.claim is not None:
+            return self.claim(game, position)
+        if self.kind == "grundy":
+            return game.closed_grundy(position)
+        if self.kind == "p-set":
+            return game.closed_is_p(position)
+        if self.kind == "misere-p-set":
+            return game.closed_misere_is_p(position)
+        raise TypeError(f"{self.id}: a custom theorem has no pointwise claim")
+
+
+def register_theorem(t: Theorem) -> Theorem:
+    """Add *t* to the registry (ids and aliases must be new)."""
+    for key in (t.id, *t.aliases):
+        if key in _THEOREMS or key in _ALIASES:
+            raise ValueError(f"theorem id {key} registered twice")
+    _THEOREMS[t.id] = t
+    for a in t.aliases:
+        _ALIASES[a] = t.id
+    return t
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for mod in THEOREM_MODULES:
+            importlib.import_module(mod)
+
+
+def _order(tid: str) -> tuple[int, str]:
+    papers = ["S19", "Sh", "N99", "SM", "S18"]
+    head = tid.split("-")[0]
+    return (papers.index(head) if head in papers else 99, tid)
+
+
+def theorems() -> list[Theorem]:
+    """Every registered theorem, grouped by paper.
+
+    Examples
+    --------
+    >>> from nimlab import theorems
+    >>> "S19-T1" in [t.id for t in theorems()]
+    True
+    """
+    _load()
+    return [_THEOREMS[k] for k in sorted(_THEOREMS, key=_order)]
+
+
+def theorem(tid: str) -> Theorem:
+    """The theorem registered under *tid* or one of its aliases.
+
+    Examples
+    --------
+    >>> from nimlab import theorem
+    >>> theorem("S19-T1").paper
+    'S19'
+    """
+    _load()
+    key = tid.strip()
+    upper = {k.upper(): k for k in [*_THEOREMS, *_ALIASES]}
+    key = upper.get(key.upper(), key)
+    key = _ALIASES.get(key, key)
+    t = _THEOREMS.get(key)
+    if t is None:
+        import difflib
+
+        close = difflib.get_close_matches(tid, list(_THEOREMS) + list(_ALIASES), n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise UnknownTheoremError(
+            f"unknown theorem id {tid!r}{hint} (run `nimlab theorems` to list them)"
+        )
+    return t
+
+
+def check_theorem(tid: str | Theorem, bound: int | None = None) -> CheckResult:
+    """Check a theorem against exhaustive search, serially, at *bound*.
+
+    Every position of every instance is compared: the claim against the value computed
+    by :class:`~nimlab.solvers.search.Solver` (``method="search"``). The first
+    disagreement in enumeration order (smallest positions first) is reported.
+
+    Examples
+    --------
+    >>> from nimlab.theory.registry import check_theorem
+    >>> r = check_theorem("S19-T1", bound=6)
+    >>> r.ok, r.positions_checked > 0
+    (True, True)
+    """
+    from nimlab.solvers.search import Solver
+
+    t = tid if isinstance(tid, Theorem) else theorem(tid)
+    b = t.default_bound if bound is None else bound
+    if t.kind == "custom":
+        assert t.custom_check is not None
+        return t.custom_check(b)
+    assert t.instances is not None
+    start = time.perf_counter()
+    count = 0
+    for inst in t.instances(b):
+        solver = Solver(inst.game)
+        for pos in inst.positions:
+            claimed = t.claimed(inst.game, pos)
+            if t.kind == "grundy":
+                actual: Any = solver.grundy(pos, method="search")
+            else:
+                actual = solver.is_p(pos, misere=t.kind == "misere-p-set", method="search")
+            count += 1
+            if claimed != actual:
+                return CheckResult(
+                    t.id,
+                    b,
+                    count,
+                    False,
+                    time.perf_counter() - start,
+                    Counterexample(inst.game.label(), pos, claimed, actual),
+                )
+    return CheckResult(t.id, b, count, True, time.perf_counter() - start)

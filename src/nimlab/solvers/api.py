@@ -122,8 +122,10 @@ def winning_moves(
     g = as_game(game)
     pos = g.validate(position)
     m = _check_method(method)
-    if not misere and m == "auto":
-        built = g.strategy_moves(pos)
+    if m == "auto":
+        from nimlab.solvers.strategy import constructive_moves
+
+        built = constructive_moves(g, pos, misere)
         if built is not None:
             return built
     return Solver(g, max_positions).winning_moves(pos, misere, m)

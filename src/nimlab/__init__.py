@@ -53,6 +53,18 @@ _LAZY: dict[str, str] = {
     "theorem": "nimlab.theory",
     "Theorem": "nimlab.theory",
     "check_theorem": "nimlab.theory",
+    # multiplayer play with preferences
+    "last_mover": "nimlab.solvers.multiplayer",
+    "i_position": "nimlab.solvers.multiplayer",
+    "multiplayer_moves": "nimlab.solvers.multiplayer",
+    "multiplayer_choice": "nimlab.solvers.multiplayer",
+    "MultiplayerSolver": "nimlab.solvers.multiplayer",
+    "MultiplayerChoice": "nimlab.solvers.multiplayer",
+    "PreferenceProfile": "nimlab.solvers.multiplayer",
+    "games_profile": "nimlab.solvers.multiplayer",
+    "li_ranking": "nimlab.solvers.multiplayer",
+    "misere_profile": "nimlab.solvers.multiplayer",
+    "symmetric_profiles": "nimlab.solvers.multiplayer",
 }
 
 __all__ = [
@@ -60,10 +72,13 @@ __all__ = [
     "HeapRuleset",
     "InvalidParameterError",
     "InvalidPositionError",
+    "MultiplayerChoice",
+    "MultiplayerSolver",
     "NimlabError",
     "NoClosedFormError",
     "Outcome",
     "Param",
+    "PreferenceProfile",
     "Ruleset",
     "SearchTooLargeError",
     "Solver",
@@ -74,9 +89,17 @@ __all__ = [
     "check_theorem",
     "game",
     "games",
+    "games_profile",
     "grundy",
+    "i_position",
+    "last_mover",
+    "li_ranking",
+    "misere_profile",
     "moves",
+    "multiplayer_choice",
+    "multiplayer_moves",
     "outcome",
+    "symmetric_profiles",
     "theorem",
     "theorems",
     "winning_moves",
@@ -113,4 +136,17 @@ if TYPE_CHECKING:
         UnknownTheoremError,
     )
     from nimlab.solvers import Solver, grundy, moves, outcome, winning_moves
+    from nimlab.solvers.multiplayer import (
+        MultiplayerChoice,
+        MultiplayerSolver,
+        PreferenceProfile,
+        games_profile,
+        i_position,
+        last_mover,
+        li_ranking,
+        misere_profile,
+        multiplayer_choice,
+        multiplayer_moves,
+        symmetric_profiles,
+    )
     from nimlab.theory import Theorem, check_theorem, theorem, theorems

@@ -53,6 +53,8 @@ _LAZY: dict[str, str] = {
     "theorem": "nimlab.theory",
     "Theorem": "nimlab.theory",
     "check_theorem": "nimlab.theory",
+    # fast engine (numpy/numba, loaded on first use)
+    "table": "nimlab.engine",
     # multiplayer play with preferences
     "last_mover": "nimlab.solvers.multiplayer",
     "i_position": "nimlab.solvers.multiplayer",
@@ -149,4 +151,5 @@ if TYPE_CHECKING:
         multiplayer_moves,
         symmetric_profiles,
     )
+    from nimlab.engine import table
     from nimlab.theory import Theorem, check_theorem, theorem, theorems

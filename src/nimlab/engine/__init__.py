@@ -1,0 +1,9 @@
+"""The fast engine: compiled tables, one-heap sequences, periodicity, nim arithmetic.
+
+This package imports numpy (and numba when a kernel first runs); ``import nimlab`` does
+not import it: its public functions are exported lazily by :mod:`nimlab`.
+"""
+
+from nimlab.engine.tables import KERNEL_GAMES, has_kernel, table
+
+__all__ = ["KERNEL_GAMES", "has_kernel", "table"]

@@ -1,0 +1,305 @@
+"""Compiled (numba) kernels for Grundy and outcome tables of heap games.
+
+Every kernel fills a C-ordered array in dependency order (lexicographic order of the
+positions, or increasing total for games whose moves may add stones) and computes each
+mex with a bitset: a row of 64-bit words per *line* of cofinite moves ("take any amount
+from heap i"), filled as the line is swept, plus a small scratch bitset for the explicit
+moves of the cell. Two-heap tables are computed as three-dimensional ones with a first
+axis of length 1, so that each kernel is compiled once per output dtype.
+
+These are internal functions: :func:`nimlab.engine.table` chooses, checks sizes and
+bounds, and allocates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
+
+__all__: list[str] = []
+
+trailing_zeros: Any = _trailing_zeros
+
+_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
+_ONE = np.uint64(1)
+
+
+@njit(cache=True, nogil=True)
+def _setbit(bits: Any, i: int, v: int) -> None:  # pragma: no cover - compiled
+    bits[i, v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+
+
+@njit(cache=True, nogil=True)
+def wythoff_kernel(out: Any) -> None:  # pragma: no cover - compiled
+    """Wythoff Grundy table ``out[x, y]`` with row, column and diagonal bitsets."""
+    n0, n1 = out.shape
+    v = n0 + n1 + min(n0, n1) + 64
+    w_ = v // 64 + 1
+    col = np.zeros((n1, w_), np.uint64)
+    dia = np.zeros((n0 + n1, w_), np.uint64)
+    row = np.zeros(w_, np.uint64)
+    ones = np.uint64(0xFFFFFFFFFFFFFFFF)
+    for x in range(n0):
+        row[:] = 0
+        for y in range(n1):
+            d = y - x + n0
+            w = 0
+            m = row[0] | col[y, 0] | dia[d, 0]
+            while m == ones:
+                w += 1
+                m = row[w] | col[y, w] | dia[d, w]
+            g = w * 64 + trailing_zeros(~m)
+            out[x, y] = g
+            bit = np.uint64(1) << np.uint64(g & 63)
+            k = g >> 6
+            row[k] |= bit
+            col[y, k] |= bit
+            dia[d, k] |= bit
+
+
+@njit(cache=True, nogil=True)
+def axis_kernel(
+    out: Any, cof: Any, lag: Any, diag: bool, offs: Any, misere: bool
+) -> None:  # pragma: no cover
+    """Grundy (or misère P/N) table of a game given by lines and explicit moves.
+
+    ``out`` has three axes (the first of length 1 for two heaps). A move either takes
+    ``s > lag[i]`` stones from heap ``i`` when ``cof[i]`` (the small amounts allowed go
+    in ``offs``), or takes the same ``s >= 1`` from heaps 1 and 2 when ``diag``, or
+    subtracts one row of ``offs`` (non-negative vectors) from the position.
+
+    With ``misere`` the kernel stores 1 at misère P-positions and 0 elsewhere.
+    """
+    n0, n1, n2 = out.shape
+    k_ = offs.shape[0]
+    v = k_ + 2
+    if cof[0]:
+        v += n0
+    if cof[1]:
+        v += n1
+    if cof[2]:
+        v += n2
+    if diag:
+        v += min(n1, n2)
+    w_ = v // 64 + 1
+    ones = np.uint64(0xFFFFFFFFFFFFFFFF)
+    l0 = np.zeros((n1 * n2 if cof[0] else 1, w_), np.uint64)
+    l1 = np.zeros((n0 * n2 if cof[1] else 1, w_), np.uint64)
+    l2 = np.zeros((n0 * n1 if cof[2] else 1, w_), np.uint64)
+    ld = np.zeros((n0 * (n1 + n2) if diag else 1, w_), np.uint64)
+    # misère: per line, whether it holds an option, and whether one option is P
+    h0 = np.zeros(l0.shape[0], np.uint8)
+    h1 = np.zeros(l1.shape[0], np.uint8)
+    h2 = np.zeros(l2.shape[0], np.uint8)
+    hd = np.zeros(ld.shape[0], np.uint8)
+    tmp = np.zeros(w_, np.uint64)
+    vals = np.zeros(k_, np.int64)
+    for x in range(n0):
+        for y in range(n1):
+            for z in range(n2):
+                a0 = y * n2 + z
+                a1 = x * n2 + z
+                a2 = x * n1 + y
+                ad = x * (n1 + n2) + (z - y + n1)
+                has = False
+                win = False  # some option is P (misère)
+                if cof[0] and x - lag[0] - 1 >= 0:
+                    g = out[x - lag[0] - 1, y, z]
+                    l0[a0, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                    h0[a0] |= 1 | (2 * (g == 1))
+                if cof[1] and y - lag[1] - 1 >= 0:
+                    g = out[x, y - lag[1] - 1, z]
+                    l1[a1, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                    h1[a1] |= 1 | (2 * (g == 1))
+                if cof[2] and z - lag[2] - 1 >= 0:
+                    g = out[x, y, z - lag[2] - 1]
+                    l2[a2, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                    h2[a2] |= 1 | (2 * (g == 1))
+                if diag and y >= 1 and z >= 1:
+                    g = out[x, y - 1, z - 1]
+                    ld[ad, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                    hd[ad] |= 1 | (2 * (g == 1))
+                nv = 0
+                for k in range(k_):
+                    xx = x - offs[k, 0]
+                    yy = y - offs[k, 1]
+                    zz = z - offs[k, 2]
+                    if xx >= 0 and yy >= 0 and zz >= 0:
+                        g = out[xx, yy, zz]
+                        if misere:
+                            has = True
+                            if g == 1:
+                                win = True
+                        else:
+                            tmp[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                            vals[nv] = g
+                            nv += 1
+                if misere:
+                    f = 0
+                    if cof[0]:
+                        f |= h0[a0]
+                    if cof[1]:
+                        f |= h1[a1]
+                    if cof[2]:
+                        f |= h2[a2]
+                    if diag:
+                        f |= hd[ad]
+                    if f & 1:
+                        has = True
+                    if f & 2:
+                        win = True
+                    # terminal positions are N in misère play (the player to move wins)
+                    out[x, y, z] = 1 if (has and not win) else 0
+                    continue
+                w = 0
+                while True:
+                    m = tmp[w]
+                    if cof[0]:
+                        m |= l0[a0, w]
+                    if cof[1]:
+                        m |= l1[a1, w]
+                    if cof[2]:
+                        m |= l2[a2, w]
+                    if diag:
+                        m |= ld[ad, w]
+                    if m != ones:
+                        break
+                    w += 1
+                out[x, y, z] = w * 64 + trailing_zeros(~m)
+                for i in range(nv):
+                    tmp[vals[i] >> 6] = 0
+
+
+@njit(cache=True, nogil=True)
+def moore_kernel(out: Any, k: int) -> None:  # pragma: no cover - compiled
+    """Grundy table of Moore's Nim_k on up to three heaps (moves change at most k heaps).
+
+    Options changing one heap lie on lines, options changing two heaps fill the lower
+    rectangle of a coordinate plane, and options changing three heaps fill the lower box;
+    each union is kept as running bitsets (prefix unions) in C order.
+    """
+    n0, n1, n2 = out.shape
+    v = n0 + n1 + n2 + 2
+    w_ = v // 64 + 1
+    ones = np.uint64(0xFFFFFFFFFFFFFFFF)
+    big = k >= 2 and n0 > 1
+    # plane (y, z) at the current x: cy[z] = union over y' < y, z' <= z
+    cy = np.zeros((n2, w_), np.uint64)
+    # plane (x, z) at fixed y: cxz[y, z] = union over x' < x, z' <= z
+    cxz = np.zeros((n1 if big else 1, n2 if big else 1, w_), np.uint64)
+    # plane (x, y) at fixed z: cxy[z, y] = union over x' < x, y' <= y
+    cxy = np.zeros((n2 if big else 1, n1 if big else 1, w_), np.uint64)
+    rpz = np.zeros((n2 if big else 1, w_), np.uint64)  # union over y' <= y at (x, ., z)
+    box = np.zeros((n1 if big else 1, n2 if big else 1, w_), np.uint64)
+    # lines for k == 1
+    one = k == 1
+    lx = np.zeros((n1 * n2 if one else 1, w_), np.uint64)
+    ly = np.zeros((n0 * n2 if one else 1, w_), np.uint64)
+    lz = np.zeros((n0 * n1 if one else 1, w_), np.uint64)
+    row = np.zeros(w_, np.uint64)  # union over z' < z at (x, y, .)
+    for x in range(n0):
+        cy[:, :] = 0
+        if big:
+            rpz[:, :] = 0
+        for y in range(n1):
+            row[:] = 0
+            for z in range(n2):
+                w = 0
+                while True:
+                    if k == 1:
+                        m = lx[y * n2 + z, w] | ly[x * n2 + z, w] | lz[x * n1 + y, w]
+                    else:
+                        m = row[w] | cy[z, w]
+                        if big:
+                            m |= cxz[y, z, w] | cxy[z, y, w] | rpz[z, w]
+                            if k >= 3:
+                                m |= box[y, z, w]
+                    if m != ones:
+                        break
+                    w += 1
+                g = w * 64 + trailing_zeros(~m)
+                out[x, y, z] = g
+                bit = np.uint64(1) << np.uint64(g & 63)
+                q = g >> 6
+                if k == 1:
+                    lx[y * n2 + z, q] |= bit
+                    ly[x * n2 + z, q] |= bit
+                    lz[x * n1 + y, q] |= bit
+                    continue
+                row[q] |= bit  # now union over z' <= z
+                if big:
+                    rpz[z, q] |= bit  # union over y' <= y at (x, ., z)
+                    for t in range(w_):
+                        cxz[y, z, t] |= row[t]
+                        cxy[z, y, t] |= rpz[z, t]
+                        if k >= 3:
+                            box[y, z, t] |= cy[z, t] | row[t]
+                for t in range(w_):
+                    cy[z, t] |= row[t]
+
+
+@njit(cache=True, nogil=True)
+def lim_kernel(out: Any) -> None:  # pragma: no cover - compiled
+    """Lim Grundy values on the simplex ``a + b + c <= s`` (an (s+1)^3 array).
+
+    A move takes ``t`` from two heaps and adds ``t`` to the third: the total drops by
+    ``t`` and no heap exceeds the total, so the simplex is closed under moves.
+    Positions are visited by increasing total.
+    """
+    s_ = out.shape[0] - 1
+    w_ = (3 * s_ + 2) // 64 + 1
+    tmp = np.zeros(w_, np.uint64)
+    ones = np.uint64(0xFFFFFFFFFFFFFFFF)
+    for s in range(s_ + 1):
+        for a in range(s + 1):
+            for b in range(s - a + 1):
+                c = s - a - b
+                for t in range(1, min(a, b) + 1):
+                    g = out[a - t, b - t, c + t]
+                    tmp[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                for t in range(1, min(a, c) + 1):
+                    g = out[a - t, b + t, c - t]
+                    tmp[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                for t in range(1, min(b, c) + 1):
+                    g = out[a + t, b - t, c - t]
+                    tmp[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                w = 0
+                while tmp[w] == ones:
+                    w += 1
+                out[a, b, c] = w * 64 + trailing_zeros(~tmp[w])
+                tmp[:] = 0
+
+
+@njit(cache=True, nogil=True)
+def delete_nim_kernel(out: Any) -> None:  # pragma: no cover - compiled
+    """Delete Nim ([S19] form) on a square ``out``: G(a, b) = mex(D[a-1] | D[b-1]).
+
+    ``D[s]`` is the set of values on the anti-diagonal of total ``s``: removing heap a
+    and splitting ``b - 1`` gives every position of total ``b - 1``.
+    """
+    n = out.shape[0]
+    w_ = 1
+    while 64 * w_ < 2 * n + 2:
+        w_ += 1
+    dia = np.zeros((2 * n, w_), np.uint64)
+    ones = np.uint64(0xFFFFFFFFFFFFFFFF)
+    m_ = np.zeros(w_, np.uint64)
+    for s in range(2 * n - 1):
+        for a in range(max(0, s - n + 1), min(s, n - 1) + 1):
+            b = s - a
+            m_[:] = 0
+            if a >= 1:
+                for t in range(w_):
+                    m_[t] |= dia[a - 1, t]
+            if b >= 1:
+                for t in range(w_):
+                    m_[t] |= dia[b - 1, t]
+            w = 0
+            while m_[w] == ones:
+                w += 1
+            g = w * 64 + trailing_zeros(~m_[w])
+            out[a, b] = g
+            dia[s, g >> 6] |= np.uint64(1) << np.uint64(g & 63)

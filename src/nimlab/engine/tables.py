@@ -1,0 +1,498 @@
+"""Grundy, outcome and misère tables over boxes of positions.
+
+:func:`table` is the workhorse behind heatmaps and conjecture hunting: it returns a numpy
+array ``T`` with ``T[x, y]`` (or ``T[x, y, z]``) the value of the position ``(x, y)``.
+Heap-game families of the catalog have compiled kernels (see :data:`KERNEL_GAMES`); any
+other ruleset goes through a generic path that uses the ruleset's own ``moves`` with the
+exact memoised search, so both paths give exact values.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from nimlab.core.errors import (
+    InvalidParameterError,
+    InvalidPositionError,
+    NimlabError,
+    SearchTooLargeError,
+)
+from nimlab.core.ruleset import Ruleset
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "KERNEL_GAMES",
+    "Kind",
+    "has_kernel",
+    "table",
+]
+
+Kind = Literal["grundy", "outcome", "misere"]
+_KINDS = ("grundy", "outcome", "misere")
+_ENGINES = ("auto", "kernel", "generic")
+
+#: Default memory budget of one table (values plus the kernel's bitsets), in bytes.
+DEFAULT_MAX_BYTES = 4 * 2**30
+#: Default budget of positions for the generic (pure Python) path.
+DEFAULT_MAX_GENERIC = 2_000_000
+
+#: Registry names of the games with compiled table kernels.
+KERNEL_GAMES = (
+    "nim",
+    "wythoff",
+    "ryuo",
+    "restricted-ryuo",
+    "rgames",
+    "moore",
+    "circular",
+    "nimhoff",
+    "lim",
+    "delete-nim",
+)
+
+
+def _as_game(game: Ruleset[Any] | str) -> Ruleset[Any]:
+    from nimlab.solvers.api import as_game
+
+    return as_game(game)
+
+
+def _shape(g: Ruleset[Any], shape: int | Sequence[int]) -> tuple[int, ...]:
+    n_heaps = getattr(g, "n_heaps", None)
+    if isinstance(shape, int) and not isinstance(shape, bool):
+        if n_heaps is None:
+            raise InvalidParameterError(
+                f"{g.label()}: the number of heaps is not fixed; give the shape as a tuple "
+                "with one size per heap, for example (32, 32)"
+            )
+        dims: tuple[Any, ...] = (shape,) * n_heaps
+    elif isinstance(shape, (tuple, list)):
+        dims = tuple(shape)
+    else:
+        raise InvalidParameterError(
+            f"shape must be an int or a tuple of ints (one size per heap), got {shape!r}"
+        )
+    out: list[int] = []
+    for d in dims:
+        try:
+            if isinstance(d, bool):
+                raise TypeError
+            d = operator.index(d)
+        except TypeError:
+            raise InvalidParameterError(
+                f"shape must contain integers (one size per heap), got {shape!r}"
+            ) from None
+        if d < 1:
+            raise InvalidParameterError(
+                f"shape {tuple(dims)} has a size {d}: every size must be at least 1 "
+                "(size N tabulates heaps 0..N-1)"
+            )
+        out.append(d)
+    if not 1 <= len(out) <= 3:
+        raise InvalidParameterError(
+            f"tables have 1, 2 or 3 heaps, got a shape with {len(out)} sizes: {tuple(out)}"
+        )
+    if n_heaps is not None and len(out) != n_heaps:
+        raise InvalidParameterError(
+            f"{g.label()}: a position has exactly {n_heaps} heap{'s' if n_heaps != 1 else ''}, "
+            f"but the shape {tuple(out)} has {len(out)} sizes"
+        )
+    return tuple(out)
+
+
+def _dtype_for(bound: int) -> type[np.unsignedinteger[Any]]:
+    if bound < 2**8:
+        return np.uint8
+    if bound < 2**16:
+        return np.uint16
+    return np.uint32
+
+
+def _kernel_dtype(bound: int) -> type[np.unsignedinteger[Any]]:
+    # kernels are compiled for uint16 and uint32 only (bounded compile time)
+    return np.uint16 if bound < 2**16 else np.uint32
+
+
+def _compact(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    if a.size == 0:
+        return a
+    m = int(a.max())
+    dt = _dtype_for(m)
+    return a if a.dtype == dt else a.astype(dt)
+
+
+def _check_bytes(label: str, shape: tuple[int, ...], nbytes: int, max_bytes: int) -> None:
+    if nbytes > max_bytes:
+        raise SearchTooLargeError(
+            f"{label}: a table of shape {shape} needs about {nbytes / 2**20:,.0f} MiB, more "
+            f"than the limit of {max_bytes / 2**20:,.0f} MiB; use a smaller shape or raise "
+            "max_bytes"
+        )
+
+
+# -- kernel specifications ------------------------------------------------------------
+
+
+class _AxisSpec:
+    """A game as lines of cofinite moves plus explicit move vectors (see axis_kernel)."""
+
+    def __init__(
+        self, cof: Sequence[bool], lag: Sequence[int], offs: list[tuple[int, ...]], diag: bool
+    ) -> None:
+        self.cof = list(cof)
+        self.lag = list(lag)
+        self.offs = offs
+        self.diag = diag
+
+
+def _onepile_axis(
+    part: Ruleset[Any], axis: int, dims: int
+) -> tuple[bool, int, list[tuple[int, ...]]]:
+    """Moves of a Subtraction / All-but game acting on heap *axis*."""
+    name = part.name
+    vals = part.param_values()
+    if name == "nim":
+        return True, 0, []
+    s = sorted(int(v) for v in vals.get("S", ()))
+    unit = [0] * dims
+
+    def vec(t: int) -> tuple[int, ...]:
+        u = list(unit)
+        u[axis] = t
+        return tuple(u)
+
+    if name == "subtraction":
+        return False, 0, [vec(t) for t in s]
+    if name == "allbut":
+        lag = s[-1] if s else 0
+        return True, lag, [vec(t) for t in range(1, lag + 1) if t not in s]
+    raise _NoKernel
+
+
+class _NoKernel(Exception):
+    pass
+
+
+def _compositions(total: int, dims: int) -> list[tuple[int, ...]]:
+    if dims == 1:
+        return [(total,)]
+    return [(a, *rest) for a in range(total + 1) for rest in _compositions(total - a, dims - 1)]
+
+
+def _axis_spec(g: Ruleset[Any], dims: int) -> _AxisSpec:
+    name = g.name
+    vals = g.param_values()
+    if name == "nim":
+        return _AxisSpec([True] * dims, [0] * dims, [], False)
+    if name == "wythoff" and dims == 2:
+        return _AxisSpec([True, True], [0, 0], [], True)
+    if name == "ryuo" and dims == 2:
+        p = int(vals["p"])
+        offs = [c for t in range(1, p) for c in _compositions(t, 2)]
+        return _AxisSpec([True, True], [0, 0], offs, False)
+    if name == "restricted-ryuo" and dims == 2:
+        p, q = int(vals["p"]), int(vals["q"])
+        offs = [c for t in range(1, p) for c in _compositions(t, 2)]
+        offs += [(s, 0) for s in range(1, q)] + [(0, s) for s in range(1, q)]
+        return _AxisSpec([False, False], [0, 0], sorted(set(offs)), False)
+    if name == "nimhoff":
+        k = int(vals["k"])
+        offs = []
+        for i, j in itertools.combinations(range(dims), 2):
+            u = [0] * dims
+            u[i] = u[j] = 2**k
+            offs.append(tuple(u))
+        return _AxisSpec([True] * dims, [0] * dims, offs, False)
+    if name == "rgames":
+        g0 = vals["g0"]
+        parts = tuple(vals["parts"])
+        if len(parts) != dims or getattr(g0, "name", None) != "subtraction":
+            raise _NoKernel
+        cof: list[bool] = []
+        lag: list[int] = []
+        offs_set: set[tuple[int, ...]] = set()
+        for i, part in enumerate(parts):
+            c, lg, o = _onepile_axis(part, i, dims)
+            cof.append(c)
+            lag.append(lg)
+            offs_set.update(o)
+        for t in sorted(int(v) for v in g0.param_values()["S"]):
+            offs_set.update(_compositions(t, dims))
+        return _AxisSpec(cof, lag, sorted(offs_set), False)
+    raise _NoKernel
+
+
+def has_kernel(game: Ruleset[Any] | str, dims: int = 2) -> bool:
+    """Whether :func:`table` has a compiled kernel for *game* with *dims* heaps.
+
+    Examples
+    --------
+    >>> has_kernel("wythoff")
+    True
+    >>> has_kernel("nim", 1)
+    False
+    """
+    g = _as_game(game)
+    if dims not in (2, 3):
+        return False
+    if g.name in ("moore", "circular"):
+        return True
+    if g.name == "lim":
+        return dims == 3
+    if g.name == "delete-nim":
+        return dims == 2
+    try:
+        _axis_spec(g, dims)
+    except (_NoKernel, KeyError, TypeError, ValueError):
+        return False
+    return True
+
+
+def _pad3(shape: tuple[int, ...]) -> tuple[int, int, int]:
+    s = (1,) * (3 - len(shape)) + shape
+    return (s[0], s[1], s[2])
+
+
+def _run_axis(
+    spec: _AxisSpec, shape: tuple[int, ...], misere: bool, label: str, max_bytes: int
+) -> npt.NDArray[Any]:
+    from nimlab.engine import _kernels
+
+    dims = len(shape)
+    pad = 3 - dims
+    s3 = _pad3(shape)
+    cof = np.array([False] * pad + spec.cof, dtype=np.bool_)
+    lag = np.array([0] * pad + spec.lag, dtype=np.int64)
+    offs = np.array(
+        [(0,) * pad + tuple(o) for o in spec.offs] or np.zeros((0, 3), np.int64),
+        dtype=np.int64,
+    ).reshape(-1, 3)
+    bound = len(spec.offs) + 2 + sum(n for n, c in zip(s3, cof, strict=True) if c)
+    if spec.diag:
+        bound += min(s3[1], s3[2])
+    dt = np.uint16 if misere else _kernel_dtype(bound)
+    cells = s3[0] * s3[1] * s3[2]
+    words = bound // 64 + 1
+    lines = sum(cells // n for n, c in zip(s3, cof, strict=True) if c)
+    if spec.diag:
+        lines += s3[0] * (s3[1] + s3[2])
+    _check_bytes(label, shape, cells * np.dtype(dt).itemsize + lines * words * 8, max_bytes)
+    out = np.zeros(s3, dtype=dt)
+    _kernels.axis_kernel(out, cof, lag, bool(spec.diag), offs, bool(misere))
+    return out.reshape(shape)
+
+
+def _kernel_table(
+    g: Ruleset[Any], shape: tuple[int, ...], kind: str, max_bytes: int
+) -> npt.NDArray[Any] | None:
+    """The table by a compiled kernel, or None when the game has none."""
+    from nimlab.engine import _kernels
+
+    dims = len(shape)
+    if dims not in (2, 3):
+        return None
+    name = g.name
+    label = g.label()
+    misere = kind == "misere"
+    if name in ("moore", "circular") and not misere:
+        k = int(g.param_values()["k"])
+        s3 = _pad3(shape)
+        bound = sum(s3) + 2
+        dt = _kernel_dtype(bound)
+        cells = s3[0] * s3[1] * s3[2]
+        words = bound // 64 + 1
+        kk = min(k, dims)
+        lines = s3[1] * s3[2] + s3[0] * (s3[1] + s3[2]) if kk == 1 else 4 * s3[1] * s3[2]
+        _check_bytes(label, shape, cells * np.dtype(dt).itemsize + lines * words * 8, max_bytes)
+        out = np.zeros(s3, dtype=dt)
+        _kernels.moore_kernel(out, kk)
+        return out.reshape(shape)
+    if name == "lim" and dims == 3 and not misere:
+        s = sum(shape) - 3
+        bound = 3 * s + 2
+        dt = _kernel_dtype(bound)
+        _check_bytes(label, shape, (s + 1) ** 3 * np.dtype(dt).itemsize, max_bytes)
+        full = np.zeros((s + 1,) * 3, dtype=dt)
+        _kernels.lim_kernel(full)
+        return np.ascontiguousarray(full[: shape[0], : shape[1], : shape[2]])
+    if name == "delete-nim" and dims == 2 and not misere:
+        n = max(shape)
+        _check_bytes(label, shape, n * n * 2 + 2 * n * (n // 32 + 8), max_bytes)
+        full = np.zeros((n, n), dtype=np.uint16)
+        _kernels.delete_nim_kernel(full)
+        return np.ascontiguousarray(full[: shape[0], : shape[1]])
+    if name == "wythoff" and dims == 2 and not misere:
+        bound = shape[0] + shape[1] + min(shape) + 64
+        dt = _kernel_dtype(bound)
+        words = bound // 64 + 1
+        _check_bytes(
+            label,
+            shape,
+            shape[0] * shape[1] * np.dtype(dt).itemsize + (2 * shape[1] + shape[0]) * words * 8,
+            max_bytes,
+        )
+        out = np.zeros(shape, dtype=dt)
+        _kernels.wythoff_kernel(out)
+        return out
+    try:
+        spec = _axis_spec(g, dims)
+    except _NoKernel:
+        return None
+    return _run_axis(spec, shape, misere, label, max_bytes)
+
+
+# -- generic path -------------------------------------------------------------------
+
+
+def _generic_table(
+    g: Ruleset[Any], shape: tuple[int, ...], kind: str, max_positions: int
+) -> npt.NDArray[Any]:
+    from nimlab.solvers.search import Solver
+
+    cells = 1
+    for n in shape:
+        cells *= n
+    if cells > max_positions:
+        raise SearchTooLargeError(
+            f"{g.label()}: the generic (pure Python) table path would solve {cells:,} "
+            f"positions, more than max_positions={max_positions:,}; use a smaller shape, "
+            "raise max_positions, or use a game with a compiled kernel"
+        )
+    solver: Solver[Any] = Solver(g, max(max_positions, 4 * cells))
+    values = np.zeros(shape, dtype=np.int64)
+    mask = np.zeros(shape, dtype=np.bool_)
+    fn: Callable[[Any], int]
+    if kind == "grundy":
+
+        def fn(p: Any) -> int:
+            return solver.grundy(p, method="search")
+    else:
+        mis = kind == "misere"
+
+        def fn(p: Any) -> int:
+            return int(solver.is_p(p, misere=mis, method="search"))
+
+    first_error: InvalidPositionError | None = None
+    for idx in itertools.product(*(range(n) for n in shape)):
+        try:
+            pos = g.validate(idx)
+        except InvalidPositionError as exc:
+            mask[idx] = True
+            first_error = first_error or exc
+            continue
+        values[idx] = fn(pos)
+    if mask.all():
+        raise InvalidParameterError(
+            f"{g.label()}: no position of the box {shape} is valid ({first_error})"
+        )
+    out = values.astype(np.bool_) if kind != "grundy" else _compact(values.astype(np.uint64))
+    if mask.any():
+        return np.ma.MaskedArray(out, mask=mask)
+    return out
+
+
+# -- public -------------------------------------------------------------------------
+
+
+def table(
+    game: Ruleset[Any] | str,
+    shape: int | Sequence[int],
+    *,
+    kind: str = "grundy",
+    engine: str = "auto",
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_positions: int = DEFAULT_MAX_GENERIC,
+) -> npt.NDArray[Any]:
+    """Table of Grundy values (or outcomes) over a box of positions.
+
+    Parameters
+    ----------
+    game : Ruleset or str
+        The game (a ruleset of 1, 2 or 3 heaps), or its registry name.
+    shape : int or tuple of int
+        Size per heap: ``shape=(N0, N1)`` tabulates heaps ``0 <= x < N0, 0 <= y < N1``.
+        An int means the same size for every heap of a game with a fixed number of heaps.
+    kind : {"grundy", "outcome", "misere"}
+        ``grundy``: Grundy values, as the smallest unsigned dtype that holds them
+        (uint8, uint16 or uint32). ``outcome``: a bool array, True at the P-positions of
+        normal play. ``misere``: a bool array, True at the P-positions of misère play.
+    engine : {"auto", "kernel", "generic"}
+        ``auto`` uses the compiled kernel when the game has one (:data:`KERNEL_GAMES`),
+        else the generic path (the exact memoised search over the ruleset's moves);
+        ``kernel`` refuses the generic path; ``generic`` never uses a kernel.
+    max_bytes : int
+        Memory budget of a kernel (table plus bitsets).
+    max_positions : int
+        Budget of positions of the generic path.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``T[x, y]`` (``T[x, y, z]``) is the value of the position ``(x, y)``. Positions
+        the game does not allow (equal heaps in Welter, empty heaps where heaps are
+        positive) are masked: the result is then a ``numpy.ma.MaskedArray``.
+
+    Raises
+    ------
+    InvalidParameterError
+        Bad shape or kind, or a shape whose number of heaps the game does not take.
+    SearchTooLargeError
+        The table would exceed ``max_bytes`` (kernel) or ``max_positions`` (generic).
+
+    Notes
+    -----
+    Lim moves add stones to a heap, so a box is not closed under moves; the Lim kernel
+    computes the whole simplex ``a + b + c <= (N0-1) + (N1-1) + (N2-1)``, which is, and
+    returns the box.
+
+    Examples
+    --------
+    >>> from nimlab import table
+    >>> table("wythoff", 4)
+    array([[0, 1, 2, 3],
+           [1, 2, 0, 4],
+           [2, 0, 1, 5],
+           [3, 4, 5, 6]], dtype=uint8)
+    >>> table("wythoff", (3, 5), kind="outcome").astype(int)
+    array([[1, 0, 0, 0, 0],
+           [0, 0, 1, 0, 0],
+           [0, 1, 0, 0, 0]])
+    >>> table("nim", (2, 2), kind="misere")
+    array([[False,  True],
+           [ True, False]])
+    """
+    if kind not in _KINDS:
+        raise InvalidParameterError(
+            f"unknown table kind {kind!r}: choose one of {', '.join(_KINDS)}"
+        )
+    if engine not in _ENGINES:
+        raise InvalidParameterError(
+            f"unknown table engine {engine!r}: choose one of {', '.join(_ENGINES)}"
+        )
+    g = _as_game(game)
+    dims = _shape(g, shape)
+    if engine != "generic":
+        try:
+            res = _kernel_table(g, dims, kind, max_bytes)
+        except NimlabError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:  # pragma: no cover - defensive
+            raise InvalidParameterError(f"{g.label()}: cannot build a table kernel: {exc}") from exc
+        if res is not None:
+            if kind == "grundy":
+                return _compact(res)
+            if kind == "outcome":
+                return np.asarray(res == 0)
+            return res.astype(np.bool_)
+        if engine == "kernel":
+            raise InvalidParameterError(
+                f"{g.label()}: no compiled {kind} kernel for {len(dims)} heaps "
+                f"(kernels: {', '.join(KERNEL_GAMES)}); use engine='auto' or 'generic'"
+            )
+    return _generic_table(g, dims, kind, max_positions)

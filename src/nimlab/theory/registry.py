@@ -35,7 +35,10 @@ __all__ = [
 
 Kind = Literal["grundy", "p-set", "misere-p-set", "custom"]
 
-THEOREM_MODULES: tuple[str, ...] = ("nimlab.theory.basic",)
+THEOREM_MODULES: tuple[str, ...] = (
+    "nimlab.theory.basic",
+    "nimlab.theory.multiplayer",
+)
 
 _THEOREMS: dict[str, Theorem] = {}
 _ALIASES: dict[str, str] = {}

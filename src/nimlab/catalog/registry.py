@@ -23,6 +23,12 @@ CATALOG_MODULES: tuple[str, ...] = (
     "nimlab.catalog.nim",
     "nimlab.catalog.onepile",
     "nimlab.catalog.wythoff",
+    "nimlab.catalog.moore",
+    "nimlab.catalog.turtles",
+    "nimlab.catalog.welter",
+    "nimlab.catalog.lim",
+    "nimlab.catalog.circular",
+    "nimlab.catalog.nimhoff",
 )
 
 _CLASSES: dict[str, type[Ruleset[Any]]] = {}
@@ -85,10 +91,10 @@ def game(name: str, **params: Any) -> Ruleset[Any]:
     Traceback (most recent call last):
     ...
     nimlab.core.errors.InvalidParameterError: subtraction needs parameter S (the subtraction set S: finite set of positive integers), for example -p S=...
-    >>> game("nimm")
+    >>> game("nimm")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    nimlab.core.errors.UnknownGameError: unknown game 'nimm'; did you mean nim? (run `nimlab list` to see all games)
+    nimlab.core.errors.UnknownGameError: unknown game 'nimm'; did you mean nim...? (run `nimlab list` to see all games)
     """
     cls = game_class(name)
     return cls(**_read_params(cls, params))

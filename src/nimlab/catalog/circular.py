@@ -1,0 +1,119 @@
+"""Circular Nim CN(n, k).
+
+``n`` heaps stand on a circle (a heap of 0 stays in its place). A move chooses ``k``
+consecutive heaps and takes at least one stone in total from them (any amount from each).
+
+References
+----------
+[S19] §1.7 and Theorem 9 (``S19-T9``): CN(n, 1) is Nim (``S19-T1``), CN(n, n) is one heap
+holding the total (``S19-T1``), CN(n, n−1) is Moore's Nim_{n−1} (``S19-T5``), and CN(6, 4)
+is P iff ``a+b = d+e``, ``b+c = e+f`` and ``a ⊕ c ⊕ e = 0`` for a labelling ``a..f`` along
+the circle with a minimum at ``a``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import ClassVar
+
+from nimlab.catalog.moore import positive_k
+from nimlab.catalog.registry import register
+from nimlab.core.errors import InvalidPositionError
+from nimlab.core.params import Param
+from nimlab.core.ruleset import HeapRuleset
+from nimlab.formulas.circular import cn64_is_p, dihedral_images
+from nimlab.formulas.moore import moore_is_p
+from nimlab.formulas.nim import nim_sum
+
+__all__ = ["Circular"]
+
+
+@register
+@dataclass(frozen=True)
+class Circular(HeapRuleset):
+    """Circular Nim CN(n, k): take from ``k`` consecutive heaps of a circle of ``n``.
+
+    Positions list the heaps in circle order; ``n`` is the number of heaps, and the
+    position must have at least ``k`` of them. Rotations and reflections of the circle
+    are symmetries, which :meth:`canonical` uses.
+
+    Examples
+    --------
+    >>> from nimlab import game, outcome
+    >>> g = game("circular", k=4)
+    >>> str(outcome(g, (1, 2, 3, 1, 2, 3)))
+    'P'
+    >>> sorted(game("circular", k=2).moves((1, 0, 1)))
+    [(0, 0, 0), (0, 0, 1), (1, 0, 0)]
+    >>> g.validate((1, 2, 3))
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidPositionError: circular: k=4 consecutive heaps need at least 4 heaps on the circle, got 3 (give more heaps or a smaller k)
+    """
+
+    k: int = 1
+
+    ordered: ClassVar[bool] = True
+    min_heaps: ClassVar[int] = 1
+
+    name = "circular"
+    aliases = ("circular-nim", "cn")
+    params = (
+        Param("k", "the number of consecutive heaps a move uses (1 <= k <= n)", convert=positive_k),
+    )
+    summary = "n heaps on a circle; take >= 1 stones in total from k consecutive heaps"
+    theorems = ("S19-T9", "S19-T5", "S19-T1")
+    grundy_theorem = "S19-T1"  # k = 1 (Nim) and k = n (one heap of the total)
+    p_theorem = "S19-T9"  # CN(6, 4); CN(n, n-1) by S19-T5
+
+    def __post_init__(self) -> None:
+        positive_k("k", self.k)
+
+    def check(self, heaps: tuple[int, ...]) -> None:
+        if len(heaps) < self.k:
+            raise InvalidPositionError(
+                f"circular: k={self.k} consecutive heaps need at least {self.k} heaps on the "
+                f"circle, got {len(heaps)} (give more heaps or a smaller k)"
+            )
+
+    def _reducible_sets(self, n: int) -> list[tuple[int, ...]]:
+        """Every nonempty set of heap indices inside some window of k consecutive heaps."""
+        windows = {tuple(sorted({(s + i) % n for i in range(self.k)})) for s in range(n)}
+        out: set[tuple[int, ...]] = set()
+        for w in windows:
+            for size in range(1, len(w) + 1):
+                out.update(itertools.combinations(w, size))
+        return sorted(out)
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        for chosen in self._reducible_sets(len(position)):
+            if any(position[i] == 0 for i in chosen):
+                continue
+            for values in itertools.product(*(range(position[i]) for i in chosen)):
+                new = list(position)
+                for i, v in zip(chosen, values, strict=True):
+                    new[i] = v
+                yield tuple(new)
+
+    def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
+        return min(dihedral_images(position))
+
+    def closed_grundy(self, position: tuple[int, ...]) -> int | None:
+        if self.k == 1:
+            return nim_sum(position)
+        if self.k == len(position):
+            return sum(position)
+        return None
+
+    def closed_is_p(self, position: tuple[int, ...]) -> bool | None:
+        g = self.closed_grundy(position)
+        if g is not None:
+            return g == 0
+        n = len(position)
+        if self.k == n - 1:
+            return moore_is_p(position, n - 1)
+        if n == 6 and self.k == 4:
+            return cn64_is_p(position)
+        return None

@@ -1,0 +1,65 @@
+"""Lim (Fink–Fraenkel–Santos).
+
+Three heaps. A move chooses two heaps, takes the same ``t ≥ 1`` from each, and adds
+``t`` to the third. Moves add stones to a heap, but the total drops by ``t`` each move,
+so every game ends.
+
+References
+----------
+[S19] §1.6, Theorem 8 (``S19-T8``): ``G(a, b, c) = ((a+b+c) − (a ⊕ b ⊕ c)) / 2``, the
+bitwise majority of a, b, c.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import ClassVar
+
+from nimlab.catalog.registry import register
+from nimlab.core.ruleset import HeapRuleset
+from nimlab.formulas.lim import lim_grundy
+
+__all__ = ["Lim"]
+
+
+@register
+@dataclass(frozen=True)
+class Lim(HeapRuleset):
+    """Lim on three heaps.
+
+    Examples
+    --------
+    >>> from nimlab import game, grundy
+    >>> g = game("lim")
+    >>> sorted(g.moves((1, 1, 0)))
+    [(0, 0, 1)]
+    >>> grundy(g, (3, 5, 5)), grundy(g, (11, 6, 5))
+    (5, 7)
+    >>> g.validate((3, 4))
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidPositionError: lim: a position has exactly 3 heaps, got 2
+    """
+
+    n_heaps: ClassVar[int | None] = 3
+
+    name = "lim"
+    aliases = ("lim-game",)
+    summary = "three heaps; take t >= 1 from each of two heaps and add t to the third"
+    theorems = ("S19-T8",)
+    grundy_theorem = "S19-T8"
+    p_theorem = "S19-T8"
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        for i, j, l in ((0, 1, 2), (0, 2, 1), (1, 2, 0)):
+            for t in range(1, min(position[i], position[j]) + 1):
+                new = list(position)
+                new[i] -= t
+                new[j] -= t
+                new[l] += t
+                yield tuple(new)
+
+    def closed_grundy(self, position: tuple[int, ...]) -> int:
+        a, b, c = position
+        return lim_grundy(a, b, c)

@@ -1,0 +1,74 @@
+"""2^k-balanced Nimhoff (Fraenkel–Lorberbom).
+
+A move is a Nim move (take any positive number from one heap), or takes exactly
+``2^k`` stones from each of two heaps; ``k ≥ 1`` is fixed.
+
+References
+----------
+[S19] §1.8, Theorem 10 (``S19-T10``): ``G(n1, ..., nr) = n1 ⓚ n2 ⓚ ... ⓚ nr`` with the
+k-nim-sum ``a ⓚ b = a ⊕ b ⊕ a_k·b_k``. The formula fails for ``k = 0``, which is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from nimlab.catalog.registry import register
+from nimlab.core.params import Param
+from nimlab.core.ruleset import HeapRuleset
+from nimlab.formulas.nimhoff import check_nimhoff_k, nimhoff_grundy
+
+__all__ = ["Nimhoff"]
+
+
+def _nimhoff_k(name: str, value: Any) -> int:
+    return check_nimhoff_k(value)
+
+
+@register
+@dataclass(frozen=True)
+class Nimhoff(HeapRuleset):
+    """2^k-balanced Nimhoff: a Nim move, or take exactly ``2^k`` from each of two heaps.
+
+    Examples
+    --------
+    >>> from nimlab import game, grundy
+    >>> g = game("nimhoff", k=2)
+    >>> grundy(g, (4, 6))   # 4 ② 6 = 3
+    3
+    >>> sorted(game("nimhoff", k=1).moves((2, 2)))
+    [(0, 0), (0, 2), (1, 2), (2, 0), (2, 1)]
+    """
+
+    k: int = 1
+
+    name = "nimhoff"
+    aliases = ("balanced-nimhoff", "2k-balanced-nimhoff")
+    params = (
+        Param("k", "each two-heap move takes exactly 2^k from both (k >= 1)", convert=_nimhoff_k),
+    )
+    summary = "take from one heap, or exactly 2^k from each of two heaps"
+    theorems = ("S19-T10",)
+    grundy_theorem = "S19-T10"
+    p_theorem = "S19-T10"
+
+    def __post_init__(self) -> None:
+        check_nimhoff_k(self.k)
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        for i, h in enumerate(position):
+            for v in range(h):
+                yield position[:i] + (v,) + position[i + 1 :]
+        s = 1 << self.k
+        big = [i for i, h in enumerate(position) if h >= s]
+        for x, i in enumerate(big):
+            for j in big[x + 1 :]:
+                new = list(position)
+                new[i] -= s
+                new[j] -= s
+                yield tuple(new)
+
+    def closed_grundy(self, position: tuple[int, ...]) -> int:
+        return nimhoff_grundy(position, self.k)

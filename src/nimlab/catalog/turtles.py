@@ -1,0 +1,140 @@
+"""2-D Turning Turtles: the coin game whose values are nim products.
+
+A board of coins; a position is the set of coins showing heads, as 1-based coordinates
+``(a, b)``. A move picks a head ``(a, b)`` and ``1 ≤ a' ≤ a``, ``1 ≤ b' ≤ b`` and turns
+over the coins of the *set* ``{(a, b), (a', b), (a, b'), (a', b')}`` (coincident corners
+are turned once, so ``a' = a, b' = b`` turns ``(a, b)`` alone). The board size does not
+matter: no move reaches beyond ``(a, b)``.
+
+References
+----------
+[S19] §1.4, Game 3 and Theorem 6 (``S19-T6``): ``G = ⊕ (a_i ⊗ b_i)`` over the heads,
+``⊗`` the nim product. As in every coin-turning game whose moves turn a head to tails
+and otherwise only coins below it, a position is the disjunctive sum of its single
+heads (Winning Ways, ch. 14), which :meth:`TurningTurtles.components` uses.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nimlab.catalog.registry import register
+from nimlab.core.errors import InvalidPositionError
+from nimlab.core.ruleset import Ruleset, parse_group_tokens
+from nimlab.formulas.nimmul import nimmul
+
+__all__ = ["Heads", "TurningTurtles"]
+
+Heads = frozenset[tuple[int, int]]
+
+
+def _coord(h: object, what: str) -> int:
+    if not isinstance(h, bool):
+        try:
+            v = operator.index(h)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+        else:
+            if v >= 1:
+                return v
+            raise InvalidPositionError(
+                f"turning-turtles: head {what} has coordinate {v}, but coordinates start "
+                "at 1 (the corner coin is (1, 1))"
+            )
+    raise InvalidPositionError(
+        f"turning-turtles: head {what} has coordinate {h!r}, but coordinates are integers >= 1"
+    )
+
+
+@register
+@dataclass(frozen=True)
+class TurningTurtles(Ruleset[Heads]):
+    """2-D Turning Turtles on an unbounded board of coins, 1-based coordinates.
+
+    Examples
+    --------
+    >>> from nimlab import game, grundy
+    >>> g = game("turning-turtles")
+    >>> sorted(sorted(p) for p in g.moves(frozenset({(1, 2)})))
+    [[], [(1, 1)]]
+    >>> grundy(g, [(2, 2)]), grundy(g, [(2, 2), (2, 3)])   # 2⊗2 = 3, 3 ⊕ 2⊗3 = 3 ⊕ 1
+    (3, 2)
+    >>> g.format_position(g.parse_position(["2,3", "1,1"]))
+    '1,1 2,3'
+    >>> g.validate([(0, 2)])
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidPositionError: turning-turtles: head (0, 2) has coordinate 0, but coordinates start at 1 (the corner coin is (1, 1))
+    """
+
+    name = "turning-turtles"
+    aliases = ("turtles", "2d-turning-turtles")
+    summary = (
+        "coins on a board; pick a head (a,b) and a'<=a, b'<=b and turn over the coins "
+        "{(a,b),(a',b),(a,b'),(a',b')}"
+    )
+    theorems = ("S19-T6",)
+    grundy_theorem = "S19-T6"
+    p_theorem = "S19-T6"
+
+    def validate(self, position: object) -> Heads:
+        if not isinstance(position, (frozenset, set, tuple, list)):
+            raise InvalidPositionError(
+                "turning-turtles: a position is a set of heads (a, b) with 1-based "
+                f"coordinates, like {{(1, 1), (2, 3)}}; got {position!r}"
+            )
+        heads: set[tuple[int, int]] = set()
+        for item in position:
+            if not isinstance(item, (tuple, list)) or len(item) != 2:
+                raise InvalidPositionError(
+                    f"turning-turtles: each head is a pair (a, b) of coordinates, got {item!r}"
+                )
+            a = _coord(item[0], repr(tuple(item)))
+            b = _coord(item[1], repr(tuple(item)))
+            if (a, b) in heads:
+                raise InvalidPositionError(
+                    f"turning-turtles: head ({a}, {b}) is listed twice; a coin shows heads "
+                    "at most once"
+                )
+            heads.add((a, b))
+        return frozenset(heads)
+
+    def moves(self, position: Heads) -> Iterator[Heads]:
+        for a, b in position:
+            for a2 in range(1, a + 1):
+                for b2 in range(1, b + 1):
+                    yield position ^ {(a, b), (a2, b), (a, b2), (a2, b2)}
+
+    def canonical(self, position: Heads) -> Heads:
+        """The position or its transpose (the board's diagonal symmetry), whichever sorts first."""
+        t = frozenset((b, a) for a, b in position)
+        return position if sorted(position) <= sorted(t) else t
+
+    def components(self, position: Heads) -> Sequence[tuple[Ruleset[Any], Any]] | None:
+        if len(position) <= 1:
+            return None
+        return [(self, frozenset({h})) for h in sorted(position)]
+
+    def closed_grundy(self, position: Heads) -> int:
+        g = 0
+        for a, b in position:
+            g ^= nimmul(a, b)
+        return g
+
+    def parse_position(self, tokens: Sequence[str]) -> Heads:
+        """Read heads written ``a,b`` (``1,1 2,3``); no tokens is the all-tails board."""
+        items = parse_group_tokens(tokens)
+        for tok, item in zip(tokens, items, strict=True):
+            if not isinstance(item, tuple) or len(item) != 2:
+                raise InvalidPositionError(
+                    f"turning-turtles: cannot read {tok!r} as a head; write heads as a,b "
+                    "pairs like 1,1 2,3"
+                )
+        return self.validate(items)
+
+    def format_position(self, position: Heads) -> str:
+        """Heads as ``a,b`` pairs in sorted order, separated by spaces."""
+        return " ".join(f"{a},{b}" for a, b in sorted(position))

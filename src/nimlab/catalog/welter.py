@@ -1,0 +1,69 @@
+"""The Welter–Sato game (Mayan game).
+
+Nim, but no move may make two heaps equal; a heap of 0 still counts as a heap, so
+positions have pairwise distinct heaps.
+
+References
+----------
+[S19] §1.5, Theorem 7 (``S19-T7``): ``G = ⊕ n_i ⊕ ⊕_{i<j} M(n_i, n_j)`` with
+``M(x, y) = 2^{e+1} − 1`` where x and y agree in exactly their ``e`` lowest binary digits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from nimlab.catalog.registry import register
+from nimlab.core.errors import InvalidPositionError
+from nimlab.core.ruleset import HeapRuleset
+from nimlab.formulas.welter import welter_grundy
+
+__all__ = ["Welter"]
+
+
+@register
+@dataclass(frozen=True)
+class Welter(HeapRuleset):
+    """Welter–Sato game: a Nim move that leaves all heaps pairwise distinct.
+
+    Examples
+    --------
+    >>> from nimlab import game, grundy
+    >>> g = game("welter")
+    >>> sorted(g.moves((1, 3)))   # [S19] Figure 3: (1, 1) is not allowed
+    [(0, 3), (1, 0), (1, 2)]
+    >>> grundy(g, (1, 3))
+    1
+    >>> g.validate((5, 2, 5))
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidPositionError: welter: heaps 1 and 3 are both 5, but heaps must be pairwise distinct (a heap of 0 counts as a heap)
+    """
+
+    name = "welter"
+    aliases = ("welter-sato", "mayan")
+    summary = "take from one heap; no two heaps may become equal (0 counts as a heap)"
+    theorems = ("S19-T7",)
+    grundy_theorem = "S19-T7"
+    p_theorem = "S19-T7"
+
+    def check(self, heaps: tuple[int, ...]) -> None:
+        first: dict[int, int] = {}
+        for i, h in enumerate(heaps, 1):
+            j = first.setdefault(h, i)
+            if j != i:
+                raise InvalidPositionError(
+                    f"welter: heaps {j} and {i} are both {h}, but heaps must be pairwise "
+                    "distinct (a heap of 0 counts as a heap)"
+                )
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        taken = set(position)
+        for i, h in enumerate(position):
+            for v in range(h):
+                if v not in taken:
+                    yield position[:i] + (v,) + position[i + 1 :]
+
+    def closed_grundy(self, position: tuple[int, ...]) -> int:
+        return welter_grundy(position)

@@ -26,7 +26,7 @@ from nimlab.core.errors import InvalidPositionError
 from nimlab.core.ruleset import Ruleset, parse_group_tokens
 from nimlab.formulas.nimmul import nimmul
 
-__all__ = ["Heads", "TurningTurtles"]
+__all__ = ["Heads", "TurningTurtles", "WholeBoardTurningTurtles"]
 
 Heads = frozenset[tuple[int, int]]
 
@@ -138,3 +138,21 @@ class TurningTurtles(Ruleset[Heads]):
     def format_position(self, position: Heads) -> str:
         """Heads as ``a,b`` pairs in sorted order, separated by spaces."""
         return " ".join(f"{a},{b}" for a, b in sorted(position))
+
+
+@dataclass(frozen=True)
+class WholeBoardTurningTurtles(TurningTurtles):
+    """Turning Turtles searched as one game, without splitting into single heads.
+
+    Not registered: theorem checks and tests use it to confirm by exhaustive search that
+    a position is the sum of its heads.
+
+    Examples
+    --------
+    >>> from nimlab import grundy
+    >>> grundy(WholeBoardTurningTurtles(), [(2, 2), (2, 3)], method="search")
+    2
+    """
+
+    def components(self, position: Heads) -> Sequence[tuple[Ruleset[Any], Any]] | None:
+        return None

@@ -38,6 +38,7 @@ Kind = Literal["grundy", "p-set", "misere-p-set", "custom"]
 THEOREM_MODULES: tuple[str, ...] = (
     "nimlab.theory.basic",
     "nimlab.theory.multiplayer",
+    "nimlab.theory.s19a",
 )
 
 _THEOREMS: dict[str, Theorem] = {}

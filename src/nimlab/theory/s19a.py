@@ -1,0 +1,218 @@
+"""Theorems of [S19] §1 and [N99] §2 about the catalog part A games.
+
+Moore's Nim_k (S19-T5 = N99-T2.4, misère N99-T2.10), 2-D Turning Turtles (S19-T6),
+the Welter–Sato game (S19-T7), Lim (S19-T8), CN(6, 4) (S19-T9) and 2^k-balanced
+Nimhoff (S19-T10). Every instance lists a move-closed set of positions in increasing
+order; the registry compares the game's closed form with exhaustive search there.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+from nimlab.catalog import game
+from nimlab.catalog.turtles import WholeBoardTurningTurtles
+from nimlab.theory.registry import Instance, Theorem, register_theorem
+from nimlab.theory.spaces import box, sorted_box
+
+__all__ = ["distinct_box", "lim_triples", "turtle_boards"]
+
+
+def distinct_box(n_heaps: int, bound: int) -> Iterator[tuple[int, ...]]:
+    """Strictly increasing tuples of *n_heaps* heaps ``< bound``: Welter positions up to order.
+
+    Examples
+    --------
+    >>> list(distinct_box(2, 3))
+    [(0, 1), (0, 2), (1, 2)]
+    """
+    for t in sorted_box(n_heaps, bound):
+        if all(x < y for x, y in itertools.pairwise(t)):
+            yield t
+
+
+def lim_triples(bound: int) -> Iterator[tuple[int, int, int]]:
+    """Sorted Lim positions ``a <= b <= c`` with ``a + b + c < bound``, by total.
+
+    Moves keep the number of stones below the bound (the total drops), so the set is
+    move-closed although a move adds stones to one heap.
+
+    Examples
+    --------
+    >>> list(lim_triples(3))
+    [(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 1, 1)]
+    """
+    for total in range(bound):
+        for a in range(total // 3 + 1):
+            for b in range(a, (total - a) // 2 + 1):
+                yield (a, b, total - a - b)
+
+
+def turtle_boards(max_coins: int) -> list[tuple[int, int]]:
+    """Board shapes ``r x c`` (``r <= c``) with ``r * c <= max_coins``, largest of each r.
+
+    Examples
+    --------
+    >>> turtle_boards(12)
+    [(1, 12), (2, 6), (3, 4)]
+    """
+    out: list[tuple[int, int]] = []
+    r = 1
+    while r * r <= max_coins:
+        out.append((r, max_coins // r))
+        r += 1
+    return out
+
+
+def board_positions(rows: int, cols: int) -> Iterator[frozenset[tuple[int, int]]]:
+    """Every set of heads of an ``rows x cols`` board, in increasing order.
+
+    A move turns its head ``(a, b)`` to tails and otherwise only coins before it in
+    row-major order, so the bit mask of heads decreases: the set is move-closed and
+    options come before positions.
+
+    Examples
+    --------
+    >>> [sorted(p) for p in board_positions(1, 2)]
+    [[], [(1, 1)], [(1, 2)], [(1, 1), (1, 2)]]
+    """
+    coins = [(a, b) for a in range(1, rows + 1) for b in range(1, cols + 1)]
+    for mask in range(1 << len(coins)):
+        yield frozenset(c for i, c in enumerate(coins) if mask >> i & 1)
+
+
+def _moore(bound: int) -> Iterator[Instance]:
+    for k in (1, 2, 3):
+        for n in (1, 2, 3, 4):
+            if n == 4 and k == 3:
+                yield Instance(game("moore", k=k), sorted_box(n, max(2, bound - 2)))
+            else:
+                yield Instance(game("moore", k=k), sorted_box(n, bound))
+
+
+def _turtles(bound: int) -> Iterator[Instance]:
+    g = game("turning-turtles")
+    for r, c in turtle_boards(bound):
+        yield Instance(g, board_positions(r, c))
+    whole = WholeBoardTurningTurtles()
+    for r, c in ((1, 6), (2, 3), (3, 3)):
+        if r * c <= max(bound, 9):
+            yield Instance(whole, board_positions(r, c))
+
+
+def _welter(bound: int) -> Iterator[Instance]:
+    for n in (1, 2, 3, 4):
+        yield Instance(game("welter"), distinct_box(n, bound))
+
+
+def _lim(bound: int) -> Iterator[Instance]:
+    yield Instance(game("lim"), lim_triples(bound))
+
+
+def _cn64(bound: int) -> Iterator[Instance]:
+    yield Instance(game("circular", k=4), box(6, bound))
+
+
+def _nimhoff(bound: int) -> Iterator[Instance]:
+    for k in (1, 2, 3):
+        for n in (1, 2, 3):
+            b = bound if n < 3 else max(2, bound // 2)
+            yield Instance(game("nimhoff", k=k), sorted_box(n, b))
+
+
+register_theorem(
+    Theorem(
+        id="S19-T5",
+        aliases=("N99-T2.4",),
+        paper="S19",
+        statement="Moore's Nim_k: P iff the binary digits of the heaps add up to 0 mod k+1 "
+        "in every position (n1 ⊕_{k+1} ... ⊕_{k+1} nr = 0)",
+        game="moore",
+        kind="p-set",
+        instances=_moore,
+        default_bound=12,
+        params="k = 1..3, r = 1..4 heaps",
+        bound_doc="every heap < bound (4 heaps with k = 3: < bound - 2)",
+    )
+)
+register_theorem(
+    Theorem(
+        id="N99-T2.10",
+        paper="N99",
+        statement="misère Nim_K: P iff (some heap > 1 and the digit sums are 0 mod K+1) or "
+        "(all heaps <= 1 and the number of 1-heaps is 1 mod K+1)",
+        game="moore",
+        kind="misere-p-set",
+        instances=_moore,
+        default_bound=10,
+        params="K = 1..3, r = 1..4 heaps",
+        bound_doc="every heap < bound (4 heaps with K = 3: < bound - 2)",
+    )
+)
+register_theorem(
+    Theorem(
+        id="S19-T6",
+        paper="S19",
+        statement="2-D Turning Turtles: G = XOR of a_i ⊗ b_i over the heads (a_i, b_i), "
+        "⊗ the nim product",
+        game="turning-turtles",
+        kind="grundy",
+        instances=_turtles,
+        default_bound=14,
+        params="boards r x c with r*c <= bound; whole-board search (no splitting) on 1x6, 2x3, 3x3",
+        bound_doc="every set of heads on an r x c board with r*c <= bound",
+    )
+)
+register_theorem(
+    Theorem(
+        id="S19-T7",
+        paper="S19",
+        statement="Welter–Sato game: G = XOR n_i XOR (XOR over i<j of M(n_i, n_j)), "
+        "M(x, y) = 2^(e+1) - 1 where x, y agree in exactly their e lowest binary digits",
+        game="welter",
+        kind="grundy",
+        instances=_welter,
+        default_bound=24,
+        params="r = 1..4 distinct heaps",
+    )
+)
+register_theorem(
+    Theorem(
+        id="S19-T8",
+        paper="S19",
+        statement="Lim: G(a, b, c) = ((a+b+c) - (a XOR b XOR c)) / 2, the bitwise majority",
+        game="lim",
+        kind="grundy",
+        instances=_lim,
+        default_bound=100,
+        bound_doc="a + b + c < bound (moves add stones to a heap, the total drops)",
+    )
+)
+register_theorem(
+    Theorem(
+        id="S19-T9",
+        paper="S19",
+        statement="CN(6,4): with heaps a..f around the circle and a minimum at a, P iff "
+        "a+b = d+e, b+c = e+f and a XOR c XOR e = 0 (for some such labelling)",
+        game="circular",
+        kind="p-set",
+        instances=_cn64,
+        default_bound=5,
+        params="n = 6, k = 4",
+    )
+)
+register_theorem(
+    Theorem(
+        id="S19-T10",
+        paper="S19",
+        statement="2^k-balanced Nimhoff (k >= 1): G = n1 ⓚ n2 ⓚ ... ⓚ nr, "
+        "a ⓚ b = a XOR b XOR (a_k * b_k)",
+        game="nimhoff",
+        kind="grundy",
+        instances=_nimhoff,
+        default_bound=48,
+        params="k = 1..3, r = 1..3 heaps",
+        bound_doc="every heap < bound (3 heaps: < bound // 2)",
+    )
+)

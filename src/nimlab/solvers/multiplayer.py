@@ -221,6 +221,17 @@ class PreferenceProfile:
         return self.label()
 
     @classmethod
+    def of(cls, preference: object = None, players: int | None = None) -> PreferenceProfile:
+        """Build a profile from anything :func:`as_profile` accepts (None: Li's ranking).
+
+        Examples
+        --------
+        >>> print(PreferenceProfile.of(None, 3))
+        GAMEs(0,1,2)
+        """
+        return as_profile(preference, players)
+
+    @classmethod
     def parse(cls, text: str, players: int | None = None) -> PreferenceProfile:
         """Read a profile: a symmetric k-list ``1,2,0`` or full orders ``0,1,2;1,2,0;2,0,1``.
 

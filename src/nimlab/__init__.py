@@ -55,6 +55,10 @@ _LAZY: dict[str, str] = {
     "check_theorem": "nimlab.theory",
     # fast engine (numpy/numba, loaded on first use)
     "table": "nimlab.engine",
+    "nimmul": "nimlab.engine",
+    "nim_square": "nimlab.engine",
+    "nim_inverse": "nimlab.engine",
+    "nim_div": "nimlab.engine",
     # multiplayer play with preferences
     "last_mover": "nimlab.solvers.multiplayer",
     "i_position": "nimlab.solvers.multiplayer",
@@ -100,8 +104,13 @@ __all__ = [
     "moves",
     "multiplayer_choice",
     "multiplayer_moves",
+    "nim_div",
+    "nim_inverse",
+    "nim_square",
+    "nimmul",
     "outcome",
     "symmetric_profiles",
+    "table",
     "theorem",
     "theorems",
     "winning_moves",
@@ -137,6 +146,7 @@ if TYPE_CHECKING:
         UnknownGameError,
         UnknownTheoremError,
     )
+    from nimlab.engine import nim_div, nim_inverse, nim_square, nimmul, table
     from nimlab.solvers import Solver, grundy, moves, outcome, winning_moves
     from nimlab.solvers.multiplayer import (
         MultiplayerChoice,
@@ -151,5 +161,4 @@ if TYPE_CHECKING:
         multiplayer_moves,
         symmetric_profiles,
     )
-    from nimlab.engine import table
     from nimlab.theory import Theorem, check_theorem, theorem, theorems

@@ -4,6 +4,15 @@ This package imports numpy (and numba when a kernel first runs); ``import nimlab
 not import it: its public functions are exported lazily by :mod:`nimlab`.
 """
 
+from nimlab.engine.nimarith import nim_div, nim_inverse, nim_square, nimmul
 from nimlab.engine.tables import KERNEL_GAMES, has_kernel, table
 
-__all__ = ["KERNEL_GAMES", "has_kernel", "table"]
+__all__ = [
+    "KERNEL_GAMES",
+    "has_kernel",
+    "nim_div",
+    "nim_inverse",
+    "nim_square",
+    "nimmul",
+    "table",
+]

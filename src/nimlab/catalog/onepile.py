@@ -16,6 +16,7 @@ from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidParameterError
 from nimlab.core.params import Param, parse_int_set, to_int_set
 from nimlab.core.ruleset import HeapRuleset
+from nimlab.formulas.onepile import siegel_allbut_grundy
 
 __all__ = ["AllBut", "OneHeapGame", "Subtraction"]
 
@@ -135,19 +136,7 @@ class AllBut(OneHeapGame):
         return (s for s in range(1, n + 1) if s not in self.S)
 
     def closed_grundy(self, position: tuple[int, ...]) -> int | None:
-        (n,) = position
-        s = sorted(self.S)
-        if not s:
-            return n
-        if len(s) == 1:
-            k = s[0]
-            return n % k + k * (n // (2 * k))
-        if len(s) == 2:
-            k, m = s
-            if m == 2 * k:
-                return n % k + k * (n // (3 * k))
-            return n % k + k * (n // (2 * k))
-        return None
+        return siegel_allbut_grundy(position[0], self.S)
 
     def spec(self) -> str:
         return "allbut:" + ",".join(str(s) for s in sorted(self.S))

@@ -29,6 +29,9 @@ CATALOG_MODULES: tuple[str, ...] = (
     "nimlab.catalog.lim",
     "nimlab.catalog.circular",
     "nimlab.catalog.nimhoff",
+    "nimlab.catalog.delete",
+    "nimlab.catalog.emperor",
+    "nimlab.catalog.ryuo",
 )
 
 _CLASSES: dict[str, type[Ruleset[Any]]] = {}

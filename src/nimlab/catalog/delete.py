@@ -1,0 +1,193 @@
+"""Delete Nim and its generalizations: heaps are deleted and split.
+
+- ``delete-nim``: the [S19] form on two heaps ``≥ 0``.
+- ``single-delete``: [Sh]'s single-delete Nim on ``n ≥ 2`` positive heaps (``n = 2`` is
+  [Sh]'s form of Delete Nim).
+- ``abo-delete``: [Sh]'s all-but-one (ABO) delete Nim on ``n ≥ 2`` positive heaps.
+
+The two forms of Delete Nim are the same game under ``y = a + 1``: [S19]'s heaps ``(a, b)``
+are [Sh]'s ``(a + 1, b + 1)`` (taking one stone and splitting ``a − 1`` into two heaps
+``≥ 0`` is splitting ``a + 1`` into two heaps ``≥ 1``).
+
+References
+----------
+[S19] §2, Game 8, Theorem 11 (``S19-T11``): ``G(a, b) = tail(a ∨ b)``.
+[Sh] Definitions 1 and 2; Theorem 1 (``Sh-T1``), Theorem 2 (``Sh-T2``), Theorem 3
+(``Sh-T3``), Theorem 6 (``Sh-T6``), Propositions 7 and 8 (``Sh-P7``, ``Sh-P8``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import ClassVar
+
+from nimlab.catalog.registry import register
+from nimlab.core.ruleset import HeapRuleset
+from nimlab.formulas.delete import (
+    abo_is_p,
+    delete_nim_grundy,
+    sh_delete_nim_is_p,
+    single_delete3_is_p,
+    single_delete4_is_p,
+    single_delete_all_odd,
+)
+
+__all__ = ["AboDelete", "DeleteNim", "SingleDelete", "partitions"]
+
+
+def partitions(total: int, parts: int, low: int = 1) -> Iterator[tuple[int, ...]]:
+    """Non-decreasing tuples of *parts* integers ``≥ low`` summing to *total*.
+
+    Examples
+    --------
+    >>> list(partitions(6, 3))
+    [(1, 1, 4), (1, 2, 3), (2, 2, 2)]
+    >>> list(partitions(2, 3))
+    []
+    """
+    if parts == 1:
+        if total >= low:
+            yield (total,)
+        return
+    for first in range(low, total // parts + 1):
+        for rest in partitions(total - first, parts - 1, first):
+            yield (first, *rest)
+
+
+@register
+@dataclass(frozen=True)
+class DeleteNim(HeapRuleset):
+    """Delete Nim, [S19] form: two heaps ``(a, b)``, ``a, b ≥ 0``.
+
+    A move removes one heap entirely, takes one stone from the other, and splits what is
+    left into two heaps (a heap may be 0). ``G(a, b) = tail(a ∨ b)`` (S19-T11).
+
+    Examples
+    --------
+    >>> from nimlab import grundy, moves
+    >>> grundy(DeleteNim(), (3, 5)), grundy(DeleteNim(), (9, 12), method="search")
+    (3, 1)
+    >>> moves(DeleteNim(), (1, 3))   # the game tree of [S19] Figure 4
+    [(0, 0), (0, 2), (1, 1), (2, 0)]
+    """
+
+    name = "delete-nim"
+    aliases = ("delete", "s19-delete-nim")
+    summary = (
+        "two heaps >= 0; remove one heap, take one stone from the other, "
+        "split the rest into two heaps (0 allowed)"
+    )
+    theorems = ("S19-T11",)
+    grundy_theorem = "S19-T11"
+    p_theorem = "S19-T11"
+    n_heaps: ClassVar[int | None] = 2
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        a, b = position
+        for keep in dict.fromkeys((a, b)):
+            for c in range(keep):  # keep - 1 stones split as (c, keep - 1 - c)
+                yield (c, keep - 1 - c)
+
+    def closed_grundy(self, position: tuple[int, ...]) -> int:
+        a, b = position
+        return delete_nim_grundy(a, b)
+
+
+class _PositiveHeaps(HeapRuleset):
+    """Games on ``n ≥ 2`` positive heaps whose moves keep the number of heaps."""
+
+    min_heaps: ClassVar[int] = 2
+    min_heap_size: ClassVar[int] = 1
+
+    def closed_grundy(self, position: tuple[int, ...]) -> int | None:
+        """On two heaps both games are Delete Nim: ``tail((y−1) ∨ (z−1))`` (S19-T11)."""
+        if len(position) == 2:
+            y, z = position
+            return delete_nim_grundy(y - 1, z - 1)
+        return None
+
+
+@register
+@dataclass(frozen=True)
+class SingleDelete(_PositiveHeaps):
+    """Single-delete Nim ([Sh] Definition 2) on ``n ≥ 2`` positive heaps.
+
+    A move removes one heap and splits one of the other ``n − 1`` heaps into two positive
+    heaps; ``⟨1, …, 1⟩`` is the only terminal position. ``n = 2`` is [Sh]'s Delete Nim.
+    Criteria: ``n = 2`` Sh-T1 (both odd), ``n = 3`` Sh-T3, ``n = 4`` Sh-T6, and all heaps odd
+    ⇒ P for every ``n`` (Sh-P7); for ``n ≥ 5`` other positions have no known criterion.
+
+    Examples
+    --------
+    >>> from nimlab import outcome
+    >>> str(outcome(SingleDelete(), (1440, 864, 672, 1120)))
+    'P'
+    >>> str(outcome(SingleDelete(), (2, 6, 12), method="search"))
+    'N'
+    >>> SingleDelete().closed_is_p((1, 3, 5, 7, 9)), SingleDelete().closed_is_p((1, 3, 5, 7, 8))
+    (True, None)
+    """
+
+    name = "single-delete"
+    aliases = ("single-delete-nim", "sh-delete-nim")
+    summary = (
+        "n >= 2 positive heaps; remove one heap and split one of the others into two positive heaps"
+    )
+    theorems = ("Sh-T1", "Sh-T3", "Sh-T6", "Sh-P7", "Sh-P8", "S19-T11")
+    grundy_theorem = "S19-T11"
+    p_theorem = "Sh-T6"
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        n = len(position)
+        for i in range(n):
+            for j in range(n):
+                h = position[j]
+                if j == i or h < 2:
+                    continue
+                rest = tuple(position[k] for k in range(n) if k != i and k != j)
+                for u in range(1, h // 2 + 1):
+                    yield (*rest, u, h - u)
+
+    def closed_is_p(self, position: tuple[int, ...]) -> bool | None:
+        n = len(position)
+        if n == 2:
+            return sh_delete_nim_is_p(*position)
+        if n == 3:
+            return single_delete3_is_p(*position)
+        if n == 4:
+            return single_delete4_is_p(*position)
+        return True if single_delete_all_odd(position) else None
+
+
+@register
+@dataclass(frozen=True)
+class AboDelete(_PositiveHeaps):
+    """All-but-one delete Nim ([Sh] Definition 1) on ``n ≥ 2`` positive heaps.
+
+    A move removes ``n − 1`` heaps and splits the remaining one into ``n`` positive heaps.
+    P iff every heap ``z`` has ``1 ≤ z mod n(n−1) ≤ n−1`` (Sh-T2).
+
+    Examples
+    --------
+    >>> from nimlab import outcome, moves
+    >>> str(outcome(AboDelete(), (7, 1, 13))), str(outcome(AboDelete(), (7, 1, 12)))
+    ('P', 'N')
+    >>> moves(AboDelete(), (1, 2, 5))
+    [(1, 1, 3), (1, 2, 2)]
+    """
+
+    name = "abo-delete"
+    aliases = ("abo-delete-nim", "all-but-one-delete")
+    summary = "n >= 2 positive heaps; remove n-1 heaps and split the last into n positive heaps"
+    theorems = ("Sh-T2", "Sh-T1", "S19-T11")
+    grundy_theorem = "S19-T11"
+    p_theorem = "Sh-T2"
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        n = len(position)
+        for h in dict.fromkeys(position):
+            yield from partitions(h, n)
+
+    def closed_is_p(self, position: tuple[int, ...]) -> bool:
+        return abo_is_p(position)

@@ -1,0 +1,152 @@
+"""Emperor Nim and k-Emperor Nim: heaps grouped in ranges.
+
+A position is a tuple of *ranges*, each a tuple of heaps (a multiset: the order of heaps in
+a range, and of ranges, does not matter). A move of k-Emperor Nim chooses at most ``k``
+ranges and takes any stones from any of their heaps; in every other range it may take
+stones from at most one heap; at least one stone is taken in total. Emperor Nim is
+``k = 1``.
+
+Said otherwise, a move is any decrease of heaps, not all zero, in which at most ``k``
+ranges lose stones from two or more heaps.
+
+On the command line ranges are separated by spaces and heaps by commas: ``1,2 3,3 4`` is
+``((1, 2), (3, 3), (4,))``.
+
+References
+----------
+[S19] §3: Game 9 and Theorem 12 (``S19-T12``), Game 10 and Theorem 13 (``S19-T13``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from nimlab.catalog.registry import register
+from nimlab.core.errors import InvalidParameterError, InvalidPositionError
+from nimlab.core.params import Param
+from nimlab.core.ruleset import Ruleset, _as_int
+from nimlab.formulas.emperor import emperor_is_p
+
+__all__ = ["Emperor", "EmperorPosition"]
+
+EmperorPosition = tuple[tuple[int, ...], ...]
+
+
+def _range_options(r: tuple[int, ...]) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """Decreases of one range: those touching exactly one heap, and those touching two or more."""
+    single: list[tuple[int, ...]] = []
+    for i, h in enumerate(r):
+        for v in range(h):
+            single.append((*r[:i], v, *r[i + 1 :]))
+    multi: list[tuple[int, ...]] = []
+    if len(r) >= 2:
+        for t in itertools.product(*(range(h + 1) for h in r)):
+            if sum(1 for a, b in zip(t, r, strict=True) if a != b) >= 2:
+                multi.append(t)
+    return single, multi
+
+
+@register
+@dataclass(frozen=True)
+class Emperor(Ruleset[EmperorPosition]):
+    """k-Emperor Nim ([S19] Games 9 and 10); ``k = 1`` is Emperor Nim.
+
+    Examples
+    --------
+    >>> from nimlab import game, outcome, grundy
+    >>> g = game("emperor")
+    >>> g.validate([[1, 2], [3, 3], 4])
+    ((1, 2), (3, 3), (4,))
+    >>> str(outcome(g, ((1, 1), (2, 2), (3, 3)), method="search"))   # totals 2, 4, 6
+    'P'
+    >>> str(outcome(g, ((1, 1), (2, 2)), method="search"))
+    'N'
+    >>> str(outcome(game("emperor", k=2), ((1, 1), (1, 1), (1, 1)), method="search"))
+    'P'
+    >>> g.parse_position(["1,2", "3,3", "4"])
+    ((1, 2), (3, 3), (4,))
+    >>> g.format_position(((1, 2), (3, 3), (4,)))
+    '1,2 3,3 4'
+    """
+
+    k: int = 1
+
+    name = "emperor"
+    aliases = ("emperor-nim", "k-emperor", "k-emperor-nim")
+    params = (
+        Param(
+            "k",
+            "number of ranges a move may play freely (k >= 1)",
+            default=1,
+        ),
+    )
+    summary = (
+        "ranges of heaps; take any stones in up to k ranges, and from at most one heap "
+        "in each other range"
+    )
+    theorems = ("S19-T12", "S19-T13")
+    p_theorem = "S19-T13"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1:
+            raise InvalidParameterError(
+                f"parameter k of emperor must be an integer >= 1 (the number of ranges a "
+                f"move may play freely), got {self.k!r} (example: -p k=2)"
+            )
+
+    def validate(self, position: object) -> EmperorPosition:
+        """Normalise to a tuple of ranges, each a tuple of heaps ``≥ 0``; a bare int is a range of one heap."""
+        if not isinstance(position, (tuple, list)):
+            raise InvalidPositionError(
+                f"{self.name}: a position is a sequence of ranges, each a sequence of heaps "
+                f"(example: ((1, 2), (3, 3), (4,)) or on the command line 1,2 3,3 4), "
+                f"got {position!r}"
+            )
+        out: list[tuple[int, ...]] = []
+        for i, r in enumerate(position, 1):
+            if isinstance(r, (tuple, list)):
+                heaps = tuple(_as_int(self.name, i, h) for h in r)
+            else:
+                heaps = (_as_int(self.name, i, r),)
+            for h in heaps:
+                if h < 0:
+                    raise InvalidPositionError(
+                        f"{self.name}: range {i} has a heap of {h}, but heaps must be integers >= 0"
+                    )
+            out.append(heaps)
+        return tuple(out)
+
+    def canonical(self, position: EmperorPosition) -> EmperorPosition:
+        """Heaps sorted within each range, and ranges sorted."""
+        return tuple(sorted(tuple(sorted(r)) for r in position))
+
+    def moves(self, position: EmperorPosition) -> Iterator[EmperorPosition]:
+        opts = [_range_options(r) for r in position]
+        n = len(position)
+
+        def rec(i: int, budget: int, changed: bool) -> Iterator[tuple[tuple[int, ...], ...]]:
+            if i == n:
+                if changed:
+                    yield ()
+                return
+            single, multi = opts[i]
+            for rest in rec(i + 1, budget, changed):
+                yield (position[i], *rest)
+            for r in single:
+                for rest in rec(i + 1, budget, True):
+                    yield (r, *rest)
+            if budget:
+                for r in multi:
+                    for rest in rec(i + 1, budget - 1, True):
+                        yield (r, *rest)
+
+        yield from rec(0, self.k, False)
+
+    def closed_is_p(self, position: EmperorPosition) -> bool:
+        return emperor_is_p(position, self.k)
+
+    def format_position(self, position: EmperorPosition) -> str:
+        """Ranges separated by spaces, heaps by commas (an empty range is ``,``)."""
+        return " ".join(",".join(str(h) for h in r) if r else "," for r in position)

@@ -1,0 +1,357 @@
+"""Ryuo Nim, restricted Ryuo Nim and RGAMES: one-heap moves plus moves on the sum of heaps.
+
+- ``ryuo``: Ryuo Nim(p) on two heaps: take any number from one heap, or a total ``t`` with
+  ``1 ≤ t < p`` from the two heaps together, split between them in any way.
+- ``restricted-ryuo``: restricted Ryuo Nim(p, q): as Ryuo Nim(p), but a move on one heap
+  takes fewer than ``q`` stones (the sum-move is unchanged, as in [S18] Example 1).
+- ``rgames``: RGAMES(G0; G1, …, Gm): heap ``i`` is played by the one-heap game ``Gi``, or
+  ``G0`` is played on the sum of all heaps, the amount taken split between the heaps in any
+  way. ``Gi`` and ``G0`` are Subtraction or All-but games (``nim`` is All-but(∅)).
+
+Ryuo Nim(p) is RGAMES(Subtraction({1..p−1}); Nim, Nim) and restricted Ryuo Nim(p, q) is
+RGAMES(Subtraction({1..p−1}); Subtraction({1..q−1}), Subtraction({1..q−1})).
+
+References
+----------
+[S18] Definition 13 and Theorem 8 (``S18-T8``); Definition 14 and Theorem 9 (``S18-T9``);
+Definition 15, Theorem 10, Example 2 and Theorem 12 (``S18-T12``); Definition 11 (inner
+period).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from nimlab.catalog.nim import Nim
+from nimlab.catalog.onepile import AllBut, OneHeapGame, Subtraction
+from nimlab.catalog.registry import parse_game_spec, register
+from nimlab.core.errors import (
+    InvalidParameterError,
+    InvalidPositionError,
+    NimlabError,
+    SearchTooLargeError,
+)
+from nimlab.core.params import Param
+from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.formulas.onepile import (
+    Periodicity,
+    allbut_periodicity,
+    has_inner_period,
+    subtraction_periodicity,
+)
+from nimlab.formulas.ryuo import restricted_ryuo_grundy, rgames_grundy, ryuo_grundy
+
+__all__ = ["RGames", "RestrictedRyuo", "Ryuo", "one_heap_game", "periodicity", "sum_move_period"]
+
+
+def _positive_int(game: str, name: str, value: object, doc: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidParameterError(
+            f"parameter {name} of {game} must be an integer >= 1 ({doc}), got {value!r} "
+            f"(example: -p {name}=3)"
+        )
+    return value
+
+
+def _splits(heaps: tuple[int, ...], t: int) -> Iterator[tuple[int, ...]]:
+    """Every way to take ``t`` stones in total from *heaps* (each at most the heap)."""
+    if len(heaps) == 1:
+        if t <= heaps[0]:
+            yield (heaps[0] - t,)
+        return
+    room = sum(heaps[1:])
+    for a in range(max(0, t - room), min(t, heaps[0]) + 1):
+        for rest in _splits(heaps[1:], t - a):
+            yield (heaps[0] - a, *rest)
+
+
+@register
+@dataclass(frozen=True)
+class Ryuo(HeapRuleset):
+    """Ryuo Nim(p) ([S18] Definition 13); ``p = 3`` is the shogi Ryuo (promoted rook).
+
+    Examples
+    --------
+    >>> from nimlab import grundy
+    >>> grundy(Ryuo(3), (4, 5)), grundy(Ryuo(3), (4, 5), method="search")
+    (0, 0)
+    >>> sorted(set(Ryuo(3).moves((1, 1))))
+    [(0, 0), (0, 1), (1, 0)]
+    """
+
+    p: int
+
+    name = "ryuo"
+    aliases = ("ryuo-nim", "ryuoh-nim", "generalized-ryuo")
+    params = (Param("p", "the sum-move takes a total t with 1 <= t < p (p >= 1)"),)
+    summary = "two heaps; take any from one heap, or fewer than p in total from both"
+    theorems = ("S18-T8",)
+    grundy_theorem = "S18-T8"
+    p_theorem = "S18-T8"
+    n_heaps: ClassVar[int | None] = 2
+
+    def __post_init__(self) -> None:
+        _positive_int(self.name, "p", self.p, "the sum-move takes fewer than p stones")
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        x, y = position
+        for v in range(x):
+            yield (v, y)
+        for v in range(y):
+            yield (x, v)
+        for t in range(1, self.p):
+            yield from _splits(position, t)
+
+    def closed_grundy(self, position: tuple[int, ...]) -> int:
+        x, y = position
+        return ryuo_grundy(x, y, self.p)
+
+
+@register
+@dataclass(frozen=True)
+class RestrictedRyuo(HeapRuleset):
+    """Restricted Ryuo Nim(p, q) ([S18] Definition 14): one-heap moves take fewer than q.
+
+    The closed form (S18-T9) is proved when ``p`` divides ``q``.
+
+    Examples
+    --------
+    >>> from nimlab import grundy
+    >>> g = RestrictedRyuo(3, 6)
+    >>> grundy(g, (7, 2)), grundy(g, (7, 2), method="search")
+    (0, 0)
+    >>> RestrictedRyuo(2, 3).closed_grundy((1, 1)) is None
+    True
+    >>> RestrictedRyuo(3, 0)
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidParameterError: parameter q of restricted-ryuo must be an integer >= 1 (a one-heap move takes fewer than q stones), got 0 (example: -p q=3)
+    """
+
+    p: int
+    q: int
+
+    name = "restricted-ryuo"
+    aliases = ("restricted-ryuo-nim",)
+    params = (
+        Param("p", "the sum-move takes a total t with 1 <= t < p (p >= 1)"),
+        Param("q", "a one-heap move takes fewer than q stones (q >= 1)"),
+    )
+    summary = "two heaps; take fewer than q from one heap, or fewer than p in total from both"
+    theorems = ("S18-T9",)
+    grundy_theorem = "S18-T9"
+    p_theorem = "S18-T9"
+    n_heaps: ClassVar[int | None] = 2
+
+    def __post_init__(self) -> None:
+        _positive_int(self.name, "p", self.p, "the sum-move takes fewer than p stones")
+        _positive_int(self.name, "q", self.q, "a one-heap move takes fewer than q stones")
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        x, y = position
+        for t in range(1, min(self.q - 1, x) + 1):
+            yield (x - t, y)
+        for t in range(1, min(self.q - 1, y) + 1):
+            yield (x, y - t)
+        for t in range(1, self.p):
+            yield from _splits(position, t)
+
+    def closed_grundy(self, position: tuple[int, ...]) -> int | None:
+        if self.q % self.p:
+            return None
+        x, y = position
+        return restricted_ryuo_grundy(x, y, self.p, self.q)
+
+
+# -- RGAMES ---------------------------------------------------------------------------
+
+
+def one_heap_game(name: str, value: object) -> OneHeapGame:
+    """Check (or read, from ``subtraction:1,2,3`` / ``allbut:4,8`` / ``nim``) a one-heap game.
+
+    ``nim`` (or a :class:`~nimlab.catalog.nim.Nim` ruleset) is All-but(∅).
+
+    Examples
+    --------
+    >>> one_heap_game("g0", "subtraction:1,2,3").label()
+    'subtraction(S={1,2,3})'
+    >>> one_heap_game("parts", "nim").label()
+    'allbut(S={})'
+    >>> one_heap_game("parts", "wythoff")
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidParameterError: parameter parts: wythoff is not a one-heap game; write subtraction:1,2,3, allbut:4,8 or nim
+    """
+    g: object = value
+    if isinstance(value, str):
+        try:
+            g = parse_game_spec(value.strip())
+        except NimlabError as e:
+            raise InvalidParameterError(
+                f"parameter {name}: cannot read {value!r} as a one-heap game ({e}); "
+                "write subtraction:1,2,3, allbut:4,8 or nim"
+            ) from None
+    if isinstance(g, Nim):
+        return AllBut(frozenset())
+    if (
+        not isinstance(g, OneHeapGame)
+        or type(g).take_amounts is OneHeapGame.take_amounts  # splits heaps, not a take game
+    ):
+        what = g.label() if isinstance(g, Ruleset) else repr(g)
+        raise InvalidParameterError(
+            f"parameter {name}: {what} is not a one-heap game; "
+            "write subtraction:1,2,3, allbut:4,8 or nim"
+        )
+    return g
+
+
+def _parse_parts(name: str, text: str) -> tuple[OneHeapGame, ...]:
+    return _convert_parts(name, [t for t in text.split(";") if t.strip()])
+
+
+def _convert_parts(name: str, value: object) -> tuple[OneHeapGame, ...]:
+    if isinstance(value, str):
+        return _parse_parts(name, value)
+    if isinstance(value, Ruleset) or not isinstance(value, Sequence):
+        raise InvalidParameterError(
+            f"parameter {name} is a list of one-heap games, one per heap, got {value!r} "
+            '(example: -p "parts=allbut:8;allbut:4,8")'
+        )
+    parts = tuple(one_heap_game(name, v) for v in value)
+    if not parts:
+        raise InvalidParameterError(
+            f"parameter {name} needs at least one one-heap game (one per heap), "
+            'for example -p "parts=allbut:8;allbut:4,8"'
+        )
+    return parts
+
+
+@functools.lru_cache(maxsize=256)
+def periodicity(g: OneHeapGame) -> Periodicity | None:
+    """Exact (arithmetic-)periodicity of a Subtraction or All-but game, else None.
+
+    Examples
+    --------
+    >>> periodicity(AllBut(frozenset({4, 8})))
+    Periodicity(preperiod=0, period=12, saltus=4, values=(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3))
+    """
+    try:
+        if isinstance(g, Subtraction):
+            return subtraction_periodicity(g.S)
+        if isinstance(g, AllBut):
+            return allbut_periodicity(g.S)
+    except SearchTooLargeError:
+        return None
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _inner(g: OneHeapGame, p: int) -> Periodicity | None:
+    per = periodicity(g)
+    return per if per is not None and has_inner_period(per, p) else None
+
+
+def sum_move_period(g0: OneHeapGame) -> int | None:
+    """``p`` when ``g0`` is Subtraction({1, …, p−1}) (the hypothesis of S18-T12), else None.
+
+    Examples
+    --------
+    >>> sum_move_period(Subtraction(frozenset({1, 2, 3}))), sum_move_period(Subtraction(frozenset({1, 3})))
+    (4, None)
+    """
+    if isinstance(g0, Subtraction) and frozenset(range(1, max(g0.S) + 1)) == g0.S:
+        return max(g0.S) + 1
+    return None
+
+
+@register
+@dataclass(frozen=True)
+class RGames(HeapRuleset):
+    """RGAMES(G0; G1, …, Gm) ([S18] Definition 15 and Theorem 12); RGAME is ``m = 2``.
+
+    Heaps are ordered (heap ``i`` belongs to ``Gi``) unless all parts are equal.
+    Closed form (S18-T12) when ``G0 = Subtraction({1..p−1})`` and every ``Gi`` has inner
+    period ``p``.
+
+    Examples
+    --------
+    [S18] Example 2:
+
+    >>> from nimlab import game, grundy
+    >>> g = game("rgames", g0="subtraction:1,2,3", parts="allbut:8;allbut:4,8")
+    >>> g.label()
+    'rgames(g0=subtraction(S={1,2,3}), parts=(allbut(S={8}); allbut(S={4,8})))'
+    >>> grundy(g, (9, 13)), grundy(g, (9, 13), method="search")
+    (6, 6)
+    >>> g.validate((1, 2, 3))
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidPositionError: rgames: this game has 2 parts (one per heap), so a position has exactly 2 heaps, got 3
+    """
+
+    g0: OneHeapGame
+    parts: tuple[OneHeapGame, ...]
+
+    name = "rgames"
+    aliases = ("rgame",)
+    params = (
+        Param(
+            "g0",
+            "the one-heap game played on the sum of all heaps (subtraction:1,2,3, allbut:4,8, nim)",
+            parse=one_heap_game,
+            convert=one_heap_game,
+        ),
+        Param(
+            "parts",
+            "one one-heap game per heap, separated by ';' (allbut:8;allbut:4,8)",
+            parse=_parse_parts,
+            convert=_convert_parts,
+        ),
+    )
+    summary = (
+        "heap i is played by its own one-heap game Gi, or G0 is played on the sum of "
+        "all heaps (any split)"
+    )
+    theorems = ("S18-T12",)
+    grundy_theorem = "S18-T12"
+    p_theorem = "S18-T12"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "g0", one_heap_game("g0", self.g0))
+        object.__setattr__(self, "parts", _convert_parts("parts", self.parts))
+
+    def check(self, heaps: tuple[int, ...]) -> None:
+        m = len(self.parts)
+        if len(heaps) != m:
+            raise InvalidPositionError(
+                f"{self.name}: this game has {m} part{'s' if m != 1 else ''} (one per heap), "
+                f"so a position has exactly {m} heap{'s' if m != 1 else ''}, got {len(heaps)}"
+            )
+
+    def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
+        """Sorted heaps when every heap has the same game, else the position itself."""
+        if all(g == self.parts[0] for g in self.parts):
+            return tuple(sorted(position))
+        return position
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        for i, (h, g) in enumerate(zip(position, self.parts, strict=True)):
+            for t in g.take_amounts(h):
+                yield (*position[:i], h - t, *position[i + 1 :])
+        for t in self.g0.take_amounts(sum(position)):
+            yield from _splits(position, t)
+
+    def closed_grundy(self, position: tuple[int, ...]) -> int | None:
+        p = sum_move_period(self.g0)
+        if p is None:
+            return None
+        values: list[int] = []
+        for h, g in zip(position, self.parts, strict=True):
+            per = _inner(g, p)
+            if per is None:
+                return None
+            values.append(per.grundy(h))
+        return rgames_grundy(position, values, p)

@@ -48,6 +48,9 @@ _LAZY: dict[str, str] = {
     "winning_moves": "nimlab.solvers",
     "moves": "nimlab.solvers",
     "Solver": "nimlab.solvers",
+    "winning_move": "nimlab.solvers.strategy",
+    "explain": "nimlab.solvers.explain",
+    "Explanation": "nimlab.solvers.explain",
     # theorem registry
     "theorems": "nimlab.theory",
     "theorem": "nimlab.theory",
@@ -74,6 +77,7 @@ _LAZY: dict[str, str] = {
 }
 
 __all__ = [
+    "Explanation",
     "GameInfo",
     "HeapRuleset",
     "InvalidParameterError",
@@ -93,6 +97,7 @@ __all__ = [
     "UnknownGameError",
     "UnknownTheoremError",
     "check_theorem",
+    "explain",
     "game",
     "games",
     "games_profile",
@@ -113,6 +118,7 @@ __all__ = [
     "table",
     "theorem",
     "theorems",
+    "winning_move",
     "winning_moves",
 ]
 
@@ -148,6 +154,7 @@ if TYPE_CHECKING:
     )
     from nimlab.engine import nim_div, nim_inverse, nim_square, nimmul, table
     from nimlab.solvers import Solver, grundy, moves, outcome, winning_moves
+    from nimlab.solvers.explain import Explanation, explain
     from nimlab.solvers.multiplayer import (
         MultiplayerChoice,
         MultiplayerSolver,
@@ -161,4 +168,5 @@ if TYPE_CHECKING:
         multiplayer_moves,
         symmetric_profiles,
     )
+    from nimlab.solvers.strategy import winning_move
     from nimlab.theory import Theorem, check_theorem, theorem, theorems

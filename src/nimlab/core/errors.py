@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "InvalidParameterError",
     "InvalidPositionError",
+    "MoveSetTooLargeError",
     "NimlabError",
     "NoClosedFormError",
     "SearchTooLargeError",
@@ -53,3 +54,7 @@ class NoClosedFormError(NimlabError, ValueError):
 
 class SearchTooLargeError(NimlabError, RuntimeError):
     """An exhaustive search would visit more positions than the allowed budget."""
+
+
+class MoveSetTooLargeError(SearchTooLargeError):
+    """The moves (or winning moves) of a position are too many to scan or to list."""

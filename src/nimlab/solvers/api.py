@@ -106,10 +106,15 @@ def winning_moves(
     *,
     method: str = "auto",
     max_positions: int = DEFAULT_MAX_POSITIONS,
+    limit: int | None = None,
 ) -> list[Any]:
     """Positions reachable in one move that are P-positions (empty for a P-position).
 
-    Uses the game's constructive strategy when it has one, else scans the moves.
+    Uses the game's constructive strategy when it has one (the construction's own move
+    first), else scans the moves scored by the closed form, else by exhaustive search.
+    A move set too large to scan or list raises
+    :class:`~nimlab.core.errors.MoveSetTooLargeError` (a ``SearchTooLargeError``);
+    ``limit=N`` asks for at most N moves (see :func:`nimlab.winning_move` for one).
 
     Examples
     --------
@@ -122,13 +127,11 @@ def winning_moves(
     g = as_game(game)
     pos = g.validate(position)
     m = _check_method(method)
-    if m == "auto":
-        from nimlab.solvers.strategy import constructive_moves
+    from nimlab.solvers.strategy import find_winning_moves
 
-        built = constructive_moves(g, pos, misere)
-        if built is not None:
-            return built
-    return Solver(g, max_positions).winning_moves(pos, misere, m)
+    return find_winning_moves(
+        g, pos, misere, method=m, limit=limit, max_positions=max_positions
+    )
 
 
 def moves(game: Ruleset[Any] | str, position: object) -> list[Any]:

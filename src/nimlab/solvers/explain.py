@@ -1,0 +1,392 @@
+"""Explanations of winning moves: why a move wins, in the papers' own terms.
+
+For Nim and Nim_K (and their misère forms) an :class:`Explanation` carries the binary
+table of [N99] (one row per heap, the digit sums mod ``K+1``, the highest nonzero
+digit, the heaps changed). For every other game it gives the value of the closed form
+before and after the move and the id of the theorem that justifies it.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from typing import Any
+
+from nimlab.core.ruleset import Ruleset
+
+__all__ = ["BinaryRow", "BinaryTable", "Explanation", "explain"]
+
+
+@dataclass(frozen=True)
+class BinaryRow:
+    """One heap of the binary table: its size before and after the move."""
+
+    heap: int
+    before: int
+    after: int | None
+    changed: bool
+
+
+@dataclass(frozen=True)
+class BinaryTable:
+    """[N99]'s table: heaps in binary, with digit sums mod ``modulus``.
+
+    Digit sums are listed from the most significant digit (``width`` digits).
+    ``highest_digit`` is the exponent of the highest digit with a nonzero sum
+    before the move (None at a P-position of normal play).
+    """
+
+    modulus: int
+    width: int
+    rows: tuple[BinaryRow, ...]
+    sums_before: tuple[int, ...]
+    sums_after: tuple[int, ...] | None
+    highest_digit: int | None
+    changed: tuple[int, ...]
+
+    def bits(self, value: int) -> str:
+        """*value* in binary over the table's width, digits separated by spaces."""
+        return " ".join(format(value, f"0{self.width}b")) if self.width else "0"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (heap numbers are 1-based)."""
+        return {
+            "modulus": self.modulus,
+            "width": self.width,
+            "rows": [
+                {
+                    "heap": r.heap,
+                    "before": r.before,
+                    "after": r.after,
+                    "changed": r.changed,
+                    "binary_before": format(r.before, f"0{self.width}b"),
+                    "binary_after": None if r.after is None else format(r.after, f"0{self.width}b"),
+                }
+                for r in self.rows
+            ],
+            "digit_sums_before": list(self.sums_before),
+            "digit_sums_after": None if self.sums_after is None else list(self.sums_after),
+            "highest_nonzero_digit": self.highest_digit,
+            "heaps_changed": list(self.changed),
+        }
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a position is P or N, and why a move wins.
+
+    Attributes
+    ----------
+    game : str
+        The game's label.
+    position, move : str or None
+        The position and the explained winning move, written as on the command line
+        (``move`` is None at a P-position).
+    misere : bool
+        Misère play.
+    outcome : {"P", "N"}
+        The outcome of ``position``.
+    procedure : str or None
+        The construction that built the move.
+    theorem : str or None
+        Id of the result (GAMES.md §6) that justifies the move or the outcome.
+    value_name : str or None
+        What ``value_before`` / ``value_after`` are (``"nim-sum"``, ...).
+    value_before, value_after : str or None
+        The closed form's value before and after the move.
+    table : BinaryTable or None
+        The binary table, for Nim and Nim_K.
+    notes : tuple of str
+        Sentences of explanation.
+    """
+
+    game: str
+    position: str
+    misere: bool
+    outcome: str
+    move: str | None
+    procedure: str | None
+    theorem: str | None
+    value_name: str | None
+    value_before: str | None
+    value_after: str | None
+    table: BinaryTable | None = None
+    notes: tuple[str, ...] = field(default_factory=tuple)
+    raw_move: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "game": self.game,
+            "position": self.position,
+            "misere": self.misere,
+            "outcome": self.outcome,
+            "move": self.move,
+            "procedure": self.procedure,
+            "theorem": self.theorem,
+            "value_name": self.value_name,
+            "value_before": self.value_before,
+            "value_after": self.value_after,
+            "table": None if self.table is None else self.table.to_dict(),
+            "notes": list(self.notes),
+        }
+
+    def _table_lines(self) -> list[str]:
+        t = self.table
+        if t is None:
+            return []
+        wb = max([4] + [len(str(r.before)) for r in t.rows])
+        wa = max([5] + [len(str(r.after)) for r in t.rows if r.after is not None])
+        bits_w = max(2 * t.width - 1, 1)
+        has_after = t.sums_after is not None
+        head = f"{'heap':>4}  {'size':>{wb}}  {'binary':<{bits_w}}"
+        if has_after:
+            head += f"    {'after':>{wa}}  binary"
+        lines = [head]
+        for r in t.rows:
+            line = f"{r.heap:>4}  {r.before:>{wb}}  {t.bits(r.before):<{bits_w}}"
+            if has_after and r.after is not None:
+                mark = " *" if r.changed else ""
+                line += f"  → {r.after:>{wa}}  {t.bits(r.after)}{mark}"
+            lines.append(line)
+        label = f"sum mod {t.modulus}"
+        sums = " ".join(str(d) for d in t.sums_before)
+        line = f"{label:>{6 + wb}}  {sums:<{bits_w}}"
+        if t.sums_after is not None:
+            line += f"    {'':>{wa}}  " + " ".join(str(d) for d in t.sums_after)
+        lines.append(line)
+        if t.highest_digit is not None:
+            lines.append(
+                f"highest nonzero digit sum: at 2^{t.highest_digit} "
+                f"(sum {t.sums_before[t.width - 1 - t.highest_digit]})"
+            )
+        if t.changed:
+            lines.append("heaps changed: " + ", ".join(str(i) for i in t.changed))
+        return lines
+
+    def render_text(self) -> str:
+        """A plain-text rendering for the terminal.
+
+        Examples
+        --------
+        >>> print(explain("nim", (3, 4, 5)).render_text())
+        nim 3 4 5: N-position (normal play)
+        heap  size  binary    after  binary
+           1     3  0 1 1  →     1  0 0 1 *
+           2     4  1 0 0  →     4  1 0 0
+           3     5  1 0 1  →     5  1 0 1
+         sum mod 2  0 1 0           0 0 0
+        highest nonzero digit sum: at 2^1 (sum 1)
+        heaps changed: 1
+        nim-sum: 2 → 0
+        winning move: 3 4 5 → 1 4 5, by Bouton's rule (N99 Theorem 1.4) [S19-T1]
+        """
+        play = "misère play" if self.misere else "normal play"
+        out = [f"{self.game} {self.position}: {self.outcome}-position ({play})"]
+        out += self._table_lines()
+        if self.value_name is not None and self.value_before is not None:
+            v = f"{self.value_name}: {self.value_before}"
+            if self.value_after is not None:
+                v += f" → {self.value_after}"
+            out.append(v)
+        if self.move is not None:
+            line = f"winning move: {self.position} → {self.move}"
+            if self.procedure:
+                line += f", by {self.procedure}"
+            if self.theorem:
+                line += f" [{self.theorem}]"
+            out.append(line)
+        elif self.theorem:
+            out.append(f"no winning move: every move leads to an N-position [{self.theorem}]")
+        out += list(self.notes)
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.render_text()
+
+    def _repr_html_(self) -> str:
+        e = html.escape
+        parts = [
+            f"<div><b>{e(self.game)} {e(self.position)}</b>: {e(self.outcome)}-position"
+            f" ({'misère' if self.misere else 'normal'} play)</div>"
+        ]
+        t = self.table
+        if t is not None:
+            rows = []
+            for r in t.rows:
+                after = (
+                    ""
+                    if r.after is None
+                    else f"<td>{r.after}</td><td><code>{e(t.bits(r.after))}</code></td>"
+                )
+                style = ' style="font-weight:bold"' if r.changed else ""
+                rows.append(
+                    f"<tr{style}><td>{r.heap}</td><td>{r.before}</td>"
+                    f"<td><code>{e(t.bits(r.before))}</code></td>{after}</tr>"
+                )
+            sums_after = (
+                ""
+                if t.sums_after is None
+                else "<td></td><td><code>" + " ".join(map(str, t.sums_after)) + "</code></td>"
+            )
+            rows.append(
+                f"<tr><td colspan=2>sum mod {t.modulus}</td><td><code>"
+                + " ".join(map(str, t.sums_before))
+                + f"</code></td>{sums_after}</tr>"
+            )
+            parts.append("<table>" + "".join(rows) + "</table>")
+        text = self.render_text().split("\n")[1:]
+        if t is not None:
+            text = text[len(self._table_lines()) :]
+        parts += [f"<div>{e(x)}</div>" for x in text]
+        return "".join(parts)
+
+
+def _digit_sums(heaps: tuple[int, ...], modulus: int, width: int) -> tuple[int, ...]:
+    return tuple(sum((h >> j) & 1 for h in heaps) % modulus for j in range(width - 1, -1, -1))
+
+
+def _binary_table(before: tuple[int, ...], after: tuple[int, ...] | None, K: int) -> BinaryTable:
+    width = max(max(before, default=0).bit_length(), 1)
+    m = K + 1
+    sb = _digit_sums(before, m, width)
+    sa = None if after is None else _digit_sums(after, m, width)
+    highest = next((width - 1 - i for i, d in enumerate(sb) if d), None)
+    rows = tuple(
+        BinaryRow(
+            i + 1,
+            h,
+            None if after is None else after[i],
+            after is not None and after[i] != h,
+        )
+        for i, h in enumerate(before)
+    )
+    changed = tuple(r.heap for r in rows if r.changed)
+    return BinaryTable(m, width, rows, sb, sa, highest, changed)
+
+
+def _nimk_of(g: Ruleset[Any], position: Any) -> int | None:
+    """K when *g* is Nim_K on this position (Nim, Moore, CN(n,1), CN(n,n-1))."""
+    if g.name == "nim":
+        return 1
+    if g.name == "moore":
+        return int(g.k)  # type: ignore[attr-defined]
+    if g.name == "circular" and isinstance(position, tuple):
+        k = int(g.k)  # type: ignore[attr-defined]
+        if k == 1:
+            return 1
+        if k == len(position) - 1:
+            return k
+    return None
+
+
+def _value(g: Ruleset[Any], pos: Any, misere: bool) -> tuple[str | None, str | None]:
+    """(name, value) of the closed form at *pos*."""
+    if not misere:
+        gv = g.closed_grundy(pos)
+        if gv is not None:
+            return "Grundy value", str(gv)
+        p = g.closed_is_p(pos)
+    else:
+        p = g.closed_misere_is_p(pos)
+    if p is None:
+        return None, None
+    return "outcome by the closed form", "P" if p else "N"
+
+
+def explain(
+    game: Ruleset[Any] | str, position: object, misere: bool = False, move: Any = None
+) -> Explanation:
+    """Explain the outcome of *position* and its winning move.
+
+    Parameters
+    ----------
+    game : Ruleset or str
+        The game, or its registry name.
+    position : object
+        The position (validated).
+    misere : bool
+        Misère play.
+    move : object, optional
+        The winning move to explain; by default the construction's own move
+        (:func:`nimlab.winning_move`).
+
+    Returns
+    -------
+    Explanation
+        With ``to_dict()``, ``render_text()`` and ``_repr_html_()``.
+
+    Examples
+    --------
+    >>> from nimlab import explain, game
+    >>> e = explain(game("moore", k=2), (3, 4, 5, 9))
+    >>> e.move, e.table.sums_before, e.table.sums_after
+    ('1 4 5 5', (1, 2, 1, 0), (0, 0, 0, 0))
+    >>> e.table.highest_digit, e.table.changed
+    (3, (1, 4))
+    >>> explain("welter", (1, 2, 4)).theorem
+    'S19-T7'
+    """
+    from nimlab.solvers.api import as_game
+    from nimlab.solvers.search import Solver
+    from nimlab.solvers.strategy import construction, winning_move
+
+    g = as_game(game)
+    pos = g.validate(position)
+    c = construction(g, pos, misere)
+    if move is None:
+        mv = c.one() if c is not None else winning_move(g, pos, misere)
+    else:
+        mv = g.validate(move)
+    is_p = Solver(g).is_p(pos, misere) if mv is None else False
+    procedure = c.procedure if c is not None else None
+    if c is None and mv is not None:
+        procedure = "a scan of the moves scored by the closed form"
+    if misere:
+        theorem = (c.theorem if c is not None else None) or g.misere_theorem
+    else:
+        theorem = (c.theorem if c is not None else None) or g.grundy_theorem or g.p_theorem
+    notes: list[str] = []
+    table = None
+    K = _nimk_of(g, pos)
+    value_name: str | None
+    before: str | None
+    if K is not None and isinstance(pos, tuple):
+        table = _binary_table(pos, mv, K)
+        value_name = "nim-sum" if K == 1 else f"NIM_{K} (digit sums mod {K + 1})"
+        before = "".join(map(str, table.sums_before)) if K > 1 else str(_xor(pos))
+        after = None
+        if mv is not None:
+            after = str(_xor(mv)) if K == 1 else "".join(map(str, table.sums_after or ()))
+        if misere:
+            notes.append(
+                "misère play: a position with a heap > 1 is P iff every digit sum is 0; "
+                f"with all heaps <= 1 iff the number of 1-heaps is ≡ 1 (mod {K + 1})"
+            )
+    else:
+        value_name, before = _value(g, pos, misere)
+        after = _value(g, mv, misere)[1] if mv is not None else None
+        if value_name is None:
+            notes.append("no closed form applies here: the outcome comes from exhaustive search")
+    return Explanation(
+        game=g.label(),
+        position=g.format_position(pos),
+        misere=misere,
+        outcome="P" if is_p else "N",
+        move=None if mv is None else g.format_position(mv),
+        procedure=procedure if mv is not None else None,
+        theorem=theorem,
+        value_name=value_name,
+        value_before=before,
+        value_after=after,
+        table=table,
+        notes=tuple(notes),
+        raw_move=mv,
+    )
+
+
+def _xor(heaps: tuple[int, ...]) -> int:
+    s = 0
+    for h in heaps:
+        s ^= h
+    return s

@@ -1,0 +1,1 @@
+"""Constructive strategies, one module per game family (see :mod:`nimlab.solvers.strategy`)."""

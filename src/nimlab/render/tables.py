@@ -1,0 +1,637 @@
+"""Grundy and outcome tables: computing them, and exporting them for papers and notebooks.
+
+A table is a numpy array indexed by heap sizes: ``a[x, y]`` is the value of the position
+``(x, y)``. Grundy tables hold Grundy values; outcome and misère tables hold ``0`` for a
+P-position and ``1`` for an N-position (so that, as for Grundy values, 0 means P).
+
+The exporters take any such array (or nested lists) and return text: CSV, JSON, Markdown,
+HTML and LaTeX (a ``tabular`` that compiles as is). :class:`TableView` bundles an array with
+its game, kind and axes, and renders itself in a terminal (rich) and in Jupyter.
+
+Examples
+--------
+>>> from nimlab.render import table_view
+>>> tv = table_view("nim", 4)
+>>> tv.values.tolist()
+[[0, 1, 2, 3], [1, 0, 3, 2], [2, 3, 0, 1], [3, 2, 1, 0]]
+>>> print(tv.to_csv().strip())
+x\\y,0,1,2,3
+0,0,1,2,3
+1,1,0,3,2
+2,2,3,0,1
+3,3,2,1,0
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import itertools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from nimlab.core.errors import InvalidParameterError, SearchTooLargeError
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from nimlab.core.ruleset import Ruleset
+
+__all__ = [
+    "KINDS",
+    "TableView",
+    "compute_table",
+    "parse_highlight",
+    "table_to_csv",
+    "table_to_html",
+    "table_to_json",
+    "table_to_latex",
+    "table_to_markdown",
+    "table_view",
+]
+
+Kind = Literal["grundy", "outcome", "misere"]
+KINDS: tuple[str, ...] = ("grundy", "outcome", "misere")
+Highlight = Literal["p"] | int | None
+
+#: largest number of cells the pure-Python fallback computes (when nimlab.table is absent)
+FALLBACK_MAX_CELLS = 1_000_000
+#: largest table shown in a terminal or notebook (rows and columns); exports have no limit
+DISPLAY_MAX = 48
+
+
+def _check_kind(kind: str) -> Kind:
+    if kind not in KINDS:
+        raise InvalidParameterError(
+            f"unknown table kind {kind!r}: choose one of {', '.join(KINDS)}"
+        )
+    return kind  # type: ignore[return-value]
+
+
+def _as_game(game: Ruleset[Any] | str) -> Ruleset[Any]:
+    if isinstance(game, str):
+        import nimlab
+
+        return nimlab.game(game)
+    return game
+
+
+def default_heaps(game: Ruleset[Any]) -> int:
+    """Number of heaps of a table of *game*: its fixed heap count, else 2.
+
+    Examples
+    --------
+    >>> import nimlab
+    >>> default_heaps(nimlab.game("wythoff")), default_heaps(nimlab.game("nim"))
+    (2, 2)
+    >>> default_heaps(nimlab.game("subtraction", S={1, 2}))
+    1
+    """
+    n = getattr(game, "n_heaps", None)
+    return n if isinstance(n, int) and 1 <= n <= 3 else 2
+
+
+def compute_table(
+    game: Ruleset[Any] | str, shape: int | Sequence[int], *, kind: str = "grundy"
+) -> npt.NDArray[Any]:
+    """The table of *game* over the box ``0 <= heap_i < shape[i]``.
+
+    Uses the fast engine ``nimlab.table`` when it is available, else the exact solver
+    cell by cell (with a shared memo; limited to ``FALLBACK_MAX_CELLS`` cells).
+
+    Parameters
+    ----------
+    game : Ruleset or str
+        The game.
+    shape : int or sequence of int
+        Box size per heap (one to three heaps); an int means a 2-heap square box.
+    kind : {"grundy", "outcome", "misere"}
+        Grundy values, or normal / misère outcomes (0 = P, 1 = N).
+
+    Returns
+    -------
+    numpy.ndarray
+        The table, indexed by heap sizes.
+
+    Examples
+    --------
+    >>> compute_table("wythoff", (3, 4)).tolist()
+    [[0, 1, 2, 3], [1, 2, 0, 4], [2, 0, 1, 5]]
+    >>> compute_table("nim", (2, 2), kind="misere").tolist()
+    [[1, 0], [0, 1]]
+    """
+    g = _as_game(game)
+    k = _check_kind(kind)
+    box = _check_shape(shape)
+    import nimlab
+
+    if hasattr(nimlab, "table"):
+        arr: npt.NDArray[Any] = np.asarray(nimlab.table(g, box, kind=k))
+        return _normalise_outcome(arr, k)
+    return _fallback_table(g, box, k)
+
+
+def _check_shape(shape: int | Sequence[int]) -> tuple[int, ...]:
+    box = (shape, shape) if isinstance(shape, int) else tuple(shape)
+    if not 1 <= len(box) <= 3 or any(
+        not isinstance(n, int) or isinstance(n, bool) or n < 1 for n in box
+    ):
+        raise InvalidParameterError(
+            f"a table shape is one to three positive sizes (one per heap), got {shape!r}"
+        )
+    return box
+
+
+def _normalise_outcome(arr: npt.NDArray[Any], kind: Kind) -> npt.NDArray[Any]:
+    """Outcome tables as uint8 with 0 = P, 1 = N, whatever the engine's encoding."""
+    if kind == "grundy":
+        return arr
+    if arr.dtype == np.bool_:
+        # a boolean outcome table marks P-positions with True
+        return (~arr).astype(np.uint8)
+    out: npt.NDArray[Any] = (arr != ("P" if arr.dtype.kind in "US" else 0)).astype(np.uint8)
+    return out
+
+
+def _fallback_table(g: Ruleset[Any], box: tuple[int, ...], kind: Kind) -> npt.NDArray[Any]:
+    import nimlab
+
+    cells = int(np.prod(box))
+    if cells > FALLBACK_MAX_CELLS:
+        raise SearchTooLargeError(
+            f"a {'x'.join(map(str, box))} table has {cells:,} cells, more than the "
+            f"{FALLBACK_MAX_CELLS:,} the exact solver computes cell by cell; "
+            "use a smaller --size (the fast engine nimlab.table lifts this limit)"
+        )
+    solver = nimlab.Solver(g)
+    out = np.zeros(box, dtype=np.int64)
+    for idx in itertools.product(*(range(n) for n in box)):
+        pos = g.validate(tuple(idx))
+        if kind == "grundy":
+            out[idx] = solver.grundy(pos)
+        else:
+            out[idx] = 0 if solver.is_p(pos, kind == "misere") else 1
+    if kind != "grundy":
+        return out.astype(np.uint8)
+    return out.astype(np.uint32 if out.max(initial=0) < 2**32 else np.int64)
+
+
+# -- cells and labels -----------------------------------------------------------------
+
+
+def parse_highlight(text: str | None) -> Highlight:
+    """Read a ``--highlight`` value: ``p`` (P-positions), a Grundy value, or nothing.
+
+    Examples
+    --------
+    >>> parse_highlight("p"), parse_highlight("3"), parse_highlight(None)
+    ('p', 3, None)
+    """
+    if text is None or text.strip().lower() in ("", "none"):
+        return None
+    t = text.strip().lower()
+    if t in ("p", "P"):
+        return "p"
+    try:
+        v = int(t)
+    except ValueError:
+        raise InvalidParameterError(
+            f"cannot read highlight {text!r}: write p (P-positions) or a value like 2"
+        ) from None
+    if v < 0:
+        raise InvalidParameterError(f"highlight value must be >= 0, got {v}")
+    return v
+
+
+def _cell(v: Any, kind: str) -> str:
+    if kind == "grundy":
+        return str(int(v))
+    return "P" if int(v) == 0 else "N"
+
+
+def _is_marked(v: Any, highlight: Highlight) -> bool:
+    if highlight is None:
+        return False
+    if highlight == "p":
+        return int(v) == 0
+    return int(v) == highlight
+
+
+def _matrix(array: Any) -> tuple[npt.NDArray[Any], list[str], list[str], str]:
+    """A 2-D view of a 1-D or 2-D table with row labels, column labels, corner."""
+    a = np.asarray(array)
+    if a.ndim == 1:
+        return a.reshape(1, -1), ["G"], [str(i) for i in range(a.shape[0])], "n"
+    if a.ndim == 2:
+        return (
+            a,
+            [str(i) for i in range(a.shape[0])],
+            [str(j) for j in range(a.shape[1])],
+            "x \\ y",
+        )
+    raise InvalidParameterError(
+        f"this export shows 1- or 2-dimensional tables, got {a.ndim} dimensions; "
+        "choose a slice of a 3-heap table (--slice Z)"
+    )
+
+
+# -- exporters ------------------------------------------------------------------------
+
+
+def table_to_csv(array: Any, *, kind: str = "grundy") -> str:
+    """CSV text: a matrix with heap-size headers (2-D), ``n,value`` rows (1-D), or
+    ``x,y,z,value`` rows (3-D).
+
+    Examples
+    --------
+    >>> print(table_to_csv([[0, 1], [1, 0]], kind="outcome").strip())
+    x\\y,0,1
+    0,P,N
+    1,N,P
+    >>> print(table_to_csv([0, 1, 2]).strip())
+    n,value
+    0,0
+    1,1
+    2,2
+    """
+    k = _check_kind(kind)
+    a = np.asarray(array)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    if a.ndim == 1:
+        w.writerow(["n", "value"])
+        for i, v in enumerate(a.tolist()):
+            w.writerow([i, _cell(v, k)])
+    elif a.ndim == 2:
+        w.writerow(["x\\y", *range(a.shape[1])])
+        for i, row in enumerate(a.tolist()):
+            w.writerow([i, *(_cell(v, k) for v in row)])
+    elif a.ndim == 3:
+        w.writerow(["x", "y", "z", "value"])
+        for idx in itertools.product(*(range(n) for n in a.shape)):
+            w.writerow([*idx, _cell(a[idx], k)])
+    else:
+        raise InvalidParameterError(f"tables have 1 to 3 dimensions, got {a.ndim}")
+    return buf.getvalue()
+
+
+def table_to_json(array: Any, *, kind: str = "grundy", **meta: Any) -> str:
+    """JSON text: ``{"kind", "shape", "values", ...meta}``; outcome cells are ``"P"``/``"N"``.
+
+    Examples
+    --------
+    >>> table_to_json([[0, 1], [1, 0]], game="nim")
+    '{"game": "nim", "kind": "grundy", "shape": [2, 2], "values": [[0, 1], [1, 0]]}'
+    """
+    return json.dumps(_table_dict(array, kind, meta))
+
+
+def _table_dict(array: Any, kind: str, meta: dict[str, Any]) -> dict[str, Any]:
+    k = _check_kind(kind)
+    a = np.asarray(array)
+    values: Any = a.tolist() if k == "grundy" else np.where(a == 0, "P", "N").tolist()
+    out: dict[str, Any] = dict(meta)
+    out.update({"kind": k, "shape": list(a.shape), "values": values})
+    return out
+
+
+def table_to_markdown(array: Any, *, kind: str = "grundy", highlight: Highlight = "p") -> str:
+    """A Markdown table; highlighted cells (P-positions by default) in bold.
+
+    Examples
+    --------
+    >>> print(table_to_markdown([[0, 1], [1, 0]], highlight=1))
+    | x \\ y | 0 | 1 |
+    |---|---|---|
+    | **0** | 0 | **1** |
+    | **1** | **1** | 0 |
+    """
+    k = _check_kind(kind)
+    a, rows, cols, corner = _matrix(array)
+    lines = [
+        "| " + " | ".join([corner, *cols]) + " |",
+        "|" + "---|" * (len(cols) + 1),
+    ]
+    for label, row in zip(rows, a.tolist(), strict=True):
+        cells = [f"**{_cell(v, k)}**" if _is_marked(v, highlight) else _cell(v, k) for v in row]
+        lines.append("| " + " | ".join([f"**{label}**", *cells]) + " |")
+    return "\n".join(lines)
+
+
+def table_to_latex(
+    array: Any,
+    *,
+    kind: str = "grundy",
+    highlight: Highlight = None,
+    corner: str | None = None,
+    document: bool = False,
+) -> str:
+    r"""A LaTeX ``tabular`` of the table that compiles as is (no packages needed).
+
+    Rows are the first heap, columns the second; highlighted cells (``"p"`` for
+    P-positions, or a value) are set in bold.
+
+    Parameters
+    ----------
+    array : array-like
+        A 1-D or 2-D table.
+    kind : {"grundy", "outcome", "misere"}
+        How to print cells (values, or P/N).
+    highlight : "p", int or None
+        Cells to set in bold.
+    corner : str, optional
+        LaTeX of the top-left cell (default ``$x \backslash y$``, ``$n$`` for 1-D).
+    document : bool
+        Wrap the tabular in a minimal ``article`` document.
+
+    Examples
+    --------
+    >>> print(table_to_latex([[0, 1], [1, 0]], highlight="p"))
+    \begin{tabular}{c|cc}
+    $x \backslash y$ & 0 & 1 \\
+    \hline
+    0 & \textbf{0} & 1 \\
+    1 & 1 & \textbf{0} \\
+    \end{tabular}
+    """
+    k = _check_kind(kind)
+    a, rows, cols, default_corner = _matrix(array)
+    if corner is None:
+        corner = "$x \\backslash y$" if default_corner.startswith("x") else "$n$"
+    lines = [
+        "\\begin{tabular}{c|" + "c" * len(cols) + "}",
+        " & ".join([corner, *cols]) + " \\\\",
+        "\\hline",
+    ]
+    for label, row in zip(rows, a.tolist(), strict=True):
+        cells = [
+            f"\\textbf{{{_cell(v, k)}}}" if _is_marked(v, highlight) else _cell(v, k) for v in row
+        ]
+        lines.append(" & ".join([label, *cells]) + " \\\\")
+    lines.append("\\end{tabular}")
+    body = "\n".join(lines)
+    if document:
+        return (
+            "\\documentclass{article}\n\\usepackage[margin=1cm,landscape]{geometry}\n"
+            "\\begin{document}\n" + body + "\n\\end{document}\n"
+        )
+    return body
+
+
+_PALETTE = (
+    "#e6f2ff",
+    "#d9f2d9",
+    "#fff2cc",
+    "#fde0dd",
+    "#e8e0f5",
+    "#d5f0f0",
+    "#f5e6d3",
+    "#eeeeee",
+)
+
+
+def table_to_html(
+    array: Any,
+    *,
+    kind: str = "grundy",
+    highlight: Highlight = "p",
+    caption: str | None = None,
+    max_size: int = DISPLAY_MAX,
+) -> str:
+    """An HTML table for notebooks: P-positions (or the highlighted value) dark, other
+    values on pale colours; larger tables are cut to ``max_size`` rows and columns.
+
+    Examples
+    --------
+    >>> "<table" in table_to_html([[0, 1], [1, 0]])
+    True
+    """
+    k = _check_kind(kind)
+    a, rows, cols, corner = _matrix(array)
+    cut = a.shape[0] > max_size or a.shape[1] > max_size
+    a = a[:max_size, :max_size]
+    td = "padding:1px 4px;text-align:right;font-family:monospace;border:1px solid #ddd"
+    out = ['<table style="border-collapse:collapse;font-size:11px">']
+    if caption or cut:
+        note = f" (first {max_size} rows and columns)" if cut else ""
+        out.append(f"<caption>{html.escape(caption or '')}{note}</caption>")
+    out.append(
+        "<tr>"
+        + "".join(
+            f'<th style="{td};background:#f4f4f4">{html.escape(c)}</th>'
+            for c in [corner, *cols[: a.shape[1]]]
+        )
+        + "</tr>"
+    )
+    for label, row in zip(rows, a.tolist(), strict=False):
+        tds = []
+        for v in row:
+            if _is_marked(v, highlight):
+                style = f"{td};background:#222;color:#fff;font-weight:bold"
+            else:
+                style = f"{td};background:{_PALETTE[int(v) % len(_PALETTE)]}"
+            tds.append(f'<td style="{style}">{_cell(v, k)}</td>')
+        out.append(f'<tr><th style="{td};background:#f4f4f4">{label}</th>{"".join(tds)}</tr>')
+    out.append("</table>")
+    return "".join(out)
+
+
+_RICH_STYLES = ("cyan", "green", "yellow", "magenta", "blue", "red", "bright_cyan", "white")
+
+
+def table_to_rich(
+    array: Any,
+    *,
+    kind: str = "grundy",
+    highlight: Highlight = "p",
+    title: str | None = None,
+    max_size: int = DISPLAY_MAX,
+) -> Table:
+    """A rich :class:`~rich.table.Table`: values coloured, P-positions reverse bold.
+
+    Examples
+    --------
+    >>> table_to_rich([[0, 1], [1, 0]]).row_count
+    2
+    """
+    from rich.table import Table
+
+    k = _check_kind(kind)
+    a, rows, cols, corner = _matrix(array)
+    cut = a.shape[0] > max_size or a.shape[1] > max_size
+    a = a[:max_size, :max_size]
+    caption = (
+        f"first {max_size} rows and columns of {rows[-1]}+1 x {cols[-1]}+1; "
+        "export with --csv/--png for all"
+        if cut
+        else None
+    )
+    t = Table(title=title, caption=caption, show_lines=False, pad_edge=False, padding=(0, 1))
+    t.add_column(corner, justify="right", style="bold")
+    for c in cols[: a.shape[1]]:
+        t.add_column(c, justify="right")
+    for label, row in zip(rows, a.tolist(), strict=False):
+        cells = []
+        for v in row:
+            s = _cell(v, k)
+            if _is_marked(v, highlight):
+                cells.append(f"[bold reverse]{s}[/]")
+            else:
+                cells.append(f"[{_RICH_STYLES[int(v) % len(_RICH_STYLES)]}]{s}[/]")
+        t.add_row(label, *cells)
+    return t
+
+
+# -- the typed view -------------------------------------------------------------------
+
+
+@dataclass
+class TableView:
+    """A table with its game, kind and axes, for terminals, notebooks and files.
+
+    Attributes
+    ----------
+    array : numpy.ndarray
+        The whole table (1 to 3 dimensions, indexed by heap sizes).
+    game : str
+        The game's label with parameters (``ryuo(p=3)``).
+    kind : {"grundy", "outcome", "misere"}
+        What the cells hold.
+    slice_z : int or None
+        For 3-heap tables, the third heap's size shown by 2-D views.
+    """
+
+    array: npt.NDArray[Any]
+    game: str
+    kind: str = "grundy"
+    slice_z: int | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def values(self) -> npt.NDArray[Any]:
+        """The table as shown: the array, or its slice ``[:, :, z]`` for 3 heaps."""
+        if self.array.ndim == 3:
+            return self.array[:, :, self.slice_z or 0]
+        return self.array
+
+    @property
+    def title(self) -> str:
+        """``ryuo(p=3): Grundy values, x, y = 0..8`` and the like."""
+        what = {
+            "grundy": "Grundy values",
+            "outcome": "outcomes",
+            "misere": "misère outcomes",
+        }[self.kind]
+        shape = self.array.shape
+        if len(shape) == 1:
+            where = f"n = 0..{shape[0] - 1}"
+        else:
+            where = f"x = 0..{shape[0] - 1}, y = 0..{shape[1] - 1}"
+            if len(shape) == 3:
+                where += f", z = {self.slice_z or 0}"
+        return f"{self.game}: {what}, {where}"
+
+    @property
+    def p_count(self) -> int:
+        """Number of P-positions in the shown table."""
+        return int(np.count_nonzero(self.values == 0))
+
+    def to_csv(self) -> str:
+        """CSV text (the whole 3-D table in long form when no slice was chosen)."""
+        whole = self.array.ndim == 3 and self.slice_z is None
+        return table_to_csv(self.array if whole else self.values, kind=self.kind)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict with game, kind, shape, slice and values."""
+        whole = self.array.ndim == 3 and self.slice_z is None
+        meta: dict[str, Any] = {"game": self.game, **self.meta}
+        if self.array.ndim == 3:
+            meta["slice_z"] = self.slice_z
+        return _table_dict(self.array if whole else self.values, self.kind, meta)
+
+    def to_json(self) -> str:
+        """JSON text of :meth:`to_dict`."""
+        return json.dumps(self.to_dict())
+
+    def to_markdown(self, highlight: Highlight = "p") -> str:
+        """Markdown table (P-positions in bold by default)."""
+        return table_to_markdown(self.values, kind=self.kind, highlight=highlight)
+
+    def to_latex(self, highlight: Highlight = None, *, document: bool = False) -> str:
+        """LaTeX ``tabular`` (see :func:`table_to_latex`)."""
+        return table_to_latex(self.values, kind=self.kind, highlight=highlight, document=document)
+
+    def heatmap(self, path: str | Path, **kwargs: Any) -> Path:
+        """Write a PNG or SVG heatmap (see :func:`nimlab.render.heatmap`)."""
+        from nimlab.render.heatmaps import heatmap
+
+        kwargs.setdefault("title", self.title)
+        kwargs.setdefault("kind", self.kind)
+        data = self.array if self.array.ndim == 3 and self.slice_z is None else self.values
+        return heatmap(data, path, **kwargs)
+
+    def to_rich(self) -> Table:
+        """A rich table for the terminal."""
+        return table_to_rich(self.values, kind=self.kind, title=self.title)
+
+    def __rich__(self) -> Table:
+        return self.to_rich()
+
+    def _repr_html_(self) -> str:
+        return table_to_html(self.values, kind=self.kind, caption=self.title)
+
+
+def table_view(
+    game: Ruleset[Any] | str,
+    size: int | Sequence[int],
+    *,
+    kind: str = "grundy",
+    heaps: int | None = None,
+    slice_z: int | None = None,
+) -> TableView:
+    """Compute the table of *game* and wrap it in a :class:`TableView`.
+
+    Parameters
+    ----------
+    game : Ruleset or str
+        The game.
+    size : int or sequence of int
+        Heap sizes ``0..size-1`` on every axis, or one size per heap.
+    kind : {"grundy", "outcome", "misere"}
+        Grundy values or outcomes.
+    heaps : int, optional
+        Number of heaps (1, 2 or 3); default: the game's fixed heap count, else 2.
+    slice_z : int, optional
+        For 3 heaps, the third heap's size shown by 2-D views.
+
+    Examples
+    --------
+    >>> tv = table_view("nim", 4, heaps=3, slice_z=1)
+    >>> tv.values.tolist()[0]
+    [1, 0, 3, 2]
+    >>> tv.title
+    'nim: Grundy values, x = 0..3, y = 0..3, z = 1'
+    """
+    g = _as_game(game)
+    n = default_heaps(g) if heaps is None else heaps
+    if n not in (1, 2, 3):
+        raise InvalidParameterError(f"tables have 1, 2 or 3 heaps, got {n}")
+    shape = (size,) * n if isinstance(size, int) else tuple(size)
+    if len(shape) != n:
+        raise InvalidParameterError(f"{n} heaps need {n} sizes, got {len(shape)}")
+    if slice_z is not None:
+        if n != 3:
+            raise InvalidParameterError("--slice Z applies to 3-heap tables (--heaps 3)")
+        if not 0 <= slice_z < shape[2]:
+            raise InvalidParameterError(
+                f"slice z = {slice_z} is outside the table (0..{shape[2] - 1})"
+            )
+    arr = compute_table(g, shape, kind=kind)
+    return TableView(arr, g.label(), _check_kind(kind), slice_z)

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "outcome": "nimlab.cli.basic:outcome_cmd",
     "moves": "nimlab.cli.basic:moves_cmd",
     "tour": "nimlab.cli.basic:tour_cmd",
+    "play": "nimlab.cli.play:play_cmd",
     "multiplayer": "nimlab.cli.multiplayer_cmd:multiplayer_cmd",
     "last-mover": "nimlab.cli.multiplayer_cmd:last_mover_cmd",
 }

@@ -146,7 +146,7 @@ def moves_cmd(
         explain_fn = getattr(nimlab, "explain", None)
         if explain_fn is None:
             raise click.UsageError("--explain is not available in this version")
-        explanation = explain_fn(g, pos)
+        explanation = explain_fn(g, pos, misere=misere)
     if as_json:
         data: dict[str, Any] = {
             "game": g.label(),

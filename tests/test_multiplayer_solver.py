@@ -183,7 +183,7 @@ def test_search_matches_the_definition_for_random_profiles(m: int) -> None:
 
 
 def test_best_moves_are_all_options_reaching_the_value() -> None:
-    prof = PreferenceProfile([[2, 0, 1], [1, 2, 0], [0, 1, 2]])
+    prof = PreferenceProfile(((2, 0, 1), (1, 2, 0), (0, 1, 2)))
     g = game("nim")
     for pos in itertools.product(range(4), repeat=3):
         for a in range(3):

@@ -39,6 +39,9 @@ THEOREM_MODULES: tuple[str, ...] = (
     "nimlab.theory.basic",
     "nimlab.theory.multiplayer",
     "nimlab.theory.s19a",
+    "nimlab.theory.s19b",
+    "nimlab.theory.sh",
+    "nimlab.theory.s18",
 )
 
 _THEOREMS: dict[str, Theorem] = {}

@@ -1,0 +1,152 @@
+"""Theorems of [Sh]: Delete Nim (Sh-T1), ABO-delete Nim (Sh-T2), single-delete Nim on 3 and 4
+heaps (Sh-T3, Sh-T6), all heaps odd ⇒ P (Sh-P7) and ``⟨2, …, 2⟩`` (Sh-P8).
+
+Positions are multisets of positive heaps below the bound, in increasing order (sorted
+tuples by largest heap): moves split a heap into smaller ones and delete others, so the
+sets are move-closed. Sh-P7 and Sh-P8 carry claims of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from nimlab.catalog import game
+from nimlab.core.ruleset import Ruleset
+from nimlab.formulas.delete import single_delete_twos_is_p
+from nimlab.theory.registry import Instance, Theorem, register_theorem
+from nimlab.theory.spaces import sorted_box
+
+__all__ = ["odd_box"]
+
+
+def odd_box(n_heaps: int, bound: int) -> Iterator[tuple[int, ...]]:
+    """Sorted tuples of *n_heaps* odd heaps ``< bound``, by largest heap.
+
+    Examples
+    --------
+    >>> list(odd_box(2, 5))
+    [(1, 1), (1, 3), (3, 3)]
+    """
+    for t in sorted_box(n_heaps, bound, low=1):
+        if all(h % 2 for h in t):
+            yield t
+
+
+def _sh_t1(bound: int) -> Iterator[Instance]:
+    yield Instance(game("single-delete"), sorted_box(2, bound, low=1))
+    yield Instance(game("abo-delete"), sorted_box(2, bound, low=1))
+
+
+def _sh_t2(bound: int) -> Iterator[Instance]:
+    g = game("abo-delete")
+    yield Instance(g, sorted_box(2, 2 * bound, low=1))
+    yield Instance(g, sorted_box(3, bound, low=1))
+    yield Instance(g, sorted_box(4, bound - 8, low=1))
+    yield Instance(g, sorted_box(5, bound - 14, low=1))
+
+
+def _sh_t3(bound: int) -> Iterator[Instance]:
+    yield Instance(game("single-delete"), sorted_box(3, bound, low=1))
+
+
+def _sh_t6(bound: int) -> Iterator[Instance]:
+    yield Instance(game("single-delete"), sorted_box(4, bound, low=1))
+
+
+def _sh_p7(bound: int) -> Iterator[Instance]:
+    g = game("single-delete")
+    for n in range(2, 7):
+        # not move-closed (moves make even heaps): a list, compared with search
+        yield Instance(g, list(odd_box(n, bound if n <= 4 else bound - 2 * (n - 3))))
+
+
+def _sh_p8(bound: int) -> Iterator[Instance]:
+    g = game("single-delete")
+    for n in range(2, bound + 1):
+        yield Instance(g, [(2,) * n])  # not move-closed: compared with search
+
+
+def _all_odd_claim(g: Ruleset[Any], position: tuple[int, ...]) -> bool:
+    return True  # every position of the instances is all-odd: each is claimed P
+
+
+def _twos_claim(g: Ruleset[Any], position: tuple[int, ...]) -> bool:
+    return single_delete_twos_is_p(len(position))
+
+
+register_theorem(
+    Theorem(
+        id="Sh-T1",
+        paper="Sh",
+        statement="Delete Nim ([Sh] form, heaps >= 1): P iff both heaps are odd",
+        game="single-delete",
+        kind="p-set",
+        instances=_sh_t1,
+        default_bound=60,
+        params="n = 2 (single-delete and ABO-delete coincide)",
+    )
+)
+register_theorem(
+    Theorem(
+        id="Sh-T2",
+        paper="Sh",
+        statement="ABO-delete Nim on n heaps: P iff every heap z has 1 <= z mod n(n-1) <= n-1",
+        game="abo-delete",
+        kind="p-set",
+        instances=_sh_t2,
+        default_bound=26,
+        params="n = 2..5",
+        bound_doc="n = 2: heaps < 2*bound; n = 3: < bound; n = 4: < bound - 8; n = 5: < bound - 14",
+    )
+)
+register_theorem(
+    Theorem(
+        id="Sh-T3",
+        paper="Sh",
+        statement="single-delete Nim, 3 heaps: P iff v2(x) = v2(y) = v2(z)",
+        game="single-delete",
+        kind="p-set",
+        instances=_sh_t3,
+        default_bound=34,
+    )
+)
+register_theorem(
+    Theorem(
+        id="Sh-T6",
+        paper="Sh",
+        statement="single-delete Nim, 4 heaps: P iff one of the five cases of [Sh] Theorem 6",
+        game="single-delete",
+        kind="p-set",
+        instances=_sh_t6,
+        default_bound=22,
+    )
+)
+register_theorem(
+    Theorem(
+        id="Sh-P7",
+        paper="Sh",
+        statement="single-delete Nim, n >= 2 heaps: every heap odd => P",
+        game="single-delete",
+        kind="p-set",
+        instances=_sh_p7,
+        claim=_all_odd_claim,
+        default_bound=16,
+        params="n = 2..6",
+        bound_doc="odd heaps < bound (n = 5, 6: < bound - 2(n - 3))",
+    )
+)
+register_theorem(
+    Theorem(
+        id="Sh-P8",
+        paper="Sh",
+        statement="single-delete Nim: <2, ..., 2> (n heaps) is N iff n = 2 mod 3",
+        game="single-delete",
+        kind="p-set",
+        instances=_sh_p8,
+        claim=_twos_claim,
+        default_bound=24,
+        params="n = 2..bound",
+        bound_doc="n = 2..bound heaps of 2",
+    )
+)

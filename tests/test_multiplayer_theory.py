@@ -12,7 +12,7 @@ import pytest
 
 import nimlab
 from nimlab import MultiplayerSolver, check_theorem, game, games_profile, li_ranking, theorem
-from nimlab.theory.multiplayer import _check_li, nim_k_game, nim_sum_mod
+from nimlab.theory.multiplayer import _check_li, nim_sum_mod
 
 PLAYERS = (2, 3, 4, 5)
 
@@ -124,14 +124,3 @@ def test_formula_helpers() -> None:
     for hs in itertools.product(range(9), repeat=3):
         assert nim_sum_mod(hs, 2) == hs[0] ^ hs[1] ^ hs[2]  # [SM] Cor. 3.1
     assert nim_sum_mod((8, 9, 10, 11), 4) == 2 * 4 + 2  # GAMES.md: '22' in base 4
-
-
-def test_private_nim_k_agrees_with_catalog_moore() -> None:
-    from nimlab.theory.multiplayer import _MooreNimK
-
-    for k in (1, 2, 3):
-        mine, theirs = _MooreNimK(k), nim_k_game(k)
-        for pos in itertools.product(range(3), repeat=3):
-            a = {mine.canonical(p) for p in mine.moves(pos)}
-            b = {theirs.canonical(p) for p in theirs.moves(pos)}
-            assert a == b

@@ -17,15 +17,12 @@ Definition 3.1 (``⊕m``), Theorem 3.1, Theorems 4.2 and 4.3, §5 example.
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from nimlab.catalog import game
-from nimlab.core.errors import UnknownGameError
-from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.core.ruleset import Ruleset
 from nimlab.solvers.multiplayer import (
     MultiplayerSolver,
     PreferenceProfile,
@@ -111,32 +108,8 @@ def thm43_profile(m: int, i: int) -> PreferenceProfile:
     return games_profile(*[(i - j) % m for j in range(m)])
 
 
-@dataclass(frozen=True)
-class _MooreNimK(HeapRuleset):
-    """Moore's Nim_K, used only while the catalog has no ``moore`` game registered."""
-
-    k: int = 1
-    name = "moore"
-    summary = "take from at most k heaps (at least one stone in total)"
-
-    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        n = len(position)
-        for r in range(1, min(self.k, n) + 1):
-            for idx in itertools.combinations(range(n), r):
-                for vals in itertools.product(*(range(position[j] + 1) for j in idx)):
-                    if all(v == position[j] for v, j in zip(vals, idx, strict=True)):
-                        continue
-                    p = list(position)
-                    for v, j in zip(vals, idx, strict=True):
-                        p[j] = v
-                    yield tuple(p)
-
-
 def nim_k_game(k: int) -> Ruleset[Any]:
-    """The catalog's Moore's Nim_k (``moore``, parameter k).
-
-    Falls back to a private implementation of the same rules while no ``moore`` game is
-    registered.
+    """The catalog's Moore's Nim_k (``moore``, parameter k): [N99]'s Nim_K.
 
     Examples
     --------
@@ -147,10 +120,7 @@ def nim_k_game(k: int) -> Ruleset[Any]:
     >>> Solver(g).is_p((3, 4, 5), method="search")   # [N99] Example 2.3: (2, 1, 2)
     False
     """
-    try:
-        return game("moore", k=k)
-    except UnknownGameError:
-        return _MooreNimK(k)
+    return game("moore", k=k)
 
 
 # -- checks ----------------------------------------------------------------------------

@@ -143,7 +143,8 @@ def test_turtles_positions_and_cli_round_trip() -> None:
     pos = g.parse_position(["2,3", "1,1"])
     assert g.format_position(pos) == "1,1 2,3"
     assert g.parse_position(g.format_position(pos).split()) == pos
-    assert g.parse_position([]) == frozenset()
+    assert g.parse_position([]) == frozenset() == g.parse_position(["-"])
+    assert g.parse_position(g.format_position(frozenset()).split()) == frozenset()
     assert g.canonical(frozenset({(1, 3)})) == g.canonical(frozenset({(3, 1)}))
     assert grundy(g, [(4, 4), (8, 8)]) == 6 ^ 13
 

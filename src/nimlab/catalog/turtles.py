@@ -64,6 +64,8 @@ class TurningTurtles(Ruleset[Heads]):
     (3, 2)
     >>> g.format_position(g.parse_position(["2,3", "1,1"]))
     '1,1 2,3'
+    >>> g.format_position(frozenset())
+    '-'
     >>> g.validate([(0, 2)])
     Traceback (most recent call last):
     ...
@@ -125,7 +127,9 @@ class TurningTurtles(Ruleset[Heads]):
         return g
 
     def parse_position(self, tokens: Sequence[str]) -> Heads:
-        """Read heads written ``a,b`` (``1,1 2,3``); no tokens is the all-tails board."""
+        """Read heads written ``a,b`` (``1,1 2,3``); no tokens, or ``-``, is the all-tails board."""
+        if list(tokens) == ["-"]:
+            return frozenset()
         items = parse_group_tokens(tokens)
         for tok, item in zip(tokens, items, strict=True):
             if not isinstance(item, tuple) or len(item) != 2:
@@ -136,7 +140,9 @@ class TurningTurtles(Ruleset[Heads]):
         return self.validate(items)
 
     def format_position(self, position: Heads) -> str:
-        """Heads as ``a,b`` pairs in sorted order, separated by spaces."""
+        """Heads as ``a,b`` pairs in sorted order, separated by spaces; ``-`` when all tails."""
+        if not position:
+            return "-"
         return " ".join(f"{a},{b}" for a, b in sorted(position))
 
 

@@ -74,11 +74,21 @@ _LAZY: dict[str, str] = {
     "li_ranking": "nimlab.solvers.multiplayer",
     "misere_profile": "nimlab.solvers.multiplayer",
     "symmetric_profiles": "nimlab.solvers.multiplayer",
+    # seeing the games (tables, heatmaps, trees, binary views)
+    "render": "nimlab.render",
+    "game_tree": "nimlab.render",
+    "GameTree": "nimlab.render",
+    "binary_view": "nimlab.render",
+    "BinaryView": "nimlab.render",
+    "table_view": "nimlab.render",
+    "TableView": "nimlab.render",
 }
 
 __all__ = [
+    "BinaryView",
     "Explanation",
     "GameInfo",
+    "GameTree",
     "HeapRuleset",
     "InvalidParameterError",
     "InvalidPositionError",
@@ -93,12 +103,15 @@ __all__ = [
     "SearchTooLargeError",
     "Solver",
     "SumRuleset",
+    "TableView",
     "Theorem",
     "UnknownGameError",
     "UnknownTheoremError",
+    "binary_view",
     "check_theorem",
     "explain",
     "game",
+    "game_tree",
     "games",
     "games_profile",
     "grundy",
@@ -114,8 +127,10 @@ __all__ = [
     "nim_square",
     "nimmul",
     "outcome",
+    "render",
     "symmetric_profiles",
     "table",
+    "table_view",
     "theorem",
     "theorems",
     "winning_move",
@@ -137,6 +152,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from nimlab import render
     from nimlab.catalog import GameInfo, game, games
     from nimlab.core import (
         HeapRuleset,
@@ -153,6 +169,7 @@ if TYPE_CHECKING:
         UnknownTheoremError,
     )
     from nimlab.engine import nim_div, nim_inverse, nim_square, nimmul, table
+    from nimlab.render import BinaryView, GameTree, TableView, binary_view, game_tree, table_view
     from nimlab.solvers import Solver, grundy, moves, outcome, winning_moves
     from nimlab.solvers.explain import Explanation, explain
     from nimlab.solvers.multiplayer import (

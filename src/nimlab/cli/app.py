@@ -29,6 +29,9 @@ COMMANDS: dict[str, str] = {
     "play": "nimlab.cli.play:play_cmd",
     "multiplayer": "nimlab.cli.multiplayer_cmd:multiplayer_cmd",
     "last-mover": "nimlab.cli.multiplayer_cmd:last_mover_cmd",
+    "table": "nimlab.cli.render_cmd:table_cmd",
+    "tree": "nimlab.cli.render_cmd:tree_cmd",
+    "binary": "nimlab.cli.render_cmd:binary_cmd",
 }
 
 

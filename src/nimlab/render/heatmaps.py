@@ -277,7 +277,11 @@ def heatmap(
     if title:
         fig.suptitle(title, fontsize=11)
     out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, format=fmt, dpi=dpi, metadata={"Date": None} if fmt == "svg" else None)
+    import matplotlib
+
+    # SVG: keep text as text (searchable, smaller) and ids reproducible
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "nimlab"}):
+        fig.savefig(out, format=fmt, dpi=dpi, metadata={"Date": None} if fmt == "svg" else None)
     if fmt == "svg":
         _fix_svg_size(out, size)
     return out

@@ -441,14 +441,17 @@ def _explore(
     while frontier and (depth is None or d < depth):
         nxt: list[Hashable] = []
         for p in frontier:
-            opts = _options(g, p)
-            kids[p] = opts
-            for c in opts:
+            opts: dict[Hashable, None] = {}
+            for c in g.moves(p):  # streamed: a huge position stops at the cap
+                if c in opts:
+                    continue
+                opts[c] = None
                 if c not in level:
                     level[c] = d + 1
                     nxt.append(c)
                     if len(level) > cap:
                         return d + 1
+            kids[p] = list(opts)
         frontier = nxt
         d += 1
     return kids, level

@@ -1,0 +1,231 @@
+"""Commands that show games: table, tree, binary (issue 8).
+
+``nimlab table`` prints a coloured Grundy or outcome table and exports it (CSV, JSON,
+Markdown, LaTeX, PNG, SVG); ``nimlab tree`` draws the game tree of a position (text, DOT,
+SVG, TikZ, JSON); ``nimlab binary`` lines up the heaps in binary with the quantity the
+game's criterion reads.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from nimlab.cli.app import HEAP_CONTEXT, emit_json, game_from_cli, param_option, position_from_cli
+
+
+def _size(text: str) -> list[int]:
+    from nimlab.core.errors import InvalidParameterError
+
+    try:
+        parts = [int(p) for p in text.lower().replace("×", "x").split("x")]
+    except ValueError:
+        raise InvalidParameterError(
+            f"cannot read size {text!r}: write N (heaps 0..N-1) or NxM"
+        ) from None
+    if any(p < 1 for p in parts):
+        raise InvalidParameterError(f"sizes must be >= 1, got {text!r}")
+    return parts
+
+
+def _image_size(text: str) -> tuple[int, int]:
+    parts = _size(text)
+    if len(parts) == 1:
+        return parts[0], parts[0]
+    if len(parts) != 2:
+        from nimlab.core.errors import InvalidParameterError
+
+        raise InvalidParameterError(f"image size is WIDTHxHEIGHT in pixels, got {text!r}")
+    return parts[0], parts[1]
+
+
+def _write(path: str, text: str) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    click.echo(f"wrote {path}", err=True)
+
+
+@click.command("table")
+@click.argument("game_name", metavar="GAME")
+@param_option
+@click.option(
+    "--size",
+    "size_text",
+    default="10",
+    show_default=True,
+    help="Heap sizes 0..N-1 on every axis (N), or one size per heap (NxM).",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(["grundy", "outcome", "misere"]),
+    default="grundy",
+    show_default=True,
+    help="Grundy values, or P/N outcomes in normal or misère play.",
+)
+@click.option("--heaps", type=click.IntRange(1, 3), default=None, help="Number of heaps (1-3).")
+@click.option("--slice", "slice_z", type=int, default=None, help="3 heaps: the third heap's size.")
+@click.option("--csv", "csv_file", metavar="FILE", help="Write CSV.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
+@click.option("--json-file", metavar="FILE", help="Write JSON to a file.")
+@click.option("--markdown", "md_file", metavar="FILE", help="Write a Markdown table.")
+@click.option("--latex", "latex_file", metavar="FILE", help="Write a LaTeX tabular.")
+@click.option(
+    "--highlight",
+    default=None,
+    metavar="p|VALUE",
+    help="LaTeX/Markdown: set P-positions (p) or cells of a value in bold.",
+)
+@click.option("--latex-document", is_flag=True, help="Wrap the LaTeX tabular in a document.")
+@click.option("--png", "png_file", metavar="FILE", help="Write a PNG heatmap.")
+@click.option("--svg", "svg_file", metavar="FILE", help="Write an SVG heatmap.")
+@click.option(
+    "--image-size", default="800x800", show_default=True, help="Heatmap size WIDTHxHEIGHT (px)."
+)
+def table_cmd(
+    game_name: str,
+    params: tuple[str, ...],
+    size_text: str,
+    kind: str,
+    heaps: int | None,
+    slice_z: int | None,
+    csv_file: str | None,
+    as_json: bool,
+    json_file: str | None,
+    md_file: str | None,
+    latex_file: str | None,
+    highlight: str | None,
+    latex_document: bool,
+    png_file: str | None,
+    svg_file: str | None,
+    image_size: str,
+) -> None:
+    """Grundy (or outcome) table of a game: nimlab table wythoff --size 16.
+
+    P-positions are highlighted. Exports: --csv, --json, --json-file, --markdown,
+    --latex (with --highlight p), --png and --svg heatmaps. 3-heap games: --heaps 3
+    with --slice Z for 2-D views (heatmaps without --slice draw several slices).
+    """
+    from nimlab.render import table_view
+    from nimlab.render.tables import parse_highlight
+
+    g = game_from_cli(game_name, params)
+    sizes = _size(size_text)
+    mark = parse_highlight(highlight)
+    n = heaps
+    if n is None and len(sizes) > 1:
+        n = len(sizes)
+    from nimlab.render.tables import default_heaps
+
+    n = n if n is not None else default_heaps(g)
+    size: int | list[int] = sizes[0] if len(sizes) == 1 else sizes
+    tv = table_view(g, size, kind=kind, heaps=n, slice_z=slice_z)
+    wrote = False
+    if csv_file:
+        _write(csv_file, tv.to_csv())
+        wrote = True
+    if json_file:
+        _write(json_file, tv.to_json())
+        wrote = True
+    if md_file:
+        _write(md_file, tv.to_markdown("p" if mark is None else mark))
+        wrote = True
+    if latex_file:
+        _write(latex_file, tv.to_latex(mark, document=latex_document))
+        wrote = True
+    for f in (png_file, svg_file):
+        if f:
+            tv.heatmap(f, size=_image_size(image_size))
+            click.echo(f"wrote {f}", err=True)
+            wrote = True
+    if as_json:
+        emit_json(tv.to_dict())
+        return
+    if not wrote:
+        from rich.console import Console
+
+        Console().print(tv.to_rich())
+        click.echo(f"{tv.p_count} P-positions shown")
+
+
+@click.command("tree", context_settings=HEAP_CONTEXT)
+@click.argument("game_name", metavar="GAME")
+@click.argument("heaps", nargs=-1, type=click.UNPROCESSED)
+@param_option
+@click.option("--depth", type=click.IntRange(0), default=None, help="Show at most D moves.")
+@click.option("--dag", is_flag=True, help="Merge equal positions (a DAG).")
+@click.option("--max-nodes", type=click.IntRange(1), default=500, show_default=True)
+@click.option("--dot", "dot_file", metavar="FILE", help="Write Graphviz DOT.")
+@click.option("--svg", "svg_file", metavar="FILE", help="Write SVG (Graphviz if installed).")
+@click.option("--tikz", "tikz_file", metavar="FILE", help="Write a TikZ picture.")
+@click.option(
+    "--layout",
+    type=click.Choice(["auto", "graphviz", "python"]),
+    default="auto",
+    show_default=True,
+    help="SVG layout: Graphviz dot when installed (auto), or nimlab's own.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
+def tree_cmd(
+    game_name: str,
+    heaps: tuple[str, ...],
+    params: tuple[str, ...],
+    depth: int | None,
+    dag: bool,
+    max_nodes: int,
+    dot_file: str | None,
+    svg_file: str | None,
+    tikz_file: str | None,
+    layout: str,
+    as_json: bool,
+) -> None:
+    """Game tree of a position, as in S19 Figures 2-4: nimlab tree nim 1 2.
+
+    Nodes show the position and its Grundy value; P-positions are marked. Equal
+    positions are repeated (one node per line of play) unless --dag merges them.
+    """
+    import nimlab
+
+    g = game_from_cli(game_name, params)
+    pos = position_from_cli(g, heaps)
+    t = nimlab.game_tree(g, pos, depth=depth, dag=dag, max_nodes=max_nodes)
+    wrote = False
+    if dot_file:
+        _write(dot_file, t.to_dot())
+        wrote = True
+    if svg_file:
+        _write(svg_file, t.to_svg(engine=layout))
+        wrote = True
+    if tikz_file:
+        _write(tikz_file, t.to_tikz())
+        wrote = True
+    if as_json:
+        emit_json(t.to_dict())
+    elif not wrote:
+        click.echo(t.render_text())
+
+
+@click.command("binary", context_settings=HEAP_CONTEXT)
+@click.argument("game_name", metavar="GAME")
+@click.argument("heaps", nargs=-1, type=click.UNPROCESSED)
+@param_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
+def binary_cmd(
+    game_name: str, heaps: tuple[str, ...], params: tuple[str, ...], as_json: bool
+) -> None:
+    """Heaps in binary, digit under digit, with what the game's criterion reads.
+
+    Nim: the XOR row; Moore's Nim_k: digit sums mod k+1; Delete Nim: OR and its tail;
+    Single-delete: 2-adic valuations; Emperor: XOR per range and of the totals.
+    Example: nimlab binary single-delete 1440 864 672 1120.
+    """
+    import nimlab
+
+    g = game_from_cli(game_name, params)
+    pos = position_from_cli(g, heaps)
+    view: Any = nimlab.binary_view(g, pos)
+    if as_json:
+        emit_json(view.to_dict())
+    else:
+        click.echo(view.render_text())

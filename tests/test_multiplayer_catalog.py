@@ -53,7 +53,7 @@ def _heap_seeds(g: Any) -> Iterator[tuple[int, ...]]:
     top = {1: 30, 2: 8, 3: 5, 4: 3}
     for n in counts:
         hi = top.get(n, 3)
-        for t in itertools.product(range(lo, lo + hi), repeat=n):
+        for t in sorted(itertools.product(range(lo, lo + hi), repeat=n), key=sum):
             try:
                 yield g.validate(t)
             except NimlabError:
@@ -61,15 +61,21 @@ def _heap_seeds(g: Any) -> Iterator[tuple[int, ...]]:
 
 
 def _closure(g: Any, seeds: list[Any]) -> list[Any]:
+    """A move-closed set of positions: whole subtrees of the seeds, smallest seeds first,
+    stopping before the set would exceed MAX_POSITIONS_PER_GAME (so searches stay small)."""
     seen: dict[Any, None] = {}
-    todo = list(seeds)
-    while todo and len(seen) < MAX_POSITIONS_PER_GAME:
-        p = todo.pop()
-        c = g.canonical(p)
-        if c in seen:
-            continue
-        seen[c] = None
-        todo.extend(g.moves(c))
+    for seed in seeds:
+        new: dict[Any, None] = {}
+        todo = [g.canonical(seed)]
+        while todo and len(seen) + len(new) <= MAX_POSITIONS_PER_GAME:
+            c = todo.pop()
+            if c in seen or c in new:
+                continue
+            new[c] = None
+            todo.extend(g.canonical(o) for o in g.moves(c))
+        if todo:  # this seed's subtree is too large: keep what is complete
+            break
+        seen.update(new)
     return list(seen)
 
 

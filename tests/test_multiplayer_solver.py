@@ -228,9 +228,9 @@ def test_every_catalog_heap_game_plays_with_four_players() -> None:
 def test_long_chain_is_iterative() -> None:
     g = game("subtraction", S={1})
     # 50000 forced single-stone moves (far beyond the recursion limit): player 0 makes
-    # moves 1, 4, 7, ..., so player (50000 - 1) mod 3 = 2 makes the last one
-    assert last_mover(g, 50_000, players=3) == 2
-    assert last_mover(g, 50_000, preference=[[1, 0, 2], [2, 1, 0], [0, 2, 1]]) == 2
+    # moves 1, 4, 7, ..., so player (50000 - 1) mod 3 = 1 makes the last one
+    assert last_mover(g, 50_000, players=3) == 1
+    assert last_mover(g, 50_000, preference=[[1, 0, 2], [2, 1, 0], [0, 2, 1]]) == 1
 
 
 def test_budget_and_errors() -> None:

@@ -1,0 +1,303 @@
+"""Delete Nim (both forms), Single-delete Nim (n = 2, 3, 4) and ABO-delete Nim.
+
+References
+----------
+[S19] Theorem 11 (``S19-T11``): Delete Nim, ``G(a, b) = tail(a ∨ b)``.
+[Sh] Theorem 1 (``Sh-T1``, n = 2), Theorem 2 (``Sh-T2``, ABO-delete), Theorem 3
+(``Sh-T3``, single-delete n = 3), Theorem 6 and Lemma 10 (``Sh-T6``, n = 4): every winning
+move of Lemma 10 splits a heap ``h`` into ``h − 2^k`` and ``2^k`` for a ``k`` read off the
+binary digits of the heaps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from nimlab.core.ruleset import Ruleset
+from nimlab.solvers.strategy import Construction
+
+__all__ = [
+    "abo_move",
+    "abo_strategy",
+    "delete_nim_moves",
+    "delete_nim_strategy",
+    "sd4_is_p",
+    "single_delete4_move",
+    "single_delete_moves",
+    "single_delete_strategy",
+]
+
+Heaps = tuple[int, ...]
+
+
+def _v2(z: int) -> int:
+    return (z & -z).bit_length() - 1
+
+
+def _listing(procedure: str, theorem: str, gen: Any, count: Any = None) -> Construction:
+    def one() -> Heaps | None:
+        return next(gen(), None)
+
+    return Construction(procedure=procedure, theorem=theorem, one=one, every=gen, count=count)
+
+
+# -- Delete Nim ([S19] form) -----------------------------------------------------------
+def delete_nim_moves(heaps: Heaps) -> Iterator[Heaps]:
+    """All winning moves of Delete Nim ``(a, b)``: keep an odd heap, split it into evens.
+
+    ``tail(a ∨ b) = 0`` iff both heaps are even; keeping heap ``h`` leaves ``h − 1``
+    stones to split, both parts even iff ``h`` is odd.
+
+    Examples
+    --------
+    >>> list(delete_nim_moves((5, 2)))
+    [(0, 4), (2, 2), (4, 0)]
+    >>> list(delete_nim_moves((4, 2)))
+    []
+    """
+    a, b = heaps
+    if (a | b) & 1 == 0:
+        return
+    for keep in dict.fromkeys((a, b)):
+        if keep & 1:
+            for c in range(0, keep, 2):
+                yield (c, keep - 1 - c)
+
+
+def delete_nim_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construction | None:
+    """Delete Nim's winning moves (normal play)."""
+    if misere:
+        return None
+    a, b = position
+
+    def count() -> int:
+        if (a | b) & 1 == 0:
+            return 0
+        return sum((k + 1) // 2 for k in dict.fromkeys((a, b)) if k & 1)
+
+    return _listing(
+        "keep an odd heap and split the rest into two even heaps (S19 Theorem 11)",
+        "S19-T11",
+        lambda: delete_nim_moves(position),
+        count,
+    )
+
+
+# -- Single-delete Nim -----------------------------------------------------------------
+def single_delete_moves(heaps: Heaps) -> Iterator[Heaps]:
+    """All winning moves of Single-delete Nim with 2 or 3 heaps, lazily.
+
+    n = 2 (Sh-T1): P iff both heaps odd, so split an even heap into two odd ones.
+    n = 3 (Sh-T3): P iff ``v2`` is equal on the three heaps, so split a heap divisible by
+    ``2^(e+1)`` into two parts of valuation ``e = v2`` of the heap kept.
+
+    Examples
+    --------
+    >>> list(single_delete_moves((3, 4)))
+    [(1, 3)]
+    >>> list(single_delete_moves((2, 8, 5)))
+    [(5, 1, 7), (5, 3, 5), (5, 1, 1), (2, 2, 6)]
+    """
+    n = len(heaps)
+    if n == 2:
+        if heaps[0] & 1 and heaps[1] & 1:
+            return
+        for h in dict.fromkeys(heaps):
+            if h % 2 == 0:
+                for u in range(1, h // 2 + 1, 2):
+                    yield (u, h - u)
+        return
+    if n != 3 or _v2(heaps[0]) == _v2(heaps[1]) == _v2(heaps[2]):
+        return
+    seen: set[Heaps] = set()
+    for i in range(3):
+        for j in range(3):
+            if j == i:
+                continue
+            k = 3 - i - j
+            z, h = heaps[k], heaps[j]
+            e = _v2(z)
+            step = 1 << (e + 1)
+            if h % step:
+                continue
+            for u in range(1 << e, h // 2 + 1, step):
+                mv = (z, u, h - u)
+                if mv not in seen:
+                    seen.add(mv)
+                    yield mv
+
+
+def _ones(lo: int, hi: int) -> int:
+    """Mask of the 0-based binary digits ``lo..hi`` (empty when lo > hi)."""
+    return ((1 << (hi + 1)) - (1 << lo)) if lo <= hi else 0
+
+
+def sd4_is_p(heaps: Heaps) -> bool:
+    """[Sh] Theorem 6 for four positive heaps, with whole-number bit masks.
+
+    Examples
+    --------
+    >>> sd4_is_p((1440, 864, 672, 1120)), sd4_is_p((310, 208, 304, 432))
+    (True, False)
+    """
+    w, x, y, z = sorted(heaps, key=_v2)
+    a, b, c, d = _v2(w), _v2(x), _v2(y), _v2(z)
+    # 0-based digit j here is I_{j+1} of the paper
+    if a == b == c == d:
+        return True
+    if a < b == c == d:
+        return (w >> d) & 1 == 0
+    if a < b < c == d:
+        m = _ones(b + 1, d - 1)
+        return (w >> d) & 1 == 0 and (x >> d) & 1 == 0 and ((w | x) & m) == m and (w >> b) & 1 == 1
+    if a < b < c < d:
+        maj = (w & x) | (w & y) | (x & y)
+        m1 = _ones(c + 1, d - 1)
+        m2 = _ones(b + 1, c - 1)
+        if not (
+            (maj & m1) == m1
+            and (w >> c) & 1 == 1
+            and (x >> c) & 1 == 1
+            and ((w | x) & m2) == m2
+            and (w >> b) & 1 == 1
+        ):
+            return False
+        top = ((w >> d) & 1, (x >> d) & 1, (y >> d) & 1)
+        if top == (0, 0, 0):
+            return True
+        if top == (1, 1, 1):
+            c0 = w ^ x ^ y ^ z
+            c1 = (w & x) ^ (w & y) ^ (w & z) ^ (x & y) ^ (x & z) ^ (y & z)
+            return ((c0 ^ c1) >> (d + 1)) == 0
+        return False
+    return False
+
+
+def _lowest(mask: int) -> int | None:
+    return (mask & -mask).bit_length() - 1 if mask else None
+
+
+def _candidate_ks(heaps: Heaps) -> list[int]:
+    """The ``k`` of Lemma 10's splits ``h → (h − 2^k, 2^k)`` for this position."""
+    w, x, y, z = sorted(heaps, key=_v2)
+    a, b, c, d = _v2(w), _v2(x), _v2(y), _v2(z)
+    ks = [a, b, c, d]
+    maj = (w & x) | (w & y) | (x & y)
+    c0 = w ^ x ^ y ^ z
+    c1 = (w & x) ^ (w & y) ^ (w & z) ^ (x & y) ^ (x & z) ^ (y & z)
+    for found in (
+        _lowest(~(w | x) & _ones(b + 1, c - 1)),  # (4D) fails
+        _lowest(~(w | x) & _ones(b + 1, d - 1)),  # (3B) fails
+        _lowest(~maj & _ones(c + 1, d - 1)),  # (4B) fails
+        _lowest(((c0 ^ c1) >> (d + 1)) << (d + 1)),  # (5A) fails
+    ):
+        if found is not None:
+            ks.append(found)
+    return list(dict.fromkeys(ks))
+
+
+def single_delete4_move(heaps: Heaps) -> Heaps | None:
+    """A winning move of Single-delete Nim on 4 heaps by Lemma 10 of [Sh], or None at P.
+
+    Each case of the lemma splits a heap ``h`` into ``h − 2^k`` and ``2^k``; the
+    candidate ``k`` are the valuations and the first digits where a condition of
+    Theorem 6 fails. Every candidate is checked with Theorem 6 before it is returned.
+
+    Examples
+    --------
+    >>> single_delete4_move((1440, 864, 672, 1120)) is None
+    True
+    >>> single_delete4_move((310, 208, 304, 432))
+    (304, 432, 16, 294)
+    """
+    if sd4_is_p(heaps):
+        return None
+    n = 4
+    for ks in (_candidate_ks(heaps), range(max(heaps).bit_length())):
+        for k in ks:
+            u = 1 << k
+            for i in range(n):
+                for j in range(n):
+                    h = heaps[j]
+                    if j == i or h <= u:
+                        continue
+                    rest = tuple(heaps[t] for t in range(n) if t != i and t != j)
+                    lo, hi = min(u, h - u), max(u, h - u)
+                    mv = (*rest, lo, hi)
+                    if sd4_is_p(mv):
+                        return mv
+    return None
+
+
+def single_delete_strategy(
+    game: Ruleset[Any], position: Heaps, misere: bool
+) -> Construction | None:
+    """Single-delete Nim: full lists for n = 2, 3; Lemma 10's move for n = 4."""
+    if misere:
+        return None
+    n = len(position)
+    if n in (2, 3):
+        return _listing(
+            "splitting a heap into two parts of the right 2-adic valuation "
+            + ("(Sh Theorem 1)" if n == 2 else "(Sh Theorem 3)"),
+            "Sh-T1" if n == 2 else "Sh-T3",
+            lambda: single_delete_moves(position),
+        )
+    if n == 4:
+        return Construction(
+            procedure="Lemma 10 of [Sh] (split h into h − 2^k and 2^k)",
+            theorem="Sh-T6",
+            one=lambda: single_delete4_move(position),
+        )
+    if all(h & 1 for h in position):  # Sh-P7: a P-position
+        return _listing("all heaps odd (Sh Proposition 7)", "Sh-P7", lambda: iter(()))
+    return None
+
+
+# -- ABO-delete Nim --------------------------------------------------------------------
+def abo_move(heaps: Heaps) -> Heaps | None:
+    """A winning move of ABO-delete Nim ([Sh] Theorem 2), or None at a P-position.
+
+    With ``m = n(n−1)``, a heap ``z`` can be split into ``n`` parts each ``≡ 1..n−1
+    (mod m)`` iff ``z mod m`` is 0 (and ``z ≥ m``) or at least ``n``: the residues add to
+    ``R`` (``n ≤ R ≤ m``) and the multiples of ``m`` go to one part.
+
+    Examples
+    --------
+    >>> abo_move((1, 2, 7)), abo_move((1, 2, 6))
+    (None, (2, 2, 2))
+    """
+    n = len(heaps)
+    m = n * (n - 1)
+    if all(1 <= z % m <= n - 1 for z in heaps):
+        return None
+    for z in heaps:
+        r = z % m
+        if r == 0 and z >= m:
+            R = m
+        elif r >= n:
+            R = r
+        else:
+            continue
+        q = (z - R) // m
+        parts = [1] * n
+        extra = R - n
+        for i in range(n):
+            add = min(n - 2, extra)
+            parts[i] += add
+            extra -= add
+        parts[0] += q * m
+        return tuple(sorted(parts))
+    return None
+
+
+def abo_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construction | None:
+    """ABO-delete Nim: the construction of Theorem 2's proof."""
+    if misere:
+        return None
+    return Construction(
+        procedure="splitting a heap into parts ≡ 1..n−1 (mod n(n−1)) (Sh Theorem 2)",
+        theorem="Sh-T2",
+        one=lambda: abo_move(position),
+    )

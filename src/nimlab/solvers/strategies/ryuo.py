@@ -1,0 +1,214 @@
+"""Ryuo Nim, restricted Ryuo Nim and RGAMES: winning moves from the closed forms.
+
+Every closed form here reads ``G = p·(⊕ quotients) + (sum of heaps mod p)``, so a
+P-position has XOR of quotients 0 and sum ≡ 0 (mod p). A one-heap move therefore has
+at most a few targets, computed directly (for an All-but part, by inverting its
+arithmetic-periodic Grundy sequence); a sum move takes ``t ≡ sum (mod p)``, ``t < p``, and
+its few splits are checked one by one.
+
+References
+----------
+[S18] Theorems 8, 9, 10 and 12 (``S18-T8``, ``S18-T9``, ``S18-T12``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from nimlab.core.ruleset import Ruleset
+from nimlab.solvers.strategy import Construction
+
+__all__ = [
+    "restricted_ryuo_moves",
+    "restricted_ryuo_strategy",
+    "rgames_moves",
+    "rgames_strategy",
+    "ryuo_moves",
+    "ryuo_strategy",
+    "splits",
+]
+
+Heaps = tuple[int, ...]
+
+
+def splits(heaps: Heaps, t: int) -> Iterator[Heaps]:
+    """Every way to take *t* stones in total from *heaps*, each at most its heap.
+
+    Examples
+    --------
+    >>> list(splits((1, 2), 2))
+    [(1, 0), (0, 1)]
+    """
+    if len(heaps) == 1:
+        if t <= heaps[0]:
+            yield (heaps[0] - t,)
+        return
+    room = sum(heaps[1:])
+    for a in range(max(0, t - room), min(t, heaps[0]) + 1):
+        for rest in splits(heaps[1:], t - a):
+            yield (heaps[0] - a, *rest)
+
+
+def _listed(procedure: str, theorem: str, moves: list[Heaps]) -> Construction:
+    return Construction(
+        procedure=procedure,
+        theorem=theorem,
+        one=lambda: moves[0] if moves else None,
+        every=lambda: iter(moves),
+        count=lambda: len(moves),
+    )
+
+
+def _ryuo_like(x: int, y: int, p: int, q: int | None) -> list[Heaps]:
+    def quo(h: int) -> int:
+        return (h if q is None else h % q) // p
+
+    def is_p(a: int, b: int) -> bool:
+        return quo(a) == quo(b) and (a + b) % p == 0
+
+    if is_p(x, y):
+        return []
+    out: list[Heaps] = []
+    for i, (h, other) in enumerate(((x, y), (y, x))):
+        rho = quo(other) * p + (-other) % p
+        if q is None:
+            new = rho
+        else:
+            t = (h - rho) % q
+            new = h - t if t else h
+        if 0 <= new < h and is_p(*((new, other) if i == 0 else (other, new))):
+            out.append((new, y) if i == 0 else (x, new))
+    t = (x + y) % p
+    if t:
+        for mv in splits((x, y), t):
+            if is_p(*mv):
+                out.append(mv)
+    return list(dict.fromkeys(out))
+
+
+def ryuo_moves(x: int, y: int, p: int) -> list[Heaps]:
+    """All winning moves of Ryuo Nim(p) (S18-T8).
+
+    Examples
+    --------
+    >>> ryuo_moves(4, 6, 3)
+    [(4, 5)]
+    """
+    return _ryuo_like(x, y, p, None)
+
+
+def restricted_ryuo_moves(x: int, y: int, p: int, q: int) -> list[Heaps]:
+    """All winning moves of restricted Ryuo Nim(p, q), ``p | q`` (S18-T9).
+
+    Examples
+    --------
+    >>> restricted_ryuo_moves(7, 3, 3, 6)
+    [(3, 3), (7, 2)]
+    """
+    return _ryuo_like(x, y, p, q)
+
+
+def ryuo_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construction | None:
+    """Ryuo Nim's winning moves (normal play)."""
+    if misere:
+        return None
+    x, y = position
+    return _listed(
+        "inverting the Ryuo formula (S18 Theorem 8)",
+        "S18-T8",
+        ryuo_moves(x, y, int(game.p)),  # type: ignore[attr-defined]
+    )
+
+
+def restricted_ryuo_strategy(
+    game: Ruleset[Any], position: Heaps, misere: bool
+) -> Construction | None:
+    """Restricted Ryuo Nim's winning moves, when ``p | q`` (normal play)."""
+    p, q = int(game.p), int(game.q)  # type: ignore[attr-defined]
+    if misere or q % p:
+        return None
+    x, y = position
+    return _listed(
+        "inverting the restricted Ryuo formula (S18 Theorem 9)",
+        "S18-T9",
+        restricted_ryuo_moves(x, y, p, q),
+    )
+
+
+def _preimages(per: Any, v: int, below: int) -> list[int]:
+    """Heaps ``n < below`` with ``G(n) = v`` for an (arithmetic-)periodic sequence."""
+    out = [n for n in range(min(per.preperiod, below)) if per.values[n] == v]
+    for r in range(per.period):
+        n0 = per.preperiod + r
+        base = per.values[n0]
+        if per.saltus == 0:
+            if base == v:
+                n = n0
+                while n < below:
+                    out.append(n)
+                    n += per.period
+                    if len(out) > 10_000:
+                        break
+            continue
+        j, rem = divmod(v - base, per.saltus)
+        if rem == 0 and j >= 0:
+            n = n0 + j * per.period
+            if n < below:
+                out.append(n)
+    return sorted(out)
+
+
+def rgames_moves(game: Ruleset[Any], heaps: Heaps) -> list[Heaps] | None:
+    """All winning moves of RGAMES under S18-T12's hypothesis, else None.
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> g = game("rgames", g0="subtraction:1,2,3", parts="allbut:8;allbut:4,8")
+    >>> rgames_moves(g, (9, 13))
+    [(7, 13), (9, 3), (9, 7), (9, 11)]
+    """
+    from nimlab.catalog.onepile import Subtraction
+    from nimlab.catalog.ryuo import periodicity, sum_move_period
+
+    g0 = game.g0  # type: ignore[attr-defined]
+    parts = game.parts  # type: ignore[attr-defined]
+    p = sum_move_period(g0)
+    if p is None or game.closed_grundy(heaps) is None:
+        return None
+    pers = [periodicity(g) for g in parts]
+    quot = [per.grundy(h) // p for per, h in zip(pers, heaps, strict=True)]  # type: ignore[union-attr]
+    if game.closed_is_p(heaps):
+        return []
+    total_q = 0
+    for qv in quot:
+        total_q ^= qv
+    s = sum(heaps)
+    out: list[Heaps] = []
+    for i, (h, g, per) in enumerate(zip(heaps, parts, pers, strict=True)):
+        target = (total_q ^ quot[i]) * p + (-(s - h)) % p
+        if isinstance(g, Subtraction):
+            cands = [h - t for t in sorted(g.S) if t <= h]
+        else:
+            cands = [n for n in _preimages(per, target, h) if h - n not in g.S]
+        for n in cands:
+            mv = heaps[:i] + (n,) + heaps[i + 1 :]
+            if game.closed_is_p(mv):
+                out.append(mv)
+    t = s % p
+    if t and t in g0.S:
+        for mv in splits(heaps, t):
+            if game.closed_is_p(mv):
+                out.append(mv)
+    return list(dict.fromkeys(out))
+
+
+def rgames_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construction | None:
+    """RGAMES winning moves when S18-T12 applies (normal play)."""
+    if misere:
+        return None
+    moves = rgames_moves(game, position)
+    if moves is None:
+        return None
+    return _listed("inverting the RGAMES formula (S18 Theorem 12)", "S18-T12", moves)

@@ -212,3 +212,12 @@ def test_cn64_is_invariant_under_the_circle_symmetries() -> None:
 def test_cn64_needs_six_heaps() -> None:
     with pytest.raises(InvalidPositionError, match="six heaps"):
         cn64_is_p((1, 2, 3))
+
+
+@FAST
+@given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
+def test_table_paths_match_the_plain_recursion(a: int, b: int) -> None:
+    from nimlab.formulas.nimmul import _mul
+
+    assert nimmul(a, b) == _mul(a, b, 32, tables=False)
+    assert nimmul(a & 0xFFFF, b & 0xFFFF) == _mul(a & 0xFFFF, b & 0xFFFF, 16, tables=False)

@@ -56,6 +56,11 @@ _LAZY: dict[str, str] = {
     "theorem": "nimlab.theory",
     "Theorem": "nimlab.theory",
     "check_theorem": "nimlab.theory",
+    # verification
+    "verify": "nimlab.verification",
+    "VerificationResult": "nimlab.verification",
+    "local_check": "nimlab.verification",
+    "runs": "nimlab.verification",
     # fast engine (numpy/numba, loaded on first use)
     "table": "nimlab.engine",
     "nimmul": "nimlab.engine",
@@ -109,6 +114,10 @@ __all__ = [
     "UnknownTheoremError",
     "binary_view",
     "check_theorem",
+    "local_check",
+    "runs",
+    "verify",
+    "VerificationResult",
     "explain",
     "game",
     "game_tree",
@@ -187,3 +196,4 @@ if TYPE_CHECKING:
     )
     from nimlab.solvers.strategy import winning_move
     from nimlab.theory import Theorem, check_theorem, theorem, theorems
+    from nimlab.verification import VerificationResult, local_check, runs, verify

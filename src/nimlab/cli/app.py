@@ -32,6 +32,10 @@ COMMANDS: dict[str, str] = {
     "table": "nimlab.cli.render_cmd:table_cmd",
     "tree": "nimlab.cli.render_cmd:tree_cmd",
     "binary": "nimlab.cli.render_cmd:binary_cmd",
+    "theorems": "nimlab.cli.verify_cmd:theorems_cmd",
+    "verify": "nimlab.cli.verify_cmd:verify_cmd",
+    "reproduce": "nimlab.cli.verify_cmd:reproduce_cmd",
+    "runs": "nimlab.cli.verify_cmd:runs_cmd",
 }
 
 

@@ -51,10 +51,24 @@ _loaded = False
 
 @dataclass(frozen=True)
 class Instance:
-    """One ruleset and the positions of it to check (a move-closed set, in increasing order)."""
+    """One ruleset and the positions of it to check (a move-closed set, in increasing order).
+
+    Either *positions* (any iterable; it is materialised and cut into chunks) or *space*
+    (a :class:`nimlab.verification.spaces.Space` that re-enumerates its chunks, such as
+    ``BoxSpace(2, bound)``; a two-heap ``BoxSpace`` plus a theorem's ``vector_claim``
+    enables the vectorised check).
+    """
 
     game: Ruleset[Any]
-    positions: Iterable[Any]
+    positions: Iterable[Any] = ()
+    space: Any = None
+
+    def iter_positions(self) -> Iterable[Any]:
+        """The positions, from *space* when given."""
+        if self.space is None:
+            return self.positions
+        sp = self.space
+        return (p for i in range(sp.n_chunks) for p in sp.chunk(i))
 
 
 @dataclass(frozen=True)
@@ -66,6 +80,7 @@ class Counterexample:
     claimed: Any
     actual: Any
     detail: str = ""
+    option: Any = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -75,6 +90,7 @@ class Counterexample:
             "claimed": self.claimed,
             "actual": self.actual,
             "detail": self.detail,
+            "option": self.option,
         }
 
 
@@ -88,6 +104,8 @@ class CheckResult:
     ok: bool
     seconds: float
     counterexample: Counterexample | None = None
+    method: str = "search"
+    run_ids: tuple[int, ...] = ()
 
     @property
     def result(self) -> str:
@@ -105,6 +123,8 @@ class CheckResult:
             "counterexample": None
             if self.counterexample is None
             else self.counterexample.to_dict(),
+            "method": self.method,
+            "run_ids": list(self.run_ids),
         }
 
 
@@ -138,6 +158,9 @@ class Theorem:
         Alias ids naming the same statement in another paper.
     params : str
         Human-readable parameters the statement ranges over (``"k = 1..3"``).
+    vector_claim : callable, optional
+        ``vector_claim(game, heaps)``: the claim over numpy int64 arrays of heaps (a tuple
+        of arrays), for the vectorised local check of two-heap ``BoxSpace`` instances.
     """
 
     id: str
@@ -152,6 +175,7 @@ class Theorem:
     aliases: tuple[str, ...] = ()
     params: str = ""
     bound_doc: str = field(default="every heap < bound")
+    vector_claim: Callable[[Ruleset[Any], tuple[Any, ...]], Any] | None = None
 
     def claimed(self, game: Ruleset[Any], position: Any) -> Any:
         """The claimed value at *position* (Grundy value or P-membership)."""
@@ -214,6 +238,9 @@ def theorem(tid: str) -> Theorem:
     'S19'
     """
     _load()
+    hit = _THEOREMS.get(tid)
+    if hit is not None:
+        return hit
     key = tid.strip()
     upper = {k.upper(): k for k in [*_THEOREMS, *_ALIASES]}
     key = upper.get(key.upper(), key)
@@ -230,33 +257,142 @@ def theorem(tid: str) -> Theorem:
     return t
 
 
-def check_theorem(tid: str | Theorem, bound: int | None = None) -> CheckResult:
-    """Check a theorem against exhaustive search, serially, at *bound*.
+def check_theorem(
+    tid: str | Theorem,
+    bound: int | None = None,
+    *,
+    method: Literal["local", "search"] = "local",
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    dask_local: bool = False,
+    store: Any = None,
+    resume: bool = False,
+    progress: bool = False,
+) -> CheckResult:
+    """Check a theorem at *bound*: by local check (default) or against exhaustive search.
 
-    Every position of every instance is compared: the claim against the value computed
-    by :class:`~nimlab.solvers.search.Solver` (``method="search"``). The first
-    disagreement in enumeration order (smallest positions first) is reported.
+    ``method="local"`` runs :mod:`nimlab.verification`: at every position of every
+    instance (a move-closed set) the claim must satisfy the mex rule (Grundy claims) or
+    the P/N rules (P-set claims) with the claim evaluated at the options; this is
+    equivalent to agreeing with exhaustive search on the whole set, needs no table and
+    runs in chunks (``workers`` processes, or on Dask with ``scheduler``/``dask_local``;
+    recorded in ``store`` and resumable). An instance whose positions are not move-closed
+    is compared with search instead. ``method="search"`` compares every position
+    serially with :class:`~nimlab.solvers.search.Solver`. The first failure in
+    enumeration order is reported, with the true value found by search.
 
     Examples
     --------
     >>> from nimlab.theory.registry import check_theorem
     >>> r = check_theorem("S19-T1", bound=6)
-    >>> r.ok, r.positions_checked > 0
-    (True, True)
+    >>> r.ok, r.positions_checked > 0, r.method
+    (True, True, 'local')
+    >>> check_theorem("S19-T1", bound=6, method="search").positions_checked == r.positions_checked
+    True
     """
-    from nimlab.solvers.search import Solver
-
     t = tid if isinstance(tid, Theorem) else theorem(tid)
     b = t.default_bound if bound is None else bound
     if t.kind == "custom":
         assert t.custom_check is not None
         return t.custom_check(b)
     assert t.instances is not None
+    if method == "search":
+        return _check_search(t, b)
+    if method != "local":
+        from nimlab.core.errors import InvalidParameterError
+
+        raise InvalidParameterError(f"unknown method {method!r}: choose local or search")
+    from nimlab.core.errors import InvalidParameterError as _NotClosed
+    from nimlab.verification.local import TheoremClaim
+    from nimlab.verification.runner import LIST_CHUNK, CheckSpec, run_spec
+    from nimlab.verification.spaces import BoxSpace, ListSpace
+
     start = time.perf_counter()
     count = 0
-    for inst in t.instances(b):
+    used: set[str] = set()
+    runs: list[int] = []
+    for k, inst in enumerate(t.instances(b)):
+        space = inst.space
+        fast = False
+        if space is None:
+            space = ListSpace.of(list(inst.positions), LIST_CHUNK, inst.game)
+        elif isinstance(space, BoxSpace) and t.vector_claim is not None:
+            fast = True
+        spec = CheckSpec(
+            inst.game,
+            t.kind,
+            TheoremClaim(t.id),
+            space,
+            f"{t.id}#{k}",
+            b,
+            fast,
+        )
+        try:
+            res = run_spec(
+                spec,
+                workers=workers,
+                scheduler=scheduler,
+                dask_local=dask_local,
+                store=store,
+                resume=resume,
+                progress=progress,
+                what="theorem",
+            )
+        except _NotClosed as exc:
+            if "not move-closed" not in str(exc):
+                raise
+            sub = _check_search(t, b, [inst])
+            used.add("search")
+            count += sub.positions_checked
+            if not sub.ok:
+                return CheckResult(
+                    t.id,
+                    b,
+                    count,
+                    False,
+                    time.perf_counter() - start,
+                    sub.counterexample,
+                    "+".join(sorted(used)),
+                    tuple(runs),
+                )
+            continue
+        used.add("local")
+        if res.run_id is not None:
+            runs.append(res.run_id)
+        count += res.positions_checked
+        if not res.ok:
+            return CheckResult(
+                t.id,
+                b,
+                count,
+                False,
+                time.perf_counter() - start,
+                res.counterexample,
+                "+".join(sorted(used)),
+                tuple(runs),
+            )
+    return CheckResult(
+        t.id,
+        b,
+        count,
+        True,
+        time.perf_counter() - start,
+        None,
+        "+".join(sorted(used)) or "local",
+        tuple(runs),
+    )
+
+
+def _check_search(t: Theorem, b: int, instances: Iterable[Instance] | None = None) -> CheckResult:
+    """Compare the claim with exhaustive search at every position, serially."""
+    from nimlab.solvers.search import Solver
+
+    assert t.instances is not None
+    start = time.perf_counter()
+    count = 0
+    for inst in t.instances(b) if instances is None else instances:
         solver = Solver(inst.game)
-        for pos in inst.positions:
+        for pos in inst.iter_positions():
             claimed = t.claimed(inst.game, pos)
             if t.kind == "grundy":
                 actual: Any = solver.grundy(pos, method="search")

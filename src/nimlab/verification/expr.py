@@ -1,0 +1,511 @@
+"""Safe arithmetic expressions over heap variables, for user conjectures.
+
+An expression such as ``a ^ b ^ ((a & b) & 1)`` or ``v2(a) == v2(b)`` is parsed with
+:mod:`ast` and checked against a whitelist of node types, operators and names before it
+is compiled: no attribute access, no subscripts, no calls except to ``min``, ``max``,
+``v2``, ``tail`` and ``nimmul``, no names except heap variables and integer game
+parameters. Anything else is refused with :class:`~nimlab.core.errors.InvalidParameterError`.
+
+Heaps are ``a, b, c, d, …`` in position order; ``x, y, z`` name the first three heaps
+too. Values are Python ints of any size. When the expression provably stays within
+64-bit integers on a box of heaps, :meth:`Expression.numpy_function` gives an equivalent
+function over numpy arrays (the vectorised path of :mod:`nimlab.verification`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from nimlab.core.errors import InvalidParameterError
+
+__all__ = ["FUNCTIONS", "Expression", "heap_names", "parse_expression", "tail", "v2"]
+
+_BINOPS: dict[type[ast.operator], str] = {
+    ast.BitXor: "^",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+}
+_CMPOPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_LETTERS = "abcdefghijklmnopqrstuvw"
+_LIMIT = 1 << 62
+
+
+def v2(n: int) -> int:
+    """2-adic valuation: the number of trailing zero bits of a positive integer.
+
+    Examples
+    --------
+    >>> v2(12), v2(1), v2(2**100)
+    (2, 0, 100)
+    """
+    try:
+        from nimlab.formulas.delete import v2 as impl
+
+        return int(impl(n))
+    except ImportError:
+        pass
+    if n <= 0:
+        raise InvalidParameterError(f"v2({n}) is undefined: v2 takes a positive integer")
+    return (n & -n).bit_length() - 1
+
+
+def tail(n: int) -> int:
+    """Number of trailing 1 bits of a non-negative integer (S19 Theorem 11).
+
+    Examples
+    --------
+    >>> tail(3), tail(10), tail(21)
+    (2, 0, 1)
+    """
+    try:
+        from nimlab.formulas.delete import tail as impl
+
+        return int(impl(n))
+    except ImportError:
+        pass
+    if n < 0:
+        raise InvalidParameterError(f"tail({n}) is undefined: tail takes an integer >= 0")
+    m = n + 1
+    return (m & -m).bit_length() - 1
+
+
+def _nimmul_small(a: int, b: int) -> int:
+    # Conway's recursive nim multiplication on Fermat 2-powers.
+    if a < 2 or b < 2:
+        return a * b
+    bits = max(a.bit_length(), b.bit_length())
+    half = 1
+    while 2 * half < bits:
+        half *= 2
+    mask = (1 << half) - 1
+    a1, a0 = a >> half, a & mask
+    b1, b0 = b >> half, b & mask
+    hh = _nimmul_small(a1, b1)
+    lo = _nimmul_small(a0, b0)
+    mid = _nimmul_small(a1 ^ a0, b1 ^ b0) ^ lo
+    return (mid << half) ^ lo ^ _nimmul_small(hh, 1 << (half - 1))
+
+
+def nimmul(a: int, b: int) -> int:
+    """Nim product of two non-negative integers.
+
+    Examples
+    --------
+    >>> nimmul(2, 2), nimmul(2, 3), nimmul(4, 4)
+    (3, 1, 6)
+    """
+    try:
+        from nimlab.formulas.nimmul import nimmul as impl
+
+        return int(impl(a, b))
+    except ImportError:
+        pass
+    if a < 0 or b < 0:
+        raise InvalidParameterError(f"nimmul({a}, {b}) is undefined: nimmul takes integers >= 0")
+    return _nimmul_small(a, b)
+
+
+FUNCTIONS: dict[str, Callable[..., int]] = {
+    "min": min,
+    "max": max,
+    "v2": v2,
+    "tail": tail,
+    "nimmul": nimmul,
+}
+_ARITY = {"v2": (1, 1), "tail": (1, 1), "nimmul": (2, 2), "min": (1, 99), "max": (1, 99)}
+
+
+def heap_names(n_heaps: int) -> dict[str, int]:
+    """Variable name -> heap index for a position of *n_heaps* heaps.
+
+    Examples
+    --------
+    >>> heap_names(2)
+    {'a': 0, 'b': 1, 'x': 0, 'y': 1}
+    """
+    out = {_LETTERS[i]: i for i in range(min(n_heaps, len(_LETTERS)))}
+    for i, n in enumerate("xyz"[: min(n_heaps, 3)]):
+        out[n] = i
+    return out
+
+
+def _err(src: str, what: str) -> InvalidParameterError:
+    return InvalidParameterError(
+        f"cannot use expression {src!r}: {what}. Allowed: heap variables a, b, c, ... "
+        "(x, y, z = first three heaps), integers, ^ & | + - * // % << >>, comparisons, "
+        "and/or/not, min, max, v2, tail, nimmul"
+    )
+
+
+@dataclass(frozen=True)
+class Expression:
+    """A parsed and checked expression (picklable: it keeps only its source text).
+
+    Attributes
+    ----------
+    source : str
+        The text as given.
+    n_heaps : int
+        Number of heaps of the positions it is evaluated on.
+    constants : mapping
+        Integer game parameters usable by name (``p`` of Ryuo Nim).
+    """
+
+    source: str
+    n_heaps: int
+    constants: tuple[tuple[str, int], ...] = ()
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"source": self.source, "n_heaps": self.n_heaps, "constants": self.constants}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "_cache", {})
+
+    def _tree(self) -> ast.expr:
+        tree = self._cache.get("tree")
+        if tree is None:
+            tree = self._cache["tree"] = _check(
+                self.source, heap_names(self.n_heaps), dict(self.constants)
+            )
+        return tree
+
+    def uses(self) -> set[str]:
+        """Function names the expression calls."""
+        return {
+            n.func.id
+            for n in ast.walk(self._tree())
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        }
+
+    def function(self) -> Callable[[tuple[int, ...]], Any]:
+        """``f(heaps) -> value`` over Python ints.
+
+        Examples
+        --------
+        >>> e = parse_expression("x ^ y ^ ((x & y) & 1)", 2)
+        >>> e.function()((1, 1))
+        1
+        """
+        fn = self._cache.get("py")
+        if fn is None:
+            fn = self._cache["py"] = _compile(self._tree(), self.n_heaps, dict(self.constants))
+        return fn
+
+    def numpy_function(self, bound: int) -> Callable[..., Any] | None:
+        """``f(*heap_arrays) -> array`` over int64 numpy arrays, or None.
+
+        None when some value could leave 64-bit range for heaps below *bound*, when a
+        division or shift could be undefined, or when a function has no numpy form.
+        """
+        key = f"np{bound}"
+        if key in self._cache:
+            return self._cache[key]  # type: ignore[no-any-return]
+        fn = None
+        tree = self._tree()
+        consts = dict(self.constants)
+        if "nimmul" not in self.uses() and _interval(tree, bound, consts) is not None:
+            fn = _compile_numpy(tree, self.n_heaps, consts)
+        self._cache[key] = fn
+        return fn
+
+
+def parse_expression(
+    source: str, n_heaps: int, constants: Mapping[str, int] | None = None
+) -> Expression:
+    """Parse and check *source* for positions of *n_heaps* heaps.
+
+    Parameters
+    ----------
+    source : str
+        The expression.
+    n_heaps : int
+        Number of heaps (variables ``a..`` beyond it are unknown).
+    constants : mapping, optional
+        Integer names usable in the expression (game parameters).
+
+    Examples
+    --------
+    >>> parse_expression("((a+b+c)-(a^b^c))//2", 3).function()((3, 5, 5))
+    5
+    >>> parse_expression("__import__('os')", 2)
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidParameterError: cannot use expression "__import__('os')": unknown function '__import__'. Allowed: heap variables a, b, c, ... (x, y, z = first three heaps), integers, ^ & | + - * // % << >>, comparisons, and/or/not, min, max, v2, tail, nimmul
+    """
+    consts = tuple(sorted((k, int(v)) for k, v in (constants or {}).items()))
+    e = Expression(source, n_heaps, consts)
+    e._tree()
+    return e
+
+
+def _check(src: str, names: Mapping[str, int], consts: Mapping[str, int]) -> ast.expr:
+    if not isinstance(src, str) or not src.strip():
+        raise _err(str(src), "the expression is empty")
+    if len(src) > 2000:
+        raise _err(src[:40] + "...", "the expression is longer than 2000 characters")
+    try:
+        tree = ast.parse(src.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise _err(src, f"syntax error ({exc.msg})") from None
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.BinOp):
+            if type(node.op) not in _BINOPS:
+                raise _err(src, f"operator {type(node.op).__name__} is not allowed")
+            visit(node.left)
+            visit(node.right)
+        elif isinstance(node, ast.UnaryOp):
+            if not isinstance(node.op, (ast.USub, ast.UAdd, ast.Not)):
+                raise _err(src, f"operator {type(node.op).__name__} is not allowed")
+            visit(node.operand)
+        elif isinstance(node, ast.BoolOp):
+            for v in node.values:
+                visit(v)
+        elif isinstance(node, ast.Compare):
+            if not all(isinstance(o, _CMPOPS) for o in node.ops):
+                raise _err(src, "only the comparisons == != < <= > >= are allowed")
+            visit(node.left)
+            for c in node.comparators:
+                visit(c)
+        elif isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name):
+                raise _err(src, "only calls of min, max, v2, tail, nimmul are allowed")
+            fname = node.func.id
+            if fname not in FUNCTIONS:
+                raise _err(src, f"unknown function {fname!r}")
+            if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+                raise _err(src, f"{fname} takes plain arguments only")
+            lo, hi = _ARITY[fname]
+            if not lo <= len(node.args) <= hi or (fname in ("min", "max") and len(node.args) < 2):
+                raise _err(src, f"wrong number of arguments for {fname}")
+            for a in node.args:
+                visit(a)
+        elif isinstance(node, ast.Name):
+            if node.id in FUNCTIONS:
+                raise _err(src, f"{node.id} is a function: call it as {node.id}(...)")
+            if node.id not in names and node.id not in consts:
+                known = ", ".join(sorted(set(names) | set(consts)))
+                raise _err(src, f"unknown name {node.id!r} (known here: {known})")
+        elif isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or not isinstance(node.value, int):
+                raise _err(src, f"constant {node.value!r} is not an integer")
+        else:
+            raise _err(src, f"{type(node).__name__} is not allowed")
+
+    visit(tree.body)
+    return tree.body
+
+
+def _lambda_source(
+    tree: ast.expr, n_heaps: int, consts: Mapping[str, int]
+) -> tuple[ast.Expression, list[str]]:
+    names = heap_names(n_heaps)
+    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in names})
+    args = ast.arguments(
+        posonlyargs=[],
+        args=[ast.arg(arg=n) for n in used],
+        kwonlyargs=[],
+        kw_defaults=[],
+        defaults=[],
+    )
+    lam = ast.Lambda(args=args, body=tree)
+    return ast.fix_missing_locations(ast.Expression(body=lam)), used
+
+
+def _compile(
+    tree: ast.expr, n_heaps: int, consts: Mapping[str, int]
+) -> Callable[[tuple[int, ...]], Any]:
+    names = heap_names(n_heaps)
+    expr, used = _lambda_source(tree, n_heaps, consts)
+    env: dict[str, Any] = {"__builtins__": {}, **FUNCTIONS, **consts}
+    # The tree holds only whitelisted nodes (checked by _check): evaluating it is safe.
+    lam = eval(compile(expr, "<formula>", "eval"), env)
+    idx = [names[n] for n in used]
+    if idx == list(range(len(idx))):
+        k = len(idx)
+        return lambda heaps: lam(*heaps[:k])
+    return lambda heaps: lam(*(heaps[i] for i in idx))
+
+
+class _ToNumpy(ast.NodeTransformer):
+    """Rewrite bool operators, chained comparisons and calls into numpy-safe forms."""
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        vals = [self.visit(v) for v in node.values]
+        op: ast.operator = ast.BitAnd() if isinstance(node.op, ast.And) else ast.BitOr()
+        out = _call("_bool", vals[0])
+        for v in vals[1:]:
+            out = ast.BinOp(left=out, op=op, right=_call("_bool", v))
+        return out
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        operand = self.visit(node.operand)
+        if isinstance(node.op, ast.Not):
+            return _call("_not", operand)
+        return ast.UnaryOp(op=node.op, operand=operand)
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        left = self.visit(node.left)
+        comps = [self.visit(c) for c in node.comparators]
+        parts: list[ast.expr] = []
+        for op, right in zip(node.ops, comps, strict=True):
+            parts.append(ast.Compare(left=left, ops=[op], comparators=[right]))
+            left = right
+        out = parts[0]
+        for p in parts[1:]:
+            out = ast.BinOp(left=out, op=ast.BitAnd(), right=p)
+        return _call("_int", out)
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        assert isinstance(node.func, ast.Name)
+        args = [self.visit(a) for a in node.args]
+        return ast.Call(
+            func=ast.Name(id="_np_" + node.func.id, ctx=ast.Load()), args=args, keywords=[]
+        )
+
+
+def _call(name: str, arg: ast.expr) -> ast.expr:
+    return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=[arg], keywords=[])
+
+
+def _compile_numpy(tree: ast.expr, n_heaps: int, consts: Mapping[str, int]) -> Callable[..., Any]:
+    import copy
+
+    import numpy as np
+
+    names = heap_names(n_heaps)
+    new = _ToNumpy().visit(copy.deepcopy(tree))
+    expr, used = _lambda_source(new, n_heaps, consts)
+
+    def np_v2(v: Any) -> Any:
+        v = np.asarray(v, dtype=np.int64)
+        if np.any(v <= 0):
+            raise InvalidParameterError("v2 is undefined at 0: v2 takes a positive integer")
+        return np.bitwise_count((v & -v) - 1).astype(np.int64)
+
+    def np_tail(v: Any) -> Any:
+        v = np.asarray(v, dtype=np.int64) + 1
+        return np.bitwise_count((v & -v) - 1).astype(np.int64)
+
+    def np_min(*vs: Any) -> Any:
+        out = vs[0]
+        for v in vs[1:]:
+            out = np.minimum(out, v)
+        return out
+
+    def np_max(*vs: Any) -> Any:
+        out = vs[0]
+        for v in vs[1:]:
+            out = np.maximum(out, v)
+        return out
+
+    env: dict[str, Any] = {
+        "__builtins__": {},
+        "_bool": lambda v: np.asarray(v) != 0,
+        "_not": lambda v: (np.asarray(v) == 0).astype(np.int64),
+        "_int": lambda v: np.asarray(v).astype(np.int64),
+        "_np_v2": np_v2,
+        "_np_tail": np_tail,
+        "_np_min": np_min,
+        "_np_max": np_max,
+        **consts,
+    }
+    lam = eval(compile(expr, "<formula>", "eval"), env)
+    idx = [names[n] for n in used]
+
+    def fn(*heaps: Any) -> Any:
+        out = lam(*(heaps[i] for i in idx))
+        return np.broadcast_to(np.asarray(out, dtype=np.int64), np.shape(heaps[0]))
+
+    return fn
+
+
+def _interval(node: ast.expr, bound: int, consts: Mapping[str, int]) -> tuple[int, int] | None:
+    """Bounds of the value of *node* for heaps in [0, bound), or None if unsafe for int64."""
+
+    def go(n: ast.expr) -> tuple[int, int] | None:
+        if isinstance(n, ast.Constant):
+            v = n.value
+            assert isinstance(v, int)
+            return (v, v)
+        if isinstance(n, ast.Name):
+            if n.id in consts:
+                return (consts[n.id], consts[n.id])
+            return (0, max(bound - 1, 0))
+        if isinstance(n, ast.UnaryOp):
+            r = go(n.operand)
+            if r is None:
+                return None
+            if isinstance(n.op, ast.USub):
+                return (-r[1], -r[0])
+            if isinstance(n.op, ast.Not):
+                return (0, 1)
+            return r
+        if isinstance(n, (ast.BoolOp, ast.Compare)):
+            subs = n.values if isinstance(n, ast.BoolOp) else [n.left, *n.comparators]
+            return (0, 1) if all(go(s) is not None for s in subs) else None
+        if isinstance(n, ast.Call):
+            assert isinstance(n.func, ast.Name)
+            rs = [go(a) for a in n.args]
+            if any(r is None for r in rs):
+                return None
+            rr = [r for r in rs if r is not None]
+            if n.func.id in ("v2", "tail"):
+                return (0, 64)
+            if n.func.id == "min":
+                return (min(r[0] for r in rr), min(r[1] for r in rr))
+            if n.func.id == "max":
+                return (max(r[0] for r in rr), max(r[1] for r in rr))
+            return None
+        if isinstance(n, ast.BinOp):
+            left, right = go(n.left), go(n.right)
+            if left is None or right is None:
+                return None
+            (a, b), (c, d) = left, right
+            op = n.op
+            if isinstance(op, ast.Add):
+                r = (a + c, b + d)
+            elif isinstance(op, ast.Sub):
+                r = (a - d, b - c)
+            elif isinstance(op, ast.Mult):
+                ps = [a * c, a * d, b * c, b * d]
+                r = (min(ps), max(ps))
+            elif isinstance(op, ast.FloorDiv):
+                if c <= 0 <= d or c < 0:
+                    return None
+                r = (min(a // c, a // d), max(b // c, b // d))
+            elif isinstance(op, ast.Mod):
+                if c <= 0 <= d or c < 0:
+                    return None
+                r = (0, d - 1)
+            elif isinstance(op, ast.LShift):
+                if c < 0 or d > 62:
+                    return None
+                ps = [a << c, a << d, b << c, b << d]
+                r = (min(ps), max(ps))
+            elif isinstance(op, ast.RShift):
+                if c < 0:
+                    return None
+                r = (min(a, a >> d), max(b, b >> c)) if a < 0 else (a >> d, b >> c)
+            else:  # bitwise
+                m = max(abs(a), abs(b), abs(c), abs(d)).bit_length()
+                r = (0, (1 << m) - 1) if min(a, c) >= 0 else (-(1 << m), (1 << m) - 1)
+            if abs(r[0]) >= _LIMIT or abs(r[1]) >= _LIMIT:
+                return None
+            return r
+        return None
+
+    return go(node)

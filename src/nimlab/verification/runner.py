@@ -1,0 +1,730 @@
+"""Run a local check over chunks: serially, on a process pool, or on a Dask cluster.
+
+:func:`verify` checks a user's closed form (a Python callable or an expression string)
+on a position space; :func:`run_spec` is the engine shared with theorem checks. Results
+go to the SQLite :class:`~nimlab.verification.store.Store` when one is given, chunk by
+chunk, so that a killed run resumes (``resume=True``) to exactly the same totals.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import pickle
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from nimlab.core.errors import InvalidParameterError, NimlabError
+from nimlab.core.ruleset import Ruleset
+from nimlab.verification.expr import parse_expression
+from nimlab.verification.local import (
+    CheckKind,
+    ChunkResult,
+    Claim,
+    ExprClaim,
+    Failure,
+    FunctionClaim,
+    check_chunk,
+)
+from nimlab.verification.spaces import BoxSpace, ListSpace, Space, TotalSpace, rows_per_chunk
+
+__all__ = ["CheckSpec", "VerificationResult", "heap_space", "run_spec", "verify"]
+
+PY_CHUNK = 8192
+FAST_CHUNK = 1 << 19
+LIST_CHUNK = 2048
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """Everything a worker needs to check one chunk (picklable).
+
+    Attributes
+    ----------
+    game : Ruleset
+        The rules.
+    kind : {"grundy", "p-set", "misere-p-set"}
+        What is claimed.
+    claim : Claim
+        The claimed values.
+    space : Space
+        The move-closed set of positions, in chunks.
+    target : str
+        Theorem id or the conjecture's text (for the store and reports).
+    bound : int
+        The bound the space was built from.
+    fast : bool
+        Whether the vectorised kernel may be used.
+    """
+
+    game: Ruleset[Any]
+    kind: CheckKind
+    claim: Claim
+    space: Space
+    target: str
+    bound: int
+    fast: bool = False
+
+    def key(self) -> str:
+        """Stable identity of the spec (same key = same chunks): used to resume."""
+        sp = self.space
+        if isinstance(sp, ListSpace):
+            space_id = hashlib.sha256(repr(sp.positions).encode()).hexdigest()
+            space_id += f"/{sp.chunk_size}"
+        else:
+            space_id = f"{sp!r}"
+        text = json.dumps(
+            [self.claim.key(), repr(self.game), self.kind, space_id, self.bound, self.fast]
+        )
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class VerificationResult:
+    """The outcome of a verification run.
+
+    Attributes
+    ----------
+    target : str
+        Theorem id or the conjecture's text.
+    game : str
+        Label of the game.
+    kind : str
+        ``grundy``, ``p-set`` or ``misere-p-set``.
+    bound : int
+        The bound.
+    space : str
+        Description of the position space.
+    positions_checked : int
+        Positions checked (on failure: up to and including the counterexample).
+    ok : bool
+        Whether the claim holds on the whole space.
+    seconds : float
+        Wall-clock time of this invocation.
+    counterexample : Counterexample or None
+        The smallest counterexample in the space's order, with the claimed and the true
+        value and the option that breaks the rule.
+    run_id : int or None
+        Id in the results store.
+    chunks : int
+        Number of chunks; ``chunks_resumed`` of them came from an earlier run.
+    method : str
+        ``vectorised`` or ``python``.
+    backend : str
+        ``serial``, ``processes`` or ``dask``.
+    """
+
+    target: str
+    game: str
+    kind: str
+    bound: int
+    space: str
+    positions_checked: int
+    ok: bool
+    seconds: float
+    counterexample: Any = None
+    run_id: int | None = None
+    chunks: int = 0
+    chunks_resumed: int = 0
+    method: str = "python"
+    backend: str = "serial"
+    workers: int = 1
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def result(self) -> str:
+        """``"verified"`` or ``"FAILED"``."""
+        return "verified" if self.ok else "FAILED"
+
+    @property
+    def rate(self) -> float:
+        """Positions checked per second."""
+        return self.positions_checked / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "target": self.target,
+            "game": self.game,
+            "kind": self.kind,
+            "bound": self.bound,
+            "space": self.space,
+            "positions_checked": self.positions_checked,
+            "result": self.result,
+            "seconds": self.seconds,
+            "counterexample": None
+            if self.counterexample is None
+            else self.counterexample.to_dict(),
+            "run_id": self.run_id,
+            "chunks": self.chunks,
+            "chunks_resumed": self.chunks_resumed,
+            "method": self.method,
+            "backend": self.backend,
+            "workers": self.workers,
+        }
+
+
+# -- spaces -----------------------------------------------------------------------------
+
+
+def _default_heaps(game: Ruleset[Any]) -> int:
+    n = getattr(type(game), "n_heaps", None)
+    if isinstance(n, int):
+        return n
+    lo = getattr(type(game), "min_heaps", 0)
+    return max(int(lo), 3) if lo else 3
+
+
+def _probe_closed(game: Ruleset[Any], n: int, low: int, bound: int) -> str:
+    """``"box"`` if moves never leave a box, ``"total"`` if they keep the total, else refuse."""
+    import itertools
+
+    from nimlab.core.errors import InvalidPositionError
+
+    top = min(bound, low + 5)
+    leaves_box = False
+    for t in itertools.product(range(low, top), repeat=n):
+        try:
+            pos = game.validate(t)
+        except InvalidPositionError:
+            continue
+        for q in game.moves(pos):
+            if not isinstance(q, tuple) or len(q) != n:
+                raise InvalidParameterError(
+                    f"{game.label()}: moves change the number of heaps; verify positions of "
+                    "this game through the Python API with an explicit move-closed space"
+                )
+            if any(h >= top for h in q):
+                leaves_box = True
+                if sum(q) > sum(t):
+                    raise InvalidParameterError(
+                        f"{game.label()}: a move adds stones ({t} -> {q}), so no box of heaps "
+                        "is move-closed and a local check cannot be bounded; use the Python "
+                        "API with an explicit move-closed space"
+                    )
+    return "total" if leaves_box else "box"
+
+
+def heap_space(
+    game: Ruleset[Any], bound: int, heaps: int | None = None, *, fast: bool = False
+) -> Space:
+    """The CLI's position space: every heap < *bound*, or the total < *bound* if moves
+    can raise a heap (Lim); invalid tuples are skipped.
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> heap_space(game("nim"), 4, 2)
+    BoxSpace(n_heaps=2, bound=4, low=0, rows=4, game=Nim())
+    """
+    from nimlab.core.ruleset import HeapRuleset
+
+    if not isinstance(game, HeapRuleset):
+        raise InvalidParameterError(
+            f"{game.label()}: positions are not tuples of heaps; verify it through the "
+            "Python API (nimlab.verify(game, ..., positions=...))"
+        )
+    if not isinstance(bound, int) or bound < 1:
+        raise InvalidParameterError(f"bound must be a positive integer, got {bound!r}")
+    n = heaps if heaps is not None else _default_heaps(game)
+    fixed = getattr(type(game), "n_heaps", None)
+    if fixed is not None and n != fixed:
+        raise InvalidParameterError(f"{game.name} is played on exactly {fixed} heaps, not {n}")
+    if n < max(1, getattr(type(game), "min_heaps", 0)):
+        raise InvalidParameterError(
+            f"{game.name} needs at least {getattr(type(game), 'min_heaps', 1)} heaps, got {n}"
+        )
+    if n > 8:
+        raise InvalidParameterError(f"at most 8 heaps can be enumerated, got {n}")
+    low = int(getattr(type(game), "min_heap_size", 0))
+    if bound <= low:
+        raise InvalidParameterError(f"bound must be > {low} for {game.name} (heaps >= {low})")
+    span = bound - low
+    if span**n > 10**11:
+        raise InvalidParameterError(
+            f"{span}^{n} positions is too many to enumerate; lower --bound or --heaps"
+        )
+    mode = _probe_closed(game, n, low, bound)
+    row_size = span ** (n - 1)
+    target = FAST_CHUNK if fast else PY_CHUNK
+    rows = rows_per_chunk(span, row_size, target)
+    if mode == "total":
+        return TotalSpace(n, bound, low, rows, game)
+    return BoxSpace(n, bound, low, rows, game)
+
+
+# -- executors --------------------------------------------------------------------------
+
+_WORKER_SPEC: dict[str, Any] = {}
+
+
+def _dumps(spec: CheckSpec) -> bytes:
+    try:
+        return pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        import cloudpickle  # type: ignore[import-untyped]
+
+        return bytes(cloudpickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _load_spec(blob: bytes) -> CheckSpec:
+    key = hashlib.sha1(blob).hexdigest()
+    spec = _WORKER_SPEC.get(key)
+    if spec is None:
+        _WORKER_SPEC.clear()
+        spec = _WORKER_SPEC[key] = pickle.loads(blob)
+    return spec  # type: ignore[no-any-return]
+
+
+def _init_worker(blob: bytes) -> None:
+    _load_spec(blob)
+
+
+def _pool_chunk(i: int) -> ChunkResult:
+    spec = next(iter(_WORKER_SPEC.values()))
+    return check_chunk(spec, i)
+
+
+def dask_chunk(blob: bytes, i: int) -> ChunkResult:
+    """Check chunk *i* of a pickled spec (the task run on Dask workers)."""
+    return check_chunk(_load_spec(blob), i)
+
+
+def _serial(spec: CheckSpec, pending: list[int], stop: list[int]) -> Iterator[ChunkResult]:
+    for i in pending:
+        if stop and i > stop[0]:
+            continue
+        yield check_chunk(spec, i)
+
+
+def _processes(
+    blob: bytes, pending: list[int], workers: int, stop: list[int]
+) -> Iterator[ChunkResult]:
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+    ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(blob,)
+    ) as ex:
+        futs: dict[Future[ChunkResult], int] = {}
+        todo = list(pending)
+        try:
+            while todo or futs:
+                while todo and len(futs) < 4 * workers:
+                    i = todo.pop(0)
+                    if stop and i > stop[0]:
+                        continue
+                    futs[ex.submit(_pool_chunk, i)] = i
+                if not futs:
+                    break
+                done, _ = wait(list(futs), return_when=FIRST_COMPLETED)
+                for f in sorted(done, key=lambda f: futs[f]):
+                    futs.pop(f)
+                    yield f.result()
+                if stop:
+                    todo = [i for i in todo if i <= stop[0]]
+                    for f, i in list(futs.items()):
+                        if i > stop[0] and f.cancel():
+                            futs.pop(f)
+        except BaseException:
+            for f in futs:
+                f.cancel()
+            ex.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def _dask(
+    blob: bytes,
+    pending: list[int],
+    workers: int,
+    scheduler: str | None,
+    stop: list[int],
+) -> Iterator[ChunkResult]:
+    try:
+        dist: Any = importlib.import_module("distributed")
+        Client, LocalCluster, as_completed = dist.Client, dist.LocalCluster, dist.as_completed
+    except ImportError as exc:  # pragma: no cover - dask is a dependency
+        raise InvalidParameterError(
+            "Dask is not installed: pip install 'dask[distributed]'"
+        ) from exc
+    cluster = None
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="20s")
+        except (OSError, TimeoutError) as exc:
+            raise InvalidParameterError(
+                f"cannot reach the Dask scheduler at {scheduler!r} ({exc}); start one with "
+                "`dask scheduler` and workers with `dask worker ADDRESS`"
+            ) from None
+    else:
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)
+    try:
+        blob_f = client.scatter(blob, broadcast=True)
+        tag = hashlib.sha1(blob).hexdigest()[:10]
+        futs = {
+            client.submit(
+                dask_chunk, blob_f, i, pure=False, key=f"nimlab-{tag}-{i}-{time.time_ns()}"
+            ): i
+            for i in pending
+        }
+        ac = as_completed(list(futs))
+        for f in ac:
+            i = futs[f]
+            if stop and i > stop[0]:
+                f.cancel()
+                continue
+            yield f.result()
+            if stop:
+                for g, j in futs.items():
+                    if j > stop[0]:
+                        g.cancel()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+# -- progress ---------------------------------------------------------------------------
+
+
+class _Progress:
+    def __init__(self, label: str, total_chunks: int, enabled: bool) -> None:
+        self.enabled = enabled
+        self.label = label
+        self.total = total_chunks
+        self.done = 0
+        self.positions = 0
+        self.t0 = time.perf_counter()
+        self.last = self.t0
+        self.bar: Any = None
+        self.interval = float(os.environ.get("NIMLAB_PROGRESS_INTERVAL", "5"))
+        if enabled and sys.stderr.isatty():
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self.bar = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("chunks · {task.fields[pos]} positions · {task.fields[rate]}/s"),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                transient=True,
+            )
+            self.task = self.bar.add_task(label, total=total_chunks, pos="0", rate="0")
+            self.bar.start()
+
+    def advance(self, done: int, positions: int) -> None:
+        self.done += done
+        self.positions += positions
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        rate = self.positions / max(now - self.t0, 1e-9)
+        if self.bar is not None:
+            self.bar.update(self.task, advance=done, pos=f"{self.positions:,}", rate=f"{rate:,.0f}")
+        elif now - self.last >= self.interval:
+            self.last = now
+            left = self.total - self.done
+            eta = (now - self.t0) / max(self.done, 1) * left
+            print(
+                f"{self.label}: {self.done}/{self.total} chunks, {self.positions:,} positions, "
+                f"{rate:,.0f}/s, ETA {eta:.0f}s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+# -- the engine -------------------------------------------------------------------------
+
+
+def _actual(game: Ruleset[Any], kind: str, pos: Any) -> Any:
+    from nimlab.core.errors import SearchTooLargeError
+    from nimlab.solvers.search import Solver
+
+    s = Solver(game, max_positions=2_000_000)
+    try:
+        if kind == "grundy":
+            return s.grundy(pos, method="search")
+        return s.is_p(pos, misere=kind == "misere-p-set", method="search")
+    except SearchTooLargeError:
+        return None
+
+
+def run_spec(
+    spec: CheckSpec,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    dask_local: bool = False,
+    store: Any = None,
+    resume: bool | int = False,
+    progress: bool = False,
+    what: str = "conjecture",
+) -> VerificationResult:
+    """Check every chunk of *spec*; see :func:`verify` for the parameters."""
+    from nimlab.theory.registry import Counterexample
+    from nimlab.verification.store import Store
+
+    t0 = time.perf_counter()
+    n_chunks = spec.space.n_chunks
+    key = spec.key()
+    st: Store | None = None
+    if store is not None and store is not False:
+        st = store if isinstance(store, Store) else Store(None if store is True else store)
+    elif resume:
+        st = Store()
+    run_id: int | None = None
+    done: dict[int, tuple[int, float, dict[str, Any] | None]] = {}
+    failures: dict[int, Failure] = {}
+    counts: dict[int, int] = {}
+    methods: set[str] = set()
+    if st is not None:
+        if resume:
+            if isinstance(resume, int) and not isinstance(resume, bool):
+                found = st.run_spec(resume)
+                if found is None:
+                    raise InvalidParameterError(f"no run {resume} in {st.path}")
+                if found[0] != key:
+                    raise InvalidParameterError(
+                        f"run {resume} checked something else; resume it with "
+                        "exactly the same arguments"
+                    )
+                run_id = resume
+            else:
+                run_id = st.find_resumable(key)
+        if run_id is not None:
+            st.mark_running(run_id)
+            done = st.done_chunks(run_id)
+        else:
+            params = spec.game.param_values()
+            run_id = st.create_run(
+                spec_key=key,
+                what=what,
+                target=spec.target,
+                game=spec.game.label(),
+                params={k: sorted(v) if isinstance(v, frozenset) else v for k, v in params.items()},
+                kind=spec.kind,
+                bound=spec.bound,
+                space=spec.space.describe(),
+                n_chunks=n_chunks,
+                spec=_dumps(spec),
+            )
+    for i, (cnt, _secs, fail) in done.items():
+        counts[i] = cnt
+        if fail is not None:
+            failures[i] = Failure(fail["position"], fail["claimed"], fail["detail"], fail["option"])
+    stop: list[int] = [min(failures)] if failures else []
+    pending = [i for i in range(n_chunks) if i not in done and not (stop and i > stop[0])]
+    n_workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    backend = "serial"
+    if scheduler or dask_local:
+        backend = "dask"
+    elif n_workers > 1 and len(pending) > 1:
+        backend = "processes"
+    prog = _Progress(spec.target, n_chunks, progress)
+    prog.advance(len(done), sum(counts.values()))
+    it: Iterator[ChunkResult]
+    if backend == "serial":
+        it = _serial(spec, pending, stop)
+    elif backend == "processes":
+        it = _processes(_dumps(spec), pending, n_workers, stop)
+    else:
+        it = _dask(_dumps(spec), pending, n_workers, scheduler, stop)
+    status = "interrupted"
+    try:
+        for res in it:
+            counts[res.index] = res.count
+            methods.add(res.method)
+            if res.failure is not None:
+                failures[res.index] = res.failure
+                if not stop or res.index < stop[0]:
+                    stop[:] = [res.index]
+            if st is not None and run_id is not None:
+                st.record_chunk(
+                    run_id,
+                    res.index,
+                    res.count,
+                    res.seconds,
+                    res.method,
+                    None if res.failure is None else res.failure.to_dict(),
+                )
+            prog.advance(1, res.count)
+        status = "done"
+    finally:
+        prog.close()
+        if status != "done" and st is not None and run_id is not None:
+            st.finish_run(run_id, "interrupted", sum(counts.values()), time.perf_counter() - t0)
+            st.conn.execute("UPDATE runs SET finished = NULL WHERE id = ?", (run_id,))
+    first = min(failures) if failures else None
+    if first is None:
+        missing = [i for i in range(n_chunks) if i not in counts]
+        if missing:  # pragma: no cover - defensive
+            raise NimlabError(f"chunks {missing[:5]} were not checked")
+        total = sum(counts.values())
+    else:
+        total = sum(counts[i] for i in range(first))
+        total += counts[first]
+    cex = None
+    if first is not None:
+        f = failures[first]
+        cex = Counterexample(
+            spec.game.label(),
+            f.position,
+            f.claimed,
+            _actual(spec.game, spec.kind, f.position),
+            f.detail,
+            f.option,
+        )
+    seconds = time.perf_counter() - t0
+    ok = cex is None
+    if st is not None and run_id is not None:
+        st.finish_run(run_id, "verified" if ok else "FAILED", total, seconds)
+    return VerificationResult(
+        target=spec.target,
+        game=spec.game.label(),
+        kind=spec.kind,
+        bound=spec.bound,
+        space=spec.space.describe(),
+        positions_checked=total,
+        ok=ok,
+        seconds=seconds,
+        counterexample=cex,
+        run_id=run_id,
+        chunks=n_chunks,
+        chunks_resumed=len(done),
+        method="vectorised" if methods == {"vectorised"} else "python",
+        backend=backend,
+        workers=1 if backend == "serial" else n_workers,
+    )
+
+
+def verify(
+    game: Ruleset[Any] | str,
+    formula: Callable[..., Any] | str | None = None,
+    *,
+    p_set: Callable[..., Any] | str | None = None,
+    misere: bool = False,
+    bound: int | None = None,
+    heaps: int | None = None,
+    positions: Any = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    dask_local: bool = False,
+    store: Any = None,
+    resume: bool | int = False,
+    progress: bool = False,
+) -> VerificationResult:
+    """Verify a claimed Grundy function or P-set of *game* by local check.
+
+    Parameters
+    ----------
+    game : Ruleset or str
+        The game (a ruleset, or a registry name with default parameters).
+    formula : callable or str, optional
+        The claimed Grundy function: ``f(position)`` or ``f(*heaps)``, or an expression
+        over heap variables (``"a ^ b"``; see :mod:`nimlab.verification.expr`).
+    p_set : callable or str, optional
+        Instead of *formula*: the claimed P-set, as a predicate or boolean expression.
+    misere : bool
+        With *p_set*: the claim is about misère play.
+    bound : int
+        Every heap is ``< bound`` (or the total, for games whose moves raise a heap).
+    heaps : int, optional
+        Number of heaps (default: the game's own number, else 3).
+    positions : iterable, optional
+        An explicit move-closed set of positions instead of *bound*.
+    workers : int, optional
+        Processes (default: all cores); 1 checks serially in this process.
+    scheduler : str, optional
+        Address of a Dask scheduler (``tcp://host:8786``) to run the chunks on.
+    dask_local : bool
+        Run the chunks on a local Dask cluster of *workers* processes.
+    store : str or Store, optional
+        The SQLite results store (``True``: the default path); None keeps no record.
+    resume : bool or int
+        Continue the unfinished run with the same spec (True) or with this run id.
+    progress : bool
+        Show a progress bar (or periodic lines when stderr is not a terminal).
+
+    Returns
+    -------
+    VerificationResult
+
+    Examples
+    --------
+    >>> import nimlab
+    >>> r = nimlab.verify("nim", "a ^ b", bound=8, heaps=2, workers=1)
+    >>> r.result, r.positions_checked
+    ('verified', 64)
+    >>> r = nimlab.verify("nim", lambda a, b: a | b, bound=8, heaps=2, workers=1)
+    >>> r.counterexample.position, r.counterexample.claimed, r.counterexample.actual
+    ((1, 1), 1, 0)
+    """
+    from nimlab.solvers.api import as_game
+
+    g = as_game(game)
+    if (formula is None) == (p_set is None):
+        raise InvalidParameterError("give exactly one of formula= or p_set=")
+    kind: CheckKind = "grundy" if formula is not None else ("misere-p-set" if misere else "p-set")
+    raw = formula if formula is not None else p_set
+    if positions is not None:
+        plist = [g.validate(p) for p in positions]
+        space: Space = ListSpace.of(plist, LIST_CHUNK, g)
+        n = len(plist[0]) if plist and isinstance(plist[0], tuple) else 1
+        b = bound if bound is not None else 0
+    else:
+        if bound is None:
+            raise InvalidParameterError("give bound= (every heap < bound) or positions=")
+        space = heap_space(g, bound, heaps)
+        n = space.n_heaps  # type: ignore[attr-defined]
+        b = bound
+    claim: Claim
+    if isinstance(raw, str):
+        consts = {
+            k: v
+            for k, v in g.param_values().items()
+            if isinstance(v, int) and not isinstance(v, bool)
+        }
+        claim = ExprClaim(parse_expression(raw, n, consts))
+        target = raw
+    else:
+        assert raw is not None
+        claim = FunctionClaim(raw)
+        target = getattr(raw, "__qualname__", repr(raw))
+    spec = CheckSpec(g, kind, claim, space, target, b)
+    if isinstance(space, BoxSpace):
+        from nimlab.verification.fast import supports_fast
+
+        fast_spec = CheckSpec(g, kind, claim, heap_space(g, b, heaps, fast=True), target, b, True)
+        if supports_fast(fast_spec):
+            spec = fast_spec
+    return run_spec(
+        spec,
+        workers=workers,
+        scheduler=scheduler,
+        dask_local=dask_local,
+        store=store,
+        resume=resume,
+        progress=progress,
+    )

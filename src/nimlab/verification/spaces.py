@@ -1,0 +1,227 @@
+"""Position spaces split into deterministic chunks.
+
+A space is a finite, move-closed set of positions in a fixed order, cut into
+``n_chunks`` contiguous chunks; ``chunk(i)`` re-enumerates chunk ``i`` the same way in
+any process, so chunks can run anywhere (process pool, Dask worker) and be resumed.
+The smallest counterexample of a run is the first failing position of the lowest
+failing chunk.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from nimlab.core.errors import InvalidPositionError
+from nimlab.core.ruleset import Ruleset
+
+__all__ = ["BoxSpace", "ListSpace", "Space", "TotalSpace", "rows_per_chunk"]
+
+
+@runtime_checkable
+class Space(Protocol):
+    """A finite set of positions, in order, split into chunks."""
+
+    @property
+    def n_chunks(self) -> int:
+        """Number of chunks."""
+
+    def chunk(self, i: int) -> Iterator[Any]:
+        """Positions of chunk *i*, in order."""
+
+    def contains(self, position: Any) -> bool:
+        """Whether *position* is in the space (to check move-closedness)."""
+
+    def describe(self) -> str:
+        """Short human-readable description."""
+
+
+def rows_per_chunk(span: int, row_size: int, target: int) -> int:
+    """How many values of the first heap make a chunk of about *target* positions.
+
+    Examples
+    --------
+    >>> rows_per_chunk(100, 100, 1000)
+    10
+    >>> rows_per_chunk(10, 10**6, 1000)
+    1
+    """
+    return max(1, min(span, target // max(row_size, 1)))
+
+
+@dataclass(frozen=True)
+class BoxSpace:
+    """All positions of *n_heaps* heaps with ``low <= heap < bound``, lexicographic order.
+
+    Chunk ``i`` holds the positions whose first heap lies in
+    ``[low + i*rows, low + (i+1)*rows)``. Tuples that *game* refuses (``validate``
+    raises, for example equal heaps in Welter's game) are skipped and not counted.
+
+    Examples
+    --------
+    >>> s = BoxSpace(2, 3, rows=2)
+    >>> s.n_chunks, list(s.chunk(1))
+    (2, [(2, 0), (2, 1), (2, 2)])
+    """
+
+    n_heaps: int
+    bound: int
+    low: int = 0
+    rows: int = 1
+    game: Ruleset[Any] | None = None
+
+    @property
+    def n_chunks(self) -> int:
+        span = max(0, self.bound - self.low)
+        return -(-span // self.rows) if span else 0
+
+    def row_range(self, i: int) -> tuple[int, int]:
+        """The first-heap values ``[a0, a1)`` of chunk *i*."""
+        a0 = self.low + i * self.rows
+        return a0, min(self.bound, a0 + self.rows)
+
+    def chunk(self, i: int) -> Iterator[tuple[int, ...]]:
+        a0, a1 = self.row_range(i)
+        rest = [range(self.low, self.bound)] * (self.n_heaps - 1)
+        g = self.game
+        for t in itertools.product(range(a0, a1), *rest):
+            if g is not None:
+                try:
+                    g.validate(t)
+                except InvalidPositionError:
+                    continue
+            yield t
+
+    def contains(self, position: Any) -> bool:
+        return (
+            isinstance(position, tuple)
+            and len(position) == self.n_heaps
+            and all(isinstance(h, int) and self.low <= h < self.bound for h in position)
+        )
+
+    def describe(self) -> str:
+        return f"{self.n_heaps} heaps, {self.low} <= heap < {self.bound}"
+
+    @property
+    def size(self) -> int:
+        """Number of tuples (before skipping invalid ones)."""
+        return int(max(0, self.bound - self.low) ** self.n_heaps)
+
+
+@dataclass(frozen=True)
+class TotalSpace:
+    """Positions of *n_heaps* heaps ``>= low`` whose total is ``< bound``, lexicographic order.
+
+    Move-closed for games whose moves never increase the total (Lim). Chunk ``i`` holds
+    the positions whose first heap lies in ``[low + i*rows, low + (i+1)*rows)``.
+
+    Examples
+    --------
+    >>> list(TotalSpace(2, 2).chunk(0))
+    [(0, 0), (0, 1)]
+    """
+
+    n_heaps: int
+    bound: int
+    low: int = 0
+    rows: int = 1
+    game: Ruleset[Any] | None = None
+
+    @property
+    def n_chunks(self) -> int:
+        span = max(0, self.bound - self.low * self.n_heaps)
+        return -(-span // self.rows) if span else 0
+
+    def chunk(self, i: int) -> Iterator[tuple[int, ...]]:
+        a0 = self.low + i * self.rows
+        a1 = a0 + self.rows
+        g = self.game
+
+        def rec(prefix: tuple[int, ...], left: int, k: int) -> Iterator[tuple[int, ...]]:
+            if k == 0:
+                yield prefix
+                return
+            for h in range(self.low, left - self.low * (k - 1)):
+                yield from rec((*prefix, h), left - h, k - 1)
+
+        for a in range(a0, a1):
+            room = self.bound - a
+            if room - self.low * (self.n_heaps - 1) <= 0:
+                break
+            for t in rec((a,), room, self.n_heaps - 1):
+                if g is not None:
+                    try:
+                        g.validate(t)
+                    except InvalidPositionError:
+                        continue
+                yield t
+
+    def contains(self, position: Any) -> bool:
+        return (
+            isinstance(position, tuple)
+            and len(position) == self.n_heaps
+            and all(isinstance(h, int) and h >= self.low for h in position)
+            and sum(position) < self.bound
+        )
+
+    def describe(self) -> str:
+        return f"{self.n_heaps} heaps >= {self.low}, total < {self.bound}"
+
+
+@dataclass(frozen=True)
+class ListSpace:
+    """An explicit list of positions (a materialised theorem instance), in given order.
+
+    Examples
+    --------
+    >>> s = ListSpace(((0,), (1,), (2,)), chunk_size=2)
+    >>> s.n_chunks, list(s.chunk(1)), s.contains((1,))
+    (2, [(2,)], True)
+    """
+
+    positions: tuple[Any, ...]
+    chunk_size: int = 4096
+    canonical: Ruleset[Any] | None = None
+    _members: dict[str, frozenset[Any]] = field(
+        default_factory=dict, compare=False, repr=False, hash=False
+    )
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {
+            "positions": self.positions,
+            "chunk_size": self.chunk_size,
+            "canonical": self.canonical,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "_members", {})
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-len(self.positions) // self.chunk_size)
+
+    def chunk(self, i: int) -> Iterator[Any]:
+        return iter(self.positions[i * self.chunk_size : (i + 1) * self.chunk_size])
+
+    def contains(self, position: Any) -> bool:
+        m = self._members.get("m")
+        if m is None:
+            m = self._members["m"] = frozenset(self.positions)
+        if position in m:
+            return True
+        g = self.canonical
+        return g is not None and g.canonical(position) in m
+
+    def describe(self) -> str:
+        return f"{len(self.positions)} listed positions"
+
+    @classmethod
+    def of(
+        cls, positions: Sequence[Any], chunk_size: int, game: Ruleset[Any] | None = None
+    ) -> ListSpace:
+        """A list space over *positions* (options are matched up to ``game.canonical``)."""
+        return cls(tuple(positions), max(1, chunk_size), game)

@@ -1,0 +1,360 @@
+"""The results store: every verification run, its chunks and counterexamples, in SQLite.
+
+The default path is ``$NIMLAB_STORE``, else ``$XDG_DATA_HOME/nimlab/results.sqlite``
+(``~/.local/share/nimlab/results.sqlite``). The database runs in WAL mode with a busy
+timeout, so several runs (and readers such as ``nimlab runs``) can share it. A chunk's
+counts and its ``done`` status are written in one transaction, and ``(run, chunk)`` is a
+primary key: a run killed at any moment resumes without losing or double-counting a chunk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["RunRecord", "Store", "default_store_path", "runs"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    spec_key TEXT NOT NULL,
+    what TEXT NOT NULL,
+    target TEXT NOT NULL,
+    game TEXT NOT NULL,
+    params TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    bound INTEGER NOT NULL,
+    space TEXT NOT NULL,
+    n_chunks INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    positions INTEGER NOT NULL DEFAULT 0,
+    started REAL NOT NULL,
+    finished REAL,
+    seconds REAL,
+    host TEXT,
+    pid INTEGER,
+    spec BLOB
+);
+CREATE INDEX IF NOT EXISTS runs_spec ON runs(spec_key);
+CREATE TABLE IF NOT EXISTS chunks (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    idx INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    positions INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    method TEXT,
+    failed INTEGER NOT NULL DEFAULT 0,
+    finished REAL NOT NULL,
+    PRIMARY KEY (run_id, idx)
+);
+CREATE TABLE IF NOT EXISTS counterexamples (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    chunk_idx INTEGER NOT NULL,
+    position TEXT NOT NULL,
+    claimed TEXT,
+    detail TEXT,
+    option TEXT,
+    PRIMARY KEY (run_id, chunk_idx)
+);
+"""
+
+
+def default_store_path() -> Path:
+    """``$NIMLAB_STORE``, else ``$XDG_DATA_HOME/nimlab/results.sqlite``."""
+    env = os.environ.get("NIMLAB_STORE")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "nimlab" / "results.sqlite"
+
+
+def _tuplify(x: Any) -> Any:
+    if isinstance(x, list):
+        return tuple(_tuplify(v) for v in x)
+    return x
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """One row of the ``runs`` table."""
+
+    id: int
+    what: str
+    target: str
+    game: str
+    params: dict[str, Any]
+    kind: str
+    bound: int
+    space: str
+    n_chunks: int
+    status: str
+    positions: int
+    started: float
+    finished: float | None
+    seconds: float | None
+    chunks_done: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "id": self.id,
+            "what": self.what,
+            "target": self.target,
+            "game": self.game,
+            "params": self.params,
+            "kind": self.kind,
+            "bound": self.bound,
+            "space": self.space,
+            "n_chunks": self.n_chunks,
+            "chunks_done": self.chunks_done,
+            "status": self.status,
+            "positions_checked": self.positions,
+            "started": self.started,
+            "finished": self.finished,
+            "seconds": self.seconds,
+        }
+
+
+class Store:
+    """A handle on the SQLite results store (one connection, in the main process).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> s = Store(os.path.join(tempfile.mkdtemp(), "r.sqlite"))
+    >>> s.runs()
+    []
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path).expanduser() if path is not None else default_store_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(str(self.path), timeout=60.0, isolation_level=None)
+        self.conn.execute("PRAGMA busy_timeout = 60000")
+        self.conn.execute("PRAGMA journal_mode = WAL")
+        self.conn.execute("PRAGMA synchronous = NORMAL")
+        with self._tx():
+            for stmt in _SCHEMA.split(";"):
+                if stmt.strip():
+                    self.conn.execute(stmt)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # -- runs -----------------------------------------------------------------------
+    def create_run(
+        self,
+        *,
+        spec_key: str,
+        what: str,
+        target: str,
+        game: str,
+        params: dict[str, Any],
+        kind: str,
+        bound: int,
+        space: str,
+        n_chunks: int,
+        spec: bytes | None,
+    ) -> int:
+        """Insert a new run in status ``running``; return its id."""
+        with self._tx() as c:
+            cur = c.execute(
+                "INSERT INTO runs (spec_key, what, target, game, params, kind, bound, space,"
+                " n_chunks, status, started, host, pid, spec)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)",
+                (
+                    spec_key,
+                    what,
+                    target,
+                    game,
+                    json.dumps(params, default=str, sort_keys=True),
+                    kind,
+                    bound,
+                    space,
+                    n_chunks,
+                    time.time(),
+                    socket.gethostname(),
+                    os.getpid(),
+                    spec,
+                ),
+            )
+            rid = cur.lastrowid
+        assert rid is not None
+        return int(rid)
+
+    def find_resumable(self, spec_key: str) -> int | None:
+        """The latest unfinished run with this spec, or None."""
+        row = self.conn.execute(
+            "SELECT id FROM runs WHERE spec_key = ? AND status NOT IN ('verified', 'FAILED')"
+            " ORDER BY id DESC LIMIT 1",
+            (spec_key,),
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def run_spec(self, run_id: int) -> tuple[str, bytes | None] | None:
+        """``(spec_key, pickled spec)`` of a run, or None if there is no such run."""
+        row = self.conn.execute(
+            "SELECT spec_key, spec FROM runs WHERE id = ?", (run_id,)
+        ).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def mark_running(self, run_id: int) -> None:
+        """Mark a resumed run as running in this process."""
+        with self._tx() as c:
+            c.execute(
+                "UPDATE runs SET status = 'running', pid = ?, host = ? WHERE id = ?",
+                (os.getpid(), socket.gethostname(), run_id),
+            )
+
+    def finish_run(self, run_id: int, status: str, positions: int, seconds: float) -> None:
+        """Record the final status of a run."""
+        with self._tx() as c:
+            c.execute(
+                "UPDATE runs SET status = ?, positions = ?, finished = ?, seconds = ? WHERE id = ?",
+                (status, positions, time.time(), seconds, run_id),
+            )
+
+    # -- chunks ---------------------------------------------------------------------
+    def record_chunk(
+        self,
+        run_id: int,
+        idx: int,
+        positions: int,
+        seconds: float,
+        method: str,
+        failure: dict[str, Any] | None,
+    ) -> bool:
+        """Commit one chunk's result atomically; False if it was already recorded."""
+        with self._tx() as c:
+            cur = c.execute(
+                "INSERT OR IGNORE INTO chunks (run_id, idx, status, positions, seconds, method,"
+                " failed, finished) VALUES (?, ?, 'done', ?, ?, ?, ?, ?)",
+                (run_id, idx, positions, seconds, method, int(failure is not None), time.time()),
+            )
+            if cur.rowcount == 0:
+                return False
+            if failure is not None:
+                c.execute(
+                    "INSERT OR REPLACE INTO counterexamples (run_id, chunk_idx, position,"
+                    " claimed, detail, option) VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        run_id,
+                        idx,
+                        json.dumps(failure["position"], default=str),
+                        json.dumps(failure["claimed"], default=str),
+                        failure["detail"],
+                        json.dumps(failure.get("option"), default=str),
+                    ),
+                )
+            c.execute("UPDATE runs SET positions = positions + ? WHERE id = ?", (positions, run_id))
+        return True
+
+    def done_chunks(self, run_id: int) -> dict[int, tuple[int, float, dict[str, Any] | None]]:
+        """Recorded chunks of a run: index -> (positions, seconds, failure or None)."""
+        out: dict[int, tuple[int, float, dict[str, Any] | None]] = {}
+        fails = {
+            int(r[0]): {
+                "position": _tuplify(json.loads(r[1])),
+                "claimed": json.loads(r[2]) if r[2] is not None else None,
+                "detail": r[3],
+                "option": _tuplify(json.loads(r[4])) if r[4] is not None else None,
+            }
+            for r in self.conn.execute(
+                "SELECT chunk_idx, position, claimed, detail, option FROM counterexamples"
+                " WHERE run_id = ?",
+                (run_id,),
+            )
+        }
+        for idx, pos, secs in self.conn.execute(
+            "SELECT idx, positions, seconds FROM chunks WHERE run_id = ? AND status = 'done'",
+            (run_id,),
+        ):
+            out[int(idx)] = (int(pos), float(secs), fails.get(int(idx)))
+        return out
+
+    # -- listing --------------------------------------------------------------------
+    def runs(self, limit: int = 100) -> list[RunRecord]:
+        """The latest runs, newest first (a ``running`` run whose process is gone on this
+        host is shown as ``interrupted``)."""
+        rows = self.conn.execute(
+            "SELECT r.id, r.what, r.target, r.game, r.params, r.kind, r.bound, r.space,"
+            " r.n_chunks, r.status, r.positions, r.started, r.finished, r.seconds, r.host,"
+            " r.pid, (SELECT COUNT(*) FROM chunks c WHERE c.run_id = r.id)"
+            " FROM runs r ORDER BY r.id DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        out = []
+        host = socket.gethostname()
+        for r in rows:
+            status = r[9]
+            if status == "running" and r[14] == host and not _alive(r[15]):
+                status = "interrupted"
+            out.append(
+                RunRecord(
+                    id=r[0],
+                    what=r[1],
+                    target=r[2],
+                    game=r[3],
+                    params=json.loads(r[4]),
+                    kind=r[5],
+                    bound=r[6],
+                    space=r[7],
+                    n_chunks=r[8],
+                    status=status,
+                    positions=r[10],
+                    started=r[11],
+                    finished=r[12],
+                    seconds=r[13],
+                    chunks_done=r[16],
+                )
+            )
+        return out
+
+
+def _alive(pid: int | None) -> bool:
+    if not pid:
+        return False
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def runs(store: str | os.PathLike[str] | None = None, limit: int = 100) -> list[RunRecord]:
+    """Past verification runs in the results store, newest first.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> runs(os.path.join(tempfile.mkdtemp(), "r.sqlite"))
+    []
+    """
+    st = Store(store)
+    try:
+        return st.runs(limit)
+    finally:
+        st.close()

@@ -98,3 +98,25 @@ def test_user_errors_exit_2_one_line(
     code, _, err = run(capsys, *args)
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and fragment in err
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_readme_pictures_are_what_the_commands_make(capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Pictures", 1)[1].split("\n## ", 1)[0]
+    block = section.split("$ nimlab binary single-delete 1440 864 672 1120\n", 1)[1]
+    shown = block.split("```", 1)[0].rstrip("\n")
+    code, out, _ = run(capsys, "binary", "single-delete", "1440", "864", "672", "1120")
+    assert code == 0 and out.rstrip("\n") == shown
+    tex = (ROOT / "docs/images/ryuo3-table1.tex").read_text(encoding="utf-8")
+    assert tex.rstrip("\n") in section
+    rows = check_structure(tex, 9)
+    assert [[int(c.replace("\\textbf{", "").rstrip("}")) for c in r[1:]] for r in rows[1:]] == (
+        S18_TABLE_1
+    )
+    assert png_size(ROOT / "docs/images/rgame-example2.png") == (640, 600)
+    assert svg_size(ROOT / "docs/images/nim-1-2-tree.svg")[2].tag.endswith("svg")
+    for name in ("rgame-example2.png", "nim-1-2-tree.svg"):
+        assert f"docs/images/{name}" in section

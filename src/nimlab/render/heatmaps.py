@@ -275,7 +275,9 @@ def heatmap(
         ax.set_visible(False)
     _legend(fig, axes[:n], lut, kind)
     if title:
-        fig.suptitle(title, fontsize=11)
+        import textwrap
+
+        fig.suptitle(textwrap.fill(title, max(20, int(w / 9.5))), fontsize=11)
     out.parent.mkdir(parents=True, exist_ok=True)
     import matplotlib
 

@@ -169,3 +169,26 @@ def test_other_games_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert digits == SH_EXAMPLES[0][1] and data["p"] is True and data["theorem"] == "Sh-T6"
     assert main(["binary", "nim", "3", "-1"]) == 2
     assert "heap 2 is -1" in capsys.readouterr().err
+
+
+def test_turning_turtles_products_against_search() -> None:
+    g = nimlab.game("turning-turtles")
+    for heads in ([(1, 1), (2, 3)], [(2, 2)], [(3, 3), (2, 2)], [(1, 2), (2, 1), (3, 1)]):
+        view = binary_view(g, heads)
+        assert view.grundy == nimlab.grundy(g, heads, method="search")
+    assert ("2⊗2", "11") in binary_view(g, [(2, 2)]).rows()  # 2 ⊗ 2 = 3
+
+
+def test_trees_and_binary_views_stay_light() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, nimlab\n"
+        "nimlab.game_tree('nim', (1, 2)).to_svg(engine='python')\n"
+        "nimlab.binary_view('single-delete', (1440, 864, 672, 1120))\n"
+        "nimlab.binary_view('turning-turtles', [(2, 3)])\n"
+        "print(sorted(m for m in ('numpy', 'numba', 'matplotlib') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -611,11 +611,8 @@ def _build_emperor(g: Ruleset[Any], pos: Any) -> BinaryView:
 
 
 def _build_turtles(g: Ruleset[Any], pos: Any) -> BinaryView:
-    import nimlab
+    from nimlab.formulas.nimmul import nimmul  # exact, pure Python (no numpy)
 
-    nimmul = getattr(nimlab, "nimmul", None)
-    if nimmul is None:
-        raise NimlabError(f"{g.label()}: the binary view needs nimlab.nimmul (nim products)")
     heads = sorted(pos)
     prods = [(f"{a}⊗{b}", int(nimmul(a, b))) for a, b in heads]
     x = _xor_all([p for _, p in prods])

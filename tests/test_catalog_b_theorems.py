@@ -45,7 +45,7 @@ def first_disagreement(t: Theorem, bound: int) -> tuple[int, Any]:
     count = 0
     for inst in t.instances(bound):  # type: ignore[misc]
         s: Solver[Any] = Solver(inst.game)
-        for pos in inst.positions:
+        for pos in inst.iter_positions():
             claimed = t.claimed(inst.game, pos)
             if t.kind == "grundy":
                 actual: Any = s.grundy(pos, method="search")
@@ -90,3 +90,37 @@ def test_wrong_claims_are_caught() -> None:
     assert first_disagreement(t, 16)[1][1] == (9, 13)
     t = replace(theorem("Sh-T6"), claim=lambda g, p: len({h % 2 for h in p}) == 1)
     assert first_disagreement(t, 12)[1] is not None
+
+
+@pytest.mark.parametrize("tid", ["S18-T8", "S18-T9"])
+def test_vector_claims_equal_the_closed_forms(tid: str) -> None:
+    import numpy as np
+
+    t = theorem(tid)
+    assert t.vector_claim is not None
+    x, y = np.meshgrid(np.arange(40, dtype=np.int64), np.arange(40, dtype=np.int64))
+    for inst in t.instances(40):  # type: ignore[misc]
+        arr = t.vector_claim(inst.game, (x, y))
+        for a, b in zip(x.ravel().tolist(), y.ravel().tolist(), strict=True):
+            assert arr[b, a] == inst.game.closed_grundy((a, b))
+
+
+@pytest.mark.parametrize("tid", ["S18-T8", "S18-T9"])
+def test_vectorised_check_catches_a_wrong_claim(tid: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Ryuo theorems run the vectorised local check; a false claim fails there."""
+    from nimlab.theory import registry
+
+    t = theorem(tid)
+    vc = t.vector_claim
+    assert vc is not None
+
+    def wrong_vec(g: Any, heaps: tuple[Any, ...]) -> Any:
+        x, y = heaps
+        return vc(g, heaps) ^ ((x == 5) & (y == 7))
+
+    def wrong(g: Any, p: tuple[int, int]) -> int:
+        return int(wrong_vec(g, p))
+
+    monkeypatch.setitem(registry._THEOREMS, tid, replace(t, claim=wrong, vector_claim=wrong_vec))
+    r = check_theorem(tid, 12)
+    assert not r.ok and r.counterexample is not None

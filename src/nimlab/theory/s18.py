@@ -1,16 +1,19 @@
 """Theorems of [S18]: Ryuo Nim (S18-T8), restricted Ryuo Nim (S18-T9) and RGAMES (S18-T12).
 
 Positions are boxes of heaps below the bound, in increasing order: every move lowers
-heaps, so the sets are move-closed. (S18-T7 and S18-T11 are in :mod:`nimlab.theory.basic`.)
+heaps, so the sets are move-closed. The two Ryuo theorems give their claims over numpy
+arrays too (``vector_claim``), so their local check runs vectorised. (S18-T7 and S18-T11 are in :mod:`nimlab.theory.basic`.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from nimlab.catalog import game
+from nimlab.core.ruleset import Ruleset
 from nimlab.theory.registry import Instance, Theorem, register_theorem
-from nimlab.theory.spaces import box, sorted_box
+from nimlab.theory.spaces import box
 
 __all__ = ["RESTRICTED_RYUO_PQ", "RGAMES_INSTANCES"]
 
@@ -39,14 +42,36 @@ RGAMES_INSTANCES: tuple[tuple[str, str], ...] = (
 )
 
 
+def _box(g: Ruleset[Any], bound: int) -> Instance:
+    """Every ``(x, y)`` below the bound, as a space the vectorised local check can use."""
+    from nimlab.verification.runner import heap_space
+
+    return Instance(g, space=heap_space(g, bound, 2, fast=True))
+
+
 def _ryuo(bound: int) -> Iterator[Instance]:
     for p in range(1, 6):
-        yield Instance(game("ryuo", p=p), sorted_box(2, bound))
+        yield _box(game("ryuo", p=p), bound)
 
 
 def _restricted(bound: int) -> Iterator[Instance]:
     for p, q in RESTRICTED_RYUO_PQ:
-        yield Instance(game("restricted-ryuo", p=p, q=q), sorted_box(2, bound))
+        yield _box(game("restricted-ryuo", p=p, q=q), bound)
+
+
+def _ryuo_vector(g: Ruleset[Any], heaps: tuple[Any, ...]) -> Any:
+    """S18-T8 over arrays of heaps (numpy int64 or Python ints)."""
+    x, y = heaps
+    p: int = g.p  # type: ignore[attr-defined]
+    return p * ((x // p) ^ (y // p)) + (x + y) % p
+
+
+def _restricted_vector(g: Ruleset[Any], heaps: tuple[Any, ...]) -> Any:
+    """S18-T9 over arrays of heaps (numpy int64 or Python ints); ``p | q``."""
+    x, y = heaps
+    p: int = g.p  # type: ignore[attr-defined]
+    q: int = g.q  # type: ignore[attr-defined]
+    return p * (((x % q) // p) ^ ((y % q) // p)) + (x + y) % p
 
 
 def _rgames(bound: int) -> Iterator[Instance]:
@@ -64,7 +89,8 @@ register_theorem(
         game="ryuo",
         kind="grundy",
         instances=_ryuo,
-        default_bound=48,
+        vector_claim=_ryuo_vector,
+        default_bound=1000,
         params="p = 1..5",
     )
 )
@@ -77,7 +103,8 @@ register_theorem(
         game="restricted-ryuo",
         kind="grundy",
         instances=_restricted,
-        default_bound=48,
+        vector_claim=_restricted_vector,
+        default_bound=1000,
         params="(p, q) = " + ", ".join(f"({p},{q})" for p, q in RESTRICTED_RYUO_PQ),
     )
 )

@@ -112,6 +112,7 @@ def _report(res: Any, kind: str, label: str, bound: int, as_json: bool) -> int:
     show_default=True,
     help="Theorems: local check, or comparison with exhaustive search (serial).",
 )
+@click.option("--chunk-size", type=int, help="About N positions per chunk (conjectures).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def verify_cmd(
     theorem_id: str | None,
@@ -130,6 +131,7 @@ def verify_cmd(
     resume: bool,
     run_id: int | None,
     method: str,
+    chunk_size: int | None,
     as_json: bool,
 ) -> int:
     """Verify a theorem (nimlab verify S18-T8 --bound 1000) or a conjecture
@@ -182,6 +184,7 @@ def verify_cmd(
         store=st,
         resume=res_flag,
         progress=True,
+        chunk_size=chunk_size,
     )
     kind = "grundy" if formula is not None else "p-set"
     return _report(r2, kind, f"{g.label()}: {formula or p_set}", bound, as_json)

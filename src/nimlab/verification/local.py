@@ -72,7 +72,8 @@ class ExprClaim(Claim):
 
 @dataclass(frozen=True)
 class FunctionClaim(Claim):
-    """A claim given by a Python callable: ``f(position)`` or ``f(*heaps)``."""
+    """A claim given by a Python callable: ``f(*heaps)`` when it takes as many arguments
+    as the position has heaps (``lambda n: ...`` for one heap), else ``f(position)``."""
 
     fn: Callable[..., Any]
     _spread: dict[str, bool] = field(default_factory=dict, compare=False, repr=False, hash=False)
@@ -81,7 +82,7 @@ class FunctionClaim(Claim):
         spread = self._spread.get("s")
         if spread is None:
             spread = False
-            if isinstance(position, tuple) and len(position) != 1:
+            if isinstance(position, tuple):
                 try:
                     inspect.signature(self.fn).bind(*position)
                     spread = True

@@ -211,7 +211,12 @@ def _probe_closed(game: Ruleset[Any], n: int, low: int, bound: int) -> str:
 
 
 def heap_space(
-    game: Ruleset[Any], bound: int, heaps: int | None = None, *, fast: bool = False
+    game: Ruleset[Any],
+    bound: int,
+    heaps: int | None = None,
+    *,
+    fast: bool = False,
+    chunk_size: int | None = None,
 ) -> Space:
     """The CLI's position space: every heap < *bound*, or the total < *bound* if moves
     can raise a heap (Lim); invalid tuples are skipped.
@@ -251,7 +256,7 @@ def heap_space(
         )
     mode = _probe_closed(game, n, low, bound)
     row_size = span ** (n - 1)
-    target = FAST_CHUNK if fast else PY_CHUNK
+    target = chunk_size if chunk_size else (FAST_CHUNK if fast else PY_CHUNK)
     rows = rows_per_chunk(span, row_size, target)
     if mode == "total":
         return TotalSpace(n, bound, low, rows, game)
@@ -634,6 +639,7 @@ def verify(
     store: Any = None,
     resume: bool | int = False,
     progress: bool = False,
+    chunk_size: int | None = None,
 ) -> VerificationResult:
     """Verify a claimed Grundy function or P-set of *game* by local check.
 
@@ -666,6 +672,9 @@ def verify(
         Continue the unfinished run with the same spec (True) or with this run id.
     progress : bool
         Show a progress bar (or periodic lines when stderr is not a terminal).
+    chunk_size : int, optional
+        About how many positions make a chunk (default: 8192, or 2^19 on the
+        vectorised path); part of the run's identity for ``resume``.
 
     Returns
     -------
@@ -690,13 +699,13 @@ def verify(
     raw = formula if formula is not None else p_set
     if positions is not None:
         plist = [g.validate(p) for p in positions]
-        space: Space = ListSpace.of(plist, LIST_CHUNK, g)
+        space: Space = ListSpace.of(plist, chunk_size or LIST_CHUNK, g)
         n = len(plist[0]) if plist and isinstance(plist[0], tuple) else 1
         b = bound if bound is not None else 0
     else:
         if bound is None:
             raise InvalidParameterError("give bound= (every heap < bound) or positions=")
-        space = heap_space(g, bound, heaps)
+        space = heap_space(g, bound, heaps, chunk_size=chunk_size)
         n = space.n_heaps  # type: ignore[attr-defined]
         b = bound
     claim: Claim
@@ -716,7 +725,8 @@ def verify(
     if isinstance(space, BoxSpace):
         from nimlab.verification.fast import supports_fast
 
-        fast_spec = CheckSpec(g, kind, claim, heap_space(g, b, heaps, fast=True), target, b, True)
+        fast_space = heap_space(g, b, heaps, fast=True, chunk_size=chunk_size)
+        fast_spec = CheckSpec(g, kind, claim, fast_space, target, b, True)
         if supports_fast(fast_spec):
             spec = fast_spec
     return run_spec(

@@ -269,6 +269,7 @@ def test_sh_proposition_7_all_odd_is_p_for_five_and_six_heaps(halves: list[int])
 def test_sh_proposition_8_twos() -> None:
     for n in range(2, 16):
         assert S_SINGLE.is_p((2,) * n, method="search") == (n % 3 != 2), n
+        assert SINGLE.closed_is_p((2,) * n) == (n % 3 != 2), n
 
 
 def test_single_delete_has_no_criterion_for_five_heaps_not_all_odd() -> None:

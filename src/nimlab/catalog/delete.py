@@ -31,6 +31,7 @@ from nimlab.formulas.delete import (
     single_delete3_is_p,
     single_delete4_is_p,
     single_delete_all_odd,
+    single_delete_twos_is_p,
 )
 
 __all__ = ["AboDelete", "DeleteNim", "SingleDelete", "partitions"]
@@ -115,8 +116,9 @@ class SingleDelete(_PositiveHeaps):
 
     A move removes one heap and splits one of the other ``n − 1`` heaps into two positive
     heaps; ``⟨1, …, 1⟩`` is the only terminal position. ``n = 2`` is [Sh]'s Delete Nim.
-    Criteria: ``n = 2`` Sh-T1 (both odd), ``n = 3`` Sh-T3, ``n = 4`` Sh-T6, and all heaps odd
-    ⇒ P for every ``n`` (Sh-P7); for ``n ≥ 5`` other positions have no known criterion.
+    Criteria: ``n = 2`` Sh-T1 (both odd), ``n = 3`` Sh-T3, ``n = 4`` Sh-T6, all heaps odd
+    ⇒ P for every ``n`` (Sh-P7), ``⟨2, …, 2⟩`` is P iff ``n mod 3 ≠ 2`` (Sh-P8); for
+    ``n ≥ 5`` other positions have no known criterion.
 
     Examples
     --------
@@ -127,6 +129,8 @@ class SingleDelete(_PositiveHeaps):
     'N'
     >>> SingleDelete().closed_is_p((1, 3, 5, 7, 9)), SingleDelete().closed_is_p((1, 3, 5, 7, 8))
     (True, None)
+    >>> SingleDelete().closed_is_p((2,) * 8), SingleDelete().closed_is_p((2,) * 9)
+    (False, True)
     """
 
     name = "single-delete"
@@ -157,7 +161,11 @@ class SingleDelete(_PositiveHeaps):
             return single_delete3_is_p(*position)
         if n == 4:
             return single_delete4_is_p(*position)
-        return True if single_delete_all_odd(position) else None
+        if single_delete_all_odd(position):  # Sh-P7
+            return True
+        if all(h == 2 for h in position):  # Sh-P8
+            return single_delete_twos_is_p(n)
+        return None
 
 
 @register

@@ -22,7 +22,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_terminal_table(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "table", "ryuo", "-p", "p=3", "--size", "9")
     assert code == 0
-    assert "ryuo(p=3)" in out and "9 P-positions shown" in out
+    assert "ryuo(p=3)" in out and "9 P-positions in the table" in out
     rows = [line for line in out.splitlines() if line.startswith("│")]
     cells = [[c.strip() for c in r.strip("│").split("│")] for r in rows]
     assert [[int(c) for c in r[1:]] for r in cells] == S18_TABLE_1

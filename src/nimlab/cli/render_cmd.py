@@ -75,7 +75,7 @@ def _write(path: str, text: str) -> None:
     "--highlight",
     default=None,
     metavar="p|VALUE",
-    help="LaTeX/Markdown: set P-positions (p) or cells of a value in bold.",
+    help="Highlight P-positions (p, the default on screen) or cells of a value.",
 )
 @click.option("--latex-document", is_flag=True, help="Wrap the LaTeX tabular in a document.")
 @click.option("--png", "png_file", metavar="FILE", help="Write a PNG heatmap.")
@@ -145,8 +145,10 @@ def table_cmd(
     if not wrote:
         from rich.console import Console
 
-        Console().print(tv.to_rich())
-        click.echo(f"{tv.p_count} P-positions shown")
+        console = Console()
+        console.print(tv.title, style="bold", highlight=False)
+        console.print(tv.to_rich("p" if mark is None else mark, width=console.width, title=False))
+        click.echo(f"{tv.p_count} P-positions in the table")
 
 
 @click.command("tree", context_settings=HEAP_CONTEXT)

@@ -453,27 +453,41 @@ def table_to_rich(
     highlight: Highlight = "p",
     title: str | None = None,
     max_size: int = DISPLAY_MAX,
+    width: int | None = None,
 ) -> Table:
     """A rich :class:`~rich.table.Table`: values coloured, P-positions reverse bold.
 
+    At most *max_size* rows and columns are shown, and no more columns than fit in
+    *width* characters when given; a caption says what was cut.
+
     Examples
     --------
-    >>> table_to_rich([[0, 1], [1, 0]]).row_count
-    2
+    >>> t = table_to_rich([[0, 1], [1, 0]])
+    >>> t.row_count, len(t.columns)
+    (2, 3)
+    >>> t = table_to_rich([[7] * 30] * 3, width=40)
+    >>> len(t.columns) - 1, t.caption
+    (6, 'rows 0..2 and columns 0..5 of a 3 x 30 table; export with --csv or --png for all')
     """
     from rich.table import Table
 
     k = _check_kind(kind)
     a, rows, cols, corner = _matrix(array)
-    cut = a.shape[0] > max_size or a.shape[1] > max_size
-    a = a[:max_size, :max_size]
-    caption = (
-        f"first {max_size} rows and columns of {rows[-1]}+1 x {cols[-1]}+1; "
-        "export with --csv/--png for all"
-        if cut
-        else None
-    )
-    t = Table(title=title, caption=caption, show_lines=False, pad_edge=False, padding=(0, 1))
+    n_rows, n_cols = a.shape
+    max_cols = max_size
+    if width is not None:
+        cell = max(len(c) for c in cols) if k == "grundy" else 1
+        if k == "grundy" and a.size:
+            cell = max(cell, len(str(int(a.max()))))
+        max_cols = max(1, min(max_cols, (width - len(corner) - 4) // (cell + 3)))
+    a = a[:max_size, :max_cols]
+    caption = None
+    if a.shape != (n_rows, n_cols):
+        caption = (
+            f"rows 0..{a.shape[0] - 1} and columns 0..{a.shape[1] - 1} of a {n_rows} x "
+            f"{n_cols} table; export with --csv or --png for all"
+        )
+    t = Table(title=title, caption=caption, show_lines=False, padding=(0, 1))
     t.add_column(corner, justify="right", style="bold")
     for c in cols[: a.shape[1]]:
         t.add_column(c, justify="right")
@@ -577,9 +591,17 @@ class TableView:
         data = self.array if self.array.ndim == 3 and self.slice_z is None else self.values
         return heatmap(data, path, **kwargs)
 
-    def to_rich(self) -> Table:
-        """A rich table for the terminal."""
-        return table_to_rich(self.values, kind=self.kind, title=self.title)
+    def to_rich(
+        self, highlight: Highlight = "p", *, width: int | None = None, title: bool = True
+    ) -> Table:
+        """A rich table for the terminal (columns cut to *width* characters if given)."""
+        return table_to_rich(
+            self.values,
+            kind=self.kind,
+            highlight=highlight,
+            title=self.title if title else None,
+            width=width,
+        )
 
     def __rich__(self) -> Table:
         return self.to_rich()

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from math import gcd
 
 from nimlab.core.errors import SearchTooLargeError
+from nimlab.solvers.search import mex
 
 __all__ = [
     "Periodicity",
@@ -38,14 +39,6 @@ __all__ = [
 ]
 
 MAX_STEPS = 1_000_000
-
-
-def _mex(values: Iterable[int]) -> int:
-    seen = set(values)
-    m = 0
-    while m in seen:
-        m += 1
-    return m
 
 
 @dataclass(frozen=True)
@@ -140,7 +133,7 @@ def subtraction_periodicity(S: Iterable[int], max_steps: int = MAX_STEPS) -> Per
     m = s[-1]
     g: list[int] = []
     for n in range(m):
-        g.append(_mex(g[n - x] for x in s if x <= n))
+        g.append(mex(g[n - x] for x in s if x <= n))
     seen: dict[tuple[int, ...], int] = {}
     n = m
     while True:
@@ -153,7 +146,7 @@ def subtraction_periodicity(S: Iterable[int], max_steps: int = MAX_STEPS) -> Per
                 f"Subtraction({sorted(s)}): no period found within {max_steps:,} heaps"
             )
         seen[state] = n
-        g.append(_mex(g[n - x] for x in s))
+        g.append(mex(g[n - x] for x in s))
         n += 1
 
 
@@ -174,7 +167,7 @@ def allbut_periodicity(S: Iterable[int], max_steps: int = MAX_STEPS) -> Periodic
     m = s[-1] if s else 0
     g: list[int] = []
     for n in range(m):
-        g.append(_mex(g[n - t] for t in range(1, n + 1) if t not in excluded))
+        g.append(mex(g[n - t] for t in range(1, n + 1) if t not in excluded))
     allowed = [t for t in range(1, m + 1) if t not in excluded]
     top = -1  # max of G over the positions below n - m (none yet)
     seen: dict[tuple[int, ...], tuple[int, int]] = {}
@@ -191,7 +184,7 @@ def allbut_periodicity(S: Iterable[int], max_steps: int = MAX_STEPS) -> Periodic
                 f"All-but({sorted(s)}): no arithmetic period found within {max_steps:,} heaps"
             )
         seen[state] = (n, top)
-        rel = _mex(state[t - 1] for t in allowed if state[t - 1] >= 0)
+        rel = mex(state[t - 1] for t in allowed if state[t - 1] >= 0)
         g.append(base + rel)
         top = max(top, g[n - m])
         n += 1

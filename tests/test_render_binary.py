@@ -192,3 +192,12 @@ def test_trees_and_binary_views_stay_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_single_delete_trailing_zeros_are_shaded() -> None:
+    view = binary_view("single-delete", (294, 208, 304, 432))
+    for row, v in zip(view.blocks[0].rows, (1, 4, 4, 4), strict=True):
+        assert row.shade == tuple(i >= 9 - v for i in range(9))  # the v2 trailing zeros
+        assert row.marks == tuple(i == 9 - 1 - v for i in range(9))  # the lowest 1
+        assert set(row.text[9 - v :]) <= {"0"} and row.text[9 - 1 - v] == "1"
+    assert view._repr_html_().count("#fff6d6") == 1 + 4 + 4 + 4

@@ -90,9 +90,11 @@ class BinaryRow:
     role : str
         ``heap``, ``result`` (below a rule), ``term`` or ``total``.
     marks : tuple of bool
-        Columns to emphasise (trailing zeros for v2, trailing ones for tail, bit k).
+        Columns to emphasise (the lowest 1 for v2, trailing ones for tail, bit k).
     note : str
         Short note (``v2=5``).
+    shade : tuple of bool
+        Columns to shade lightly (the trailing zeros counted by v2).
     """
 
     label: str
@@ -101,6 +103,7 @@ class BinaryRow:
     role: str = "heap"
     marks: tuple[bool, ...] = ()
     note: str = ""
+    shade: tuple[bool, ...] = ()
 
     @property
     def text(self) -> str:
@@ -210,6 +213,7 @@ class BinaryView:
                             "value": r.value,
                             "role": r.role,
                             "marks": [i for i, m in enumerate(r.marks) if m],
+                            "shade": [i for i, m in enumerate(r.shade) if m],
                             "note": r.note,
                         }
                         for r in b.rows
@@ -241,8 +245,9 @@ class BinaryView:
                 border = "border-top:1px solid #333;" if r.role in ("result", "total") else ""
                 tds = []
                 marks = r.marks or (False,) * len(r.digits)
-                for d, m in zip(r.digits, marks, strict=True):
-                    bg = "background:#ffe08a;" if m else ""
+                shade = r.shade or (False,) * len(r.digits)
+                for d, m, sh in zip(r.digits, marks, shade, strict=True):
+                    bg = "background:#ffe08a;" if m else ("background:#fff6d6;" if sh else "")
                     tds.append(f'<td style="{cell};{border}{bg}">{html.escape(d)}</td>')
                 weight = "font-weight:bold;" if r.role in ("result", "total") else ""
                 out.append(
@@ -514,7 +519,15 @@ def _build_single_delete(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
     width = max(max(h.bit_length() for h in pos), 1)
     vals = [v2(h) for h in pos]
     rows = [
-        BinaryRow(lab, _bits(h, width), str(h), "heap", _mark_at(width, v), f"v2={v}")
+        BinaryRow(
+            lab,
+            _bits(h, width),
+            str(h),
+            "heap",
+            _mark_at(width, v),
+            f"v2={v}",
+            _mark_low(width, v),
+        )
         for lab, h, v in zip(_heap_labels(n, True), pos, vals, strict=True)
     ]
     _, p = _formula(g, pos)

@@ -303,10 +303,12 @@ def check_theorem(
 
         raise InvalidParameterError(f"unknown method {method!r}: choose local or search")
     from nimlab.core.errors import InvalidParameterError as _NotClosed
-    from nimlab.verification.local import TheoremClaim
+    from nimlab.verification.local import Claim, ObjectTheoremClaim, TheoremClaim
     from nimlab.verification.runner import LIST_CHUNK, CheckSpec, run_spec
     from nimlab.verification.spaces import BoxSpace, ListSpace
 
+    registered = _THEOREMS.get(t.id)
+    claim: Claim = TheoremClaim(t.id) if registered is t else ObjectTheoremClaim(t)
     start = time.perf_counter()
     count = 0
     used: set[str] = set()
@@ -318,15 +320,7 @@ def check_theorem(
             space = ListSpace.of(list(inst.positions), LIST_CHUNK, inst.game)
         elif isinstance(space, BoxSpace) and t.vector_claim is not None:
             fast = True
-        spec = CheckSpec(
-            inst.game,
-            t.kind,
-            TheoremClaim(t.id),
-            space,
-            f"{t.id}#{k}",
-            b,
-            fast,
-        )
+        spec = CheckSpec(inst.game, t.kind, claim, space, f"{t.id}#{k}", b, fast)
         try:
             res = run_spec(
                 spec,

@@ -28,6 +28,7 @@ __all__ = [
     "ExprClaim",
     "Failure",
     "FunctionClaim",
+    "ObjectTheoremClaim",
     "TheoremClaim",
     "check_chunk",
     "check_position",
@@ -131,6 +132,29 @@ class TheoremClaim(Claim):
         from nimlab.theory.registry import theorem
 
         vc = theorem(self.tid).vector_claim
+        if vc is None:
+            return None
+        return lambda *heaps: vc(game, heaps)
+
+
+@dataclass(frozen=True)
+class ObjectTheoremClaim(Claim):
+    """The claim of a :class:`~nimlab.theory.registry.Theorem` object that is not the
+    registered one (a modified copy): pickled with the spec."""
+
+    theorem: Any
+
+    def value(self, game: Ruleset[Any], position: Any) -> Any:
+        return self.theorem.claimed(game, position)
+
+    def key(self) -> str:
+        fn = self.theorem.claim
+        code = getattr(fn, "__code__", None)
+        extra = "" if code is None else repr(code.co_code)
+        return f"theorem-object:{self.theorem.id}:{hash(extra)}"
+
+    def vectorised(self, game: Ruleset[Any], bound: int) -> Callable[..., Any] | None:
+        vc = self.theorem.vector_claim
         if vc is None:
             return None
         return lambda *heaps: vc(game, heaps)

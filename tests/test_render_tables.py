@@ -222,3 +222,29 @@ def test_html_and_rich_views() -> None:
 def test_user_errors(call, fragment: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(nimlab.NimlabError, match=re.escape(fragment)):
         call()
+
+
+def test_cells_that_are_not_positions_are_empty(tmp_path: Path) -> None:
+    # Welter: equal heaps are not positions; Single-delete: heaps are positive
+    tv = table_view("welter", 5)
+    data = tv.to_dict()["values"]
+    assert [data[i][i] for i in range(5)] == [None] * 5
+    assert data[0][1] == nimlab.grundy("welter", (0, 1), method="search")
+    assert tv.p_count == sum(
+        nimlab.grundy("welter", (x, y), method="search") == 0
+        for x in range(5)
+        for y in range(5)
+        if x != y
+    )
+    rows = list(csv.reader(io.StringIO(tv.to_csv())))
+    assert [rows[i + 1][i + 1] for i in range(5)] == [""] * 5
+    sd = nimlab.game("single-delete")
+    fb = _fallback_table(sd, (4, 4), "grundy")
+    eng = compute_table(sd, (4, 4))
+    assert np.ma.getmaskarray(fb).tolist() == np.ma.getmaskarray(eng).tolist()
+    assert np.ma.getmaskarray(eng)[0].all() and not np.ma.getmaskarray(eng)[1:, 1:].any()
+    assert (np.ma.getdata(fb)[1:, 1:] == np.ma.getdata(eng)[1:, 1:]).all()
+    rows_tex = check_structure(table_to_latex(eng, highlight="p"), 4)
+    assert rows_tex[1][1:] == ["", "", "", ""]
+    out = tv.heatmap(tmp_path / "welter.png", size=(300, 300))
+    assert out.stat().st_size > 0

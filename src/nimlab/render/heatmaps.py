@@ -34,6 +34,7 @@ __all__ = ["heatmap"]
 _FORMATS = ("png", "svg")
 _P_COLOUR = (0, 0, 0, 255)
 _N_COLOUR = (225, 225, 225, 255)
+_NONE_COLOUR = (255, 255, 255, 255)  # cells that are not positions of the game
 
 
 def _lut(vmax: int, kind: str) -> npt.NDArray[np.uint8]:
@@ -55,12 +56,14 @@ def _lut(vmax: int, kind: str) -> npt.NDArray[np.uint8]:
     return lut
 
 
-def _reduce(a: npt.NDArray[Any], step: int) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
+def _reduce(
+    a: npt.NDArray[Any], valid: npt.NDArray[np.bool_], step: int
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
     """Every ``step``-th cell, and whether each ``step x step`` block holds a zero."""
+    zero = (a == 0) & valid
     if step == 1:
-        return a, a == 0
+        return a, zero
     shown = a[::step, ::step]
-    zero = a == 0
     starts0 = np.arange(0, a.shape[0], step)
     starts1 = np.arange(0, a.shape[1], step)
     block = np.logical_or.reduceat(np.logical_or.reduceat(zero, starts0, axis=0), starts1, axis=1)
@@ -81,9 +84,12 @@ def _panel(
 
     rows, cols = a.shape
     step = max(1, math.ceil(max(rows, cols) / max_display))
-    shown, p_block = _reduce(a, step)
+    invalid = np.ma.getmaskarray(a)
+    data = np.ma.getdata(a)
+    shown, p_block = _reduce(data, ~invalid, step)
     idx = np.minimum(shown, len(lut) - 1) if kind == "grundy" else (shown != 0)
     rgba = lut[idx.astype(np.intp)]
+    rgba[invalid[::step, ::step]] = _NONE_COLOUR
     rgba[p_block] = _P_COLOUR
     h, w = shown.shape
     ax.imshow(
@@ -109,7 +115,9 @@ def _panel(
     if annotate is None:
         annotate = step == 1 and max(rows, cols) <= 24
     if annotate and step == 1:
-        for (i, j), v in np.ndenumerate(a):
+        for (i, j), v in np.ndenumerate(data):
+            if invalid[i, j]:
+                continue
             text = str(int(v)) if kind == "grundy" else ("P" if v == 0 else "N")
             ax.text(
                 j,
@@ -242,7 +250,7 @@ def heatmap(
     w, h = size
     if w < 50 or h < 50 or w > 20000 or h > 20000:
         raise InvalidParameterError(f"image size must be 50..20000 pixels, got {w}x{h}")
-    a = np.asarray(array)
+    a = np.ma.asanyarray(array) if isinstance(array, np.ma.MaskedArray) else np.asarray(array)
     if a.ndim == 1:
         a = a.reshape(1, -1)
     if a.ndim not in (2, 3) or a.size == 0:

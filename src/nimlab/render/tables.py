@@ -2,7 +2,9 @@
 
 A table is a numpy array indexed by heap sizes: ``a[x, y]`` is the value of the position
 ``(x, y)``. Grundy tables hold Grundy values; outcome and misère tables hold ``0`` for a
-P-position and ``1`` for an N-position (so that, as for Grundy values, 0 means P).
+P-position and ``1`` for an N-position (so that, as for Grundy values, 0 means P). Cells
+that are not positions of the game (a heap of 0 where heaps are positive, equal heaps in
+Welter's game) are masked (a ``numpy.ma.MaskedArray``) and shown empty.
 
 The exporters take any such array (or nested lists) and return text: CSV, JSON, Markdown,
 HTML and LaTeX (a ``tabular`` that compiles as is). :class:`TableView` bundles an array with
@@ -37,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from nimlab.core.errors import InvalidParameterError, SearchTooLargeError
+from nimlab.core.errors import InvalidParameterError, InvalidPositionError, SearchTooLargeError
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -133,7 +135,9 @@ def compute_table(
     import nimlab
 
     if hasattr(nimlab, "table"):
-        arr: npt.NDArray[Any] = np.asarray(nimlab.table(g, box, kind=k))
+        arr: npt.NDArray[Any] = np.ma.asanyarray(nimlab.table(g, box, kind=k))
+        if not np.ma.is_masked(arr):
+            arr = np.ma.getdata(arr)
         return _normalise_outcome(arr, k)
     return _fallback_table(g, box, k)
 
@@ -150,13 +154,18 @@ def _check_shape(shape: int | Sequence[int]) -> tuple[int, ...]:
 
 
 def _normalise_outcome(arr: npt.NDArray[Any], kind: Kind) -> npt.NDArray[Any]:
-    """Outcome tables as uint8 with 0 = P, 1 = N, whatever the engine's encoding."""
+    """Outcome tables as uint8 with 0 = P, 1 = N, whatever the engine's encoding
+    (masks are kept)."""
     if kind == "grundy":
         return arr
-    if arr.dtype == np.bool_:
+    data = np.ma.getdata(arr)
+    if data.dtype == np.bool_:
         # a boolean outcome table marks P-positions with True
-        return (~arr).astype(np.uint8)
-    out: npt.NDArray[Any] = (arr != ("P" if arr.dtype.kind in "US" else 0)).astype(np.uint8)
+        out: npt.NDArray[Any] = (~data).astype(np.uint8)
+    else:
+        out = (data != ("P" if data.dtype.kind in "US" else 0)).astype(np.uint8)
+    if np.ma.is_masked(arr):
+        return np.ma.MaskedArray(out, mask=np.ma.getmaskarray(arr))
     return out
 
 
@@ -172,15 +181,23 @@ def _fallback_table(g: Ruleset[Any], box: tuple[int, ...], kind: Kind) -> npt.ND
         )
     solver = nimlab.Solver(g)
     out = np.zeros(box, dtype=np.int64)
+    mask = np.zeros(box, dtype=np.bool_)
     for idx in itertools.product(*(range(n) for n in box)):
-        pos = g.validate(tuple(idx))
+        try:
+            pos = g.validate(tuple(idx))
+        except InvalidPositionError:
+            mask[idx] = True
+            continue
         if kind == "grundy":
             out[idx] = solver.grundy(pos)
         else:
             out[idx] = 0 if solver.is_p(pos, kind == "misere") else 1
-    if kind != "grundy":
-        return out.astype(np.uint8)
-    return out.astype(np.uint32 if out.max(initial=0) < 2**32 else np.int64)
+    if mask.all():
+        raise InvalidParameterError(
+            f"{g.label()}: no position of the box {box} is valid for this game"
+        )
+    res = out.astype(np.uint8 if kind != "grundy" or out.max(initial=0) < 256 else np.uint32)
+    return np.ma.MaskedArray(res, mask=mask) if mask.any() else res
 
 
 # -- cells and labels -----------------------------------------------------------------
@@ -211,13 +228,15 @@ def parse_highlight(text: str | None) -> Highlight:
 
 
 def _cell(v: Any, kind: str) -> str:
+    if v is None or v is np.ma.masked:
+        return ""
     if kind == "grundy":
         return str(int(v))
     return "P" if int(v) == 0 else "N"
 
 
 def _is_marked(v: Any, highlight: Highlight) -> bool:
-    if highlight is None:
+    if highlight is None or v is None or v is np.ma.masked:
         return False
     if highlight == "p":
         return int(v) == 0
@@ -226,7 +245,7 @@ def _is_marked(v: Any, highlight: Highlight) -> bool:
 
 def _matrix(array: Any) -> tuple[npt.NDArray[Any], list[str], list[str], str]:
     """A 2-D view of a 1-D or 2-D table with row labels, column labels, corner."""
-    a = np.asarray(array)
+    a = np.ma.asanyarray(array) if isinstance(array, np.ma.MaskedArray) else np.asarray(array)
     if a.ndim == 1:
         return a.reshape(1, -1), ["G"], [str(i) for i in range(a.shape[0])], "n"
     if a.ndim == 2:
@@ -262,7 +281,7 @@ def table_to_csv(array: Any, *, kind: str = "grundy") -> str:
     2,2
     """
     k = _check_kind(kind)
-    a = np.asarray(array)
+    a = np.ma.asanyarray(array) if isinstance(array, np.ma.MaskedArray) else np.asarray(array)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     if a.ndim == 1:
@@ -295,8 +314,13 @@ def table_to_json(array: Any, *, kind: str = "grundy", **meta: Any) -> str:
 
 def _table_dict(array: Any, kind: str, meta: dict[str, Any]) -> dict[str, Any]:
     k = _check_kind(kind)
-    a = np.asarray(array)
-    values: Any = a.tolist() if k == "grundy" else np.where(a == 0, "P", "N").tolist()
+    a = np.ma.asanyarray(array) if isinstance(array, np.ma.MaskedArray) else np.asarray(array)
+    if k == "grundy":
+        values: Any = a.tolist()  # masked cells (not positions) become null
+    else:
+        pn = np.where(np.ma.getdata(a) == 0, "P", "N").astype(object)
+        pn[np.ma.getmaskarray(a)] = None
+        values = pn.tolist()
     out: dict[str, Any] = dict(meta)
     out.update({"kind": k, "shape": list(a.shape), "values": values})
     return out
@@ -436,7 +460,11 @@ def table_to_html(
             if _is_marked(v, highlight):
                 style = f"{td};background:#222;color:#fff;font-weight:bold"
             else:
-                style = f"{td};background:{_PALETTE[int(v) % len(_PALETTE)]}"
+                style = (
+                    f"{td};background:#fff"
+                    if v is None
+                    else f"{td};background:{_PALETTE[int(v) % len(_PALETTE)]}"
+                )
             tds.append(f'<td style="{style}">{_cell(v, k)}</td>')
         out.append(f'<tr><th style="{td};background:#f4f4f4">{label}</th>{"".join(tds)}</tr>')
     out.append("</table>")
@@ -495,7 +523,9 @@ def table_to_rich(
         cells = []
         for v in row:
             s = _cell(v, k)
-            if _is_marked(v, highlight):
+            if v is None:
+                cells.append("[dim]·[/]")
+            elif _is_marked(v, highlight):
                 cells.append(f"[bold reverse]{s}[/]")
             else:
                 cells.append(f"[{_RICH_STYLES[int(v) % len(_RICH_STYLES)]}]{s}[/]")
@@ -555,7 +585,8 @@ class TableView:
     @property
     def p_count(self) -> int:
         """Number of P-positions in the shown table."""
-        return int(np.count_nonzero(self.values == 0))
+        zero = np.ma.getdata(self.values) == 0
+        return int(np.count_nonzero(zero & ~np.ma.getmaskarray(self.values)))
 
     def to_csv(self) -> str:
         """CSV text (the whole 3-D table in long form when no slice was chosen)."""

@@ -248,3 +248,12 @@ def test_cells_that_are_not_positions_are_empty(tmp_path: Path) -> None:
     assert rows_tex[1][1:] == ["", "", "", ""]
     out = tv.heatmap(tmp_path / "welter.png", size=(300, 300))
     assert out.stat().st_size > 0
+
+
+def test_public_api_names() -> None:
+    assert nimlab.render.table_to_latex([[0]]).startswith("\\begin{tabular}{c|c}")
+    assert isinstance(nimlab.table_view("nim", 2), nimlab.TableView)
+    assert isinstance(nimlab.game_tree("nim", (1,)), nimlab.GameTree)
+    assert isinstance(nimlab.binary_view("nim", (1,)), nimlab.BinaryView)
+    for name in ("render", "game_tree", "binary_view", "table_view", "TableView"):
+        assert name in nimlab.__all__

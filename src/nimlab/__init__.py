@@ -67,6 +67,10 @@ _LAZY: dict[str, str] = {
     "nim_square": "nimlab.engine",
     "nim_inverse": "nimlab.engine",
     "nim_div": "nimlab.engine",
+    "sequence": "nimlab.engine",
+    "periodicity": "nimlab.engine",
+    "periodicity_of": "nimlab.engine",
+    "Periodicity": "nimlab.engine",
     # multiplayer play with preferences
     "last_mover": "nimlab.solvers.multiplayer",
     "i_position": "nimlab.solvers.multiplayer",
@@ -103,6 +107,7 @@ __all__ = [
     "NoClosedFormError",
     "Outcome",
     "Param",
+    "Periodicity",
     "PreferenceProfile",
     "Ruleset",
     "SearchTooLargeError",
@@ -136,7 +141,10 @@ __all__ = [
     "nim_square",
     "nimmul",
     "outcome",
+    "periodicity",
+    "periodicity_of",
     "render",
+    "sequence",
     "symmetric_profiles",
     "table",
     "table_view",
@@ -177,7 +185,17 @@ if TYPE_CHECKING:
         UnknownGameError,
         UnknownTheoremError,
     )
-    from nimlab.engine import nim_div, nim_inverse, nim_square, nimmul, table
+    from nimlab.engine import (
+        Periodicity,
+        nim_div,
+        nim_inverse,
+        nim_square,
+        nimmul,
+        periodicity,
+        periodicity_of,
+        sequence,
+        table,
+    )
     from nimlab.render import BinaryView, GameTree, TableView, binary_view, game_tree, table_view
     from nimlab.solvers import Solver, grundy, moves, outcome, winning_moves
     from nimlab.solvers.explain import Explanation, explain

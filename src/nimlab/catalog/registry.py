@@ -32,6 +32,7 @@ CATALOG_MODULES: tuple[str, ...] = (
     "nimlab.catalog.delete",
     "nimlab.catalog.emperor",
     "nimlab.catalog.ryuo",
+    "nimlab.catalog.octal",
 )
 
 _CLASSES: dict[str, type[Ruleset[Any]]] = {}

@@ -1,0 +1,170 @@
+"""Octal games (take-and-break games) given by their code, as in the literature.
+
+A code ``d0.d1d2d3…`` has one octal digit ``d_k`` per number ``k`` of stones a move
+takes from one heap. The bits of ``d_k`` say what the heap may become: bit 1, nothing
+(the move takes the whole heap, of exactly ``k`` stones); bit 2, one nonempty heap;
+bit 4, two nonempty heaps. ``d0`` is 0 or 4 (split a heap without taking). A ``!``
+after a digit asks the two heaps of a split to be unequal, so Grundy's game (split a
+heap into two unequal heaps) is ``4!.0``. Kayles is ``0.77``, Dawson's Kayles ``0.07``.
+
+Positions are tuples of heaps; a move acts on one heap, so the game is the disjunctive
+sum of its heaps and the Grundy value of a position is the XOR of the heaps' values.
+
+References
+----------
+E. R. Berlekamp, J. H. Conway, R. K. Guy, *Winning Ways*, ch. 4 (octal games, Kayles,
+Dawson's Kayles, Grundy's game). A. N. Siegel, *Combinatorial Game Theory*, §IV.2.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nimlab.catalog.registry import register
+from nimlab.core.errors import InvalidParameterError
+from nimlab.core.params import Param
+from nimlab.core.ruleset import HeapRuleset, Ruleset
+
+__all__ = ["Octal", "parse_octal_code"]
+
+_CODE = re.compile(r"^([0-7]!?)?\.((?:[0-7]!?)*)$")
+
+
+def parse_octal_code(code: str) -> tuple[tuple[int, bool], ...]:
+    """Read an octal code into ``((d0, unequal0), (d1, unequal1), …)``.
+
+    Trailing zero digits are dropped.
+
+    Examples
+    --------
+    >>> parse_octal_code("0.77")
+    ((0, False), (7, False), (7, False))
+    >>> parse_octal_code("4!.0")
+    ((4, True),)
+    >>> parse_octal_code("0.8")
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidParameterError: octal code '0.8' is not valid: write digits 0-7 after a point, each optionally followed by ! (unequal split), for example 0.77 (Kayles), 0.07 (Dawson's Kayles) or 4!.0 (Grundy's game)
+    """
+    text = code.strip() if isinstance(code, str) else code
+    m = _CODE.match(text) if isinstance(text, str) else None
+    if m is None:
+        raise InvalidParameterError(
+            f"octal code {code!r} is not valid: write digits 0-7 after a point, each "
+            "optionally followed by ! (unequal split), for example 0.77 (Kayles), 0.07 "
+            "(Dawson's Kayles) or 4!.0 (Grundy's game)"
+        )
+    head = m.group(1) or "0"
+    digits = [(int(head[0]), head.endswith("!"))]
+    for dm in re.finditer(r"([0-7])(!?)", m.group(2)):
+        digits.append((int(dm.group(1)), dm.group(2) == "!"))
+    if digits[0][0] not in (0, 4):
+        raise InvalidParameterError(
+            f"octal code {code!r}: the digit before the point must be 0 or 4 (4: split a "
+            "heap into two without taking); taking no stone and leaving one heap is no move"
+        )
+    while len(digits) > 1 and digits[-1][0] == 0:
+        digits.pop()
+    return tuple(digits)
+
+
+def _format_code(digits: Sequence[tuple[int, bool]]) -> str:
+    def one(d: tuple[int, bool]) -> str:
+        return str(d[0]) + ("!" if d[1] and d[0] & 4 else "")
+
+    return one(digits[0]) + "." + ("".join(one(d) for d in digits[1:]) or "0")
+
+
+def _read_code(name: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise InvalidParameterError(
+            f"parameter {name} must be an octal code written as text like '0.77', got {value!r}"
+        )
+    return _format_code(parse_octal_code(value))
+
+
+def _parse_code(name: str, text: str) -> str:
+    return text.strip()
+
+
+@register
+@dataclass(frozen=True)
+class Octal(HeapRuleset):
+    """The octal game with code ``code`` (a take-and-break game).
+
+    Examples
+    --------
+    >>> from nimlab import game, grundy
+    >>> kayles = game("octal", code="0.77")
+    >>> [grundy(kayles, n) for n in range(12)]
+    [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
+    >>> sorted(game("octal", code="4!.0").moves((6,)))  # Grundy's game
+    [(1, 5), (2, 4)]
+    >>> grundy(kayles, (3, 4, 5))  # a sum of heaps: 3 XOR 1 XOR 4
+    6
+    """
+
+    code: str = "0.77"
+
+    name = "octal"
+    aliases = ("octal-game", "take-and-break")
+    params = (
+        Param(
+            "code",
+            "the octal code, for example 0.77 (Kayles), 0.07 (Dawson's Kayles), 4!.0 "
+            "(Grundy's game)",
+            parse=_parse_code,
+            convert=_read_code,
+        ),
+    )
+    summary = (
+        "take-and-break game of an octal code: remove k stones from one heap, leave 0, 1 or 2 heaps"
+    )
+    min_heaps = 1
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", _read_code("code", self.code))
+
+    @property
+    def digits(self) -> tuple[tuple[int, bool], ...]:
+        """The code as ``((d0, unequal0), (d1, unequal1), …)``."""
+        return parse_octal_code(self.code)
+
+    def heap_options(self, n: int) -> Iterator[tuple[int, ...]]:
+        """The heaps a heap of *n* may become (``()`` for none, ``(a,)``, ``(a, b)``)."""
+        for k, (d, unequal) in enumerate(self.digits):
+            if k > n:
+                break
+            r = n - k
+            if d & 1 and r == 0 and k > 0:
+                yield ()
+            if d & 2 and r > 0 and k > 0:
+                yield (r,)
+            if d & 4 and r >= 2:
+                for a in range(1, r // 2 + 1):
+                    if unequal and 2 * a == r:
+                        continue
+                    yield (a, r - a)
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        for i, h in enumerate(position):
+            rest = position[:i] + position[i + 1 :]
+            for opt in self.heap_options(h):
+                yield rest + opt
+
+    def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
+        """Sorted heaps without empty ones (an empty heap is no heap)."""
+        return tuple(sorted(h for h in position if h > 0))
+
+    def components(self, position: tuple[int, ...]) -> Sequence[tuple[Ruleset[Any], Any]] | None:
+        heaps = [h for h in position if h > 0]
+        if len(heaps) <= 1:
+            return None
+        return [(self, (h,)) for h in heaps]
+
+    def spec(self) -> str:
+        """The command-line spelling, such as ``octal:0.77``."""
+        return "octal:" + self.code

@@ -1,0 +1,312 @@
+"""Periodicity of Grundy sequences: observed, and proved by the periodicity theorems.
+
+:func:`periodicity` finds the smallest period ``p``, the preperiod ``n0`` and the saltus
+``s`` with ``G(n + p) = G(n) + s`` for every ``n >= n0`` of the data (arithmetic
+periodicity when ``s > 0``), and the inner period of [S18] Definition 11.
+:func:`periodicity_of` computes a game's sequence and checks that the period is
+*proved*, not only observed, by the theorem that fits the game:
+
+- Subtraction(S), ``t = max S``: ``G(n) = G(n + p)`` for ``n0 <= n < n0 + t`` implies
+  periodicity (each value depends on the ``t`` previous ones only).
+- Octal games with finitely many digits, ``t`` the largest take: the Guy–Smith
+  periodicity theorem: ``G(n + p) = G(n)`` for ``n0 <= n < 2 n0 + p + t`` implies
+  periodicity from ``n0`` (with ``n0 >= 1`` used in the check, so that a split ``(a, b)``
+  of ``n + p`` maps to the split ``(a - p, b)`` of ``n``). Codes with ``!`` (unequal
+  splits) break that correspondence and are only observed.
+- All-but(S), ``t = max S``: the arithmetic-periodicity analogue, proved by induction
+  here (the statement nimlab checks, in the spirit of A. Siegel's theorem for all-but
+  games): with ``B = {G(m) : m < n0 + p}``, ``C = {G(m) : m < n0}`` and
+  ``A = {G(m) : n0 <= m < N - t}``, if ``G(m + p) = G(m) + s`` for ``n0 <= m < N``,
+  ``N >= n0 + t``, and (a) ``{0..s-1} ⊆ B``, (b) ``B \\ {0..s-1} ⊆ (C ∪ A) + s``,
+  (c) ``C + s ⊆ B ∪ (A + s)``, then ``G(n + p) = G(n) + s`` for every ``n >= n0``: the
+  options of ``n + p`` are the options of ``n`` shifted by ``s`` together with
+  ``{0..s-1}``.
+
+References
+----------
+[S18] Definitions 10 and 11 (period, saltus, inner period), Theorems 5 and 6.
+Winning Ways, ch. 4 (the periodicity theorem); A. N. Siegel, *Combinatorial Game
+Theory*, Theorem IV.2.7 (Guy–Smith). A. Siegel, *Finite excluded subtraction sets and
+infinite geography*, MSc thesis, Dalhousie University, 2005 (all-but games are
+arithmetic-periodic).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from nimlab.core.errors import InvalidParameterError
+from nimlab.core.ruleset import Ruleset
+
+__all__ = ["Periodicity", "periodicity", "periodicity_of"]
+
+
+@dataclass(frozen=True)
+class Periodicity:
+    """Periodicity of a Grundy sequence.
+
+    Attributes
+    ----------
+    preperiod : int or None
+        ``n0``: the relation holds for every ``n >= n0`` of the data (None: no period).
+    period : int or None
+        The smallest period ``p`` found.
+    saltus : int
+        ``s`` in ``G(n + p) = G(n) + s`` (0: periodic; > 0: arithmetic-periodic).
+    inner_period : int or None
+        The largest inner period ``p'`` of [S18] Definition 11 (defined for purely
+        periodic or purely arithmetic-periodic sequences, ``n0 = 0``), else None.
+    proved : bool
+        True when a periodicity theorem proves the relation for every ``n >= n0``.
+    length : int
+        Number of terms examined.
+    reason : str
+        The theorem used for the proof, or why there is none.
+    head : tuple of int
+        ``G(0), …, G(n0 + p - 1)``: preperiod and one period (empty without a period).
+    """
+
+    preperiod: int | None
+    period: int | None
+    saltus: int = 0
+    inner_period: int | None = None
+    proved: bool = False
+    length: int = 0
+    reason: str = ""
+    head: tuple[int, ...] = ()
+
+    @property
+    def periodic(self) -> bool:
+        """Whether a period was found."""
+        return self.period is not None
+
+    def value(self, n: int) -> int:
+        """``G(n)`` extended by the periodicity (exact when :attr:`proved`).
+
+        Examples
+        --------
+        >>> per = periodicity([0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2] * 3)
+        >>> per.value(10**12) == [0, 1, 0, 1, 2, 3, 2][10**12 % 7]
+        True
+        """
+        if self.period is None or self.preperiod is None:
+            raise InvalidParameterError("the sequence has no period: no value can be extended")
+        if n < len(self.head):
+            return self.head[n]
+        n0, p = self.preperiod, self.period
+        q, r = divmod(n - n0, p)
+        return self.head[n0 + r] + q * self.saltus
+
+    def has_inner_period(self, q: int) -> bool:
+        """Whether the sequence has inner period *q* ([S18] Definition 11).
+
+        Examples
+        --------
+        >>> seq = [n % 8 + 8 * (n // 16) for n in range(64)]  # All-but({8})
+        >>> per = periodicity(seq)
+        >>> per.has_inner_period(8), per.has_inner_period(16), per.inner_period
+        (True, False, 8)
+        """
+        if self.period is None or self.preperiod != 0 or q < 1 or self.period % q:
+            return False
+        return _inner_ok(self.head, self.period, self.saltus, q)
+
+    def summary(self) -> str:
+        """One line: ``period 12, preperiod 71 (proved: ...)``."""
+        if self.period is None:
+            return f"no period found in {self.length} terms"
+        kind = f"saltus {self.saltus}, " if self.saltus else ""
+        inner = f", inner period {self.inner_period}" if self.inner_period else ""
+        status = "proved" if self.proved else "observed"
+        return (
+            f"period {self.period}, {kind}preperiod {self.preperiod}{inner} "
+            f"({status}: {self.reason})"
+        )
+
+
+def _inner_ok(head: Sequence[int], p: int, s: int, q: int) -> bool:
+    if s % q:
+        return False
+    g = [*head[:p], head[0] + s]
+    for k in range(p):
+        if g[k] % q != k % q:
+            return False
+        if k % q != q - 1 and g[k + 1] != g[k] + 1:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _find_period(seq: Any, pmax: int, reps: int) -> tuple[int, int, int]:  # pragma: no cover
+    n = seq.shape[0]
+    for p in range(1, pmax + 1):
+        if n < reps * p:
+            break
+        s = seq[n - 1] - seq[n - 1 - p]
+        i = n - 1 - p
+        while i >= 0 and seq[i + p] - seq[i] == s:
+            i -= 1
+        n0 = i + 1
+        if n - n0 >= reps * p and 4 * (n - n0) >= n:
+            return p, n0, s
+    return -1, -1, 0
+
+
+def periodicity(
+    seq: Sequence[int] | npt.NDArray[Any], *, reps: int = 3, max_period: int | None = None
+) -> Periodicity:
+    """Smallest period, preperiod and saltus of a sequence, and its inner period.
+
+    Parameters
+    ----------
+    seq : sequence of int
+        ``G(0), G(1), …``.
+    reps : int
+        The periodic part must span at least ``reps`` periods (default 3) and a quarter
+        of the data.
+    max_period : int, optional
+        Largest period tried (default ``len(seq) // reps``).
+
+    Returns
+    -------
+    Periodicity
+        With ``proved=False``: a bare sequence proves nothing; use
+        :func:`periodicity_of` for a game.
+
+    Examples
+    --------
+    >>> per = periodicity([0, 1, 0, 1, 2, 3, 2] * 6)
+    >>> per.period, per.preperiod, per.saltus, per.inner_period
+    (7, 0, 0, 1)
+    >>> per = periodicity([n % 4 + 4 * (n // 8) for n in range(80)])  # All-but({4})
+    >>> per.period, per.saltus, per.inner_period
+    (8, 4, 4)
+    >>> periodicity([0, 1, 3, 7, 2]).periodic
+    False
+    """
+    arr = np.asarray(seq)
+    if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
+        raise InvalidParameterError("periodicity needs a one-dimensional sequence of integers")
+    if reps < 2:
+        raise InvalidParameterError(f"reps must be at least 2, got {reps}")
+    a = arr.astype(np.int64)
+    n = len(a)
+    pmax = n // reps if max_period is None else min(max_period, n // reps)
+    p, n0, s = _find_period(a, pmax, reps) if n else (-1, -1, 0)
+    if p < 0:
+        return Periodicity(None, None, 0, None, False, n, "no period found")
+    head = tuple(int(x) for x in a[: n0 + p])
+    inner = None
+    if n0 == 0:
+        full = tuple(int(x) for x in a[: p + 1]) if n > p else head
+        for q in sorted((d for d in range(1, p + 1) if p % d == 0), reverse=True):
+            if _inner_ok(full, p, int(s), q):
+                inner = q
+                break
+    return Periodicity(n0, p, int(s), inner, False, n, "observed in the data only", head)
+
+
+# -- proofs -------------------------------------------------------------------------
+
+
+def _prove(g: Ruleset[Any], seq: npt.NDArray[np.int64], per: Periodicity) -> tuple[bool, str, int]:
+    """(proved, reason, terms needed for the proof)."""
+    n = len(seq)
+    p, n0, s = per.period, per.preperiod, per.saltus
+    assert p is not None and n0 is not None
+    name = g.name
+    vals = g.param_values()
+    if name == "subtraction":
+        t = max(int(x) for x in vals["S"])
+        need = n0 + t + p
+        if s == 0 and n >= need:
+            return True, f"subtraction periodicity: G(n+{p}) = G(n) for {n0} <= n < {n0 + t}", need
+        return False, f"the subtraction theorem needs {need} terms", need
+    if name == "octal":
+        from nimlab.catalog.octal import parse_octal_code
+
+        digits = parse_octal_code(str(vals["code"]))
+        t = len(digits) - 1
+        if any(u and d & 4 for d, u in digits):
+            return False, "codes with ! (unequal splits) are outside the Guy–Smith theorem", n
+        m0 = max(n0, 1)
+        need = 2 * m0 + 2 * p + t
+        if s == 0 and n >= need:
+            return (
+                True,
+                f"Guy–Smith: G(n+{p}) = G(n) for {m0} <= n < {2 * m0 + p + t} (t = {t})",
+                need,
+            )
+        return False, f"the Guy–Smith theorem needs {need} terms", need
+    if name in ("allbut", "nim"):
+        excl = [int(x) for x in vals.get("S", ())]
+        t = max(excl, default=0)
+        need = n0 + t + p
+        if n < need:
+            return False, f"the all-but theorem needs {need} terms", need
+        big_n = n - p  # the relation is verified for n0 <= m < big_n
+        b_set = {int(x) for x in seq[: n0 + p]}
+        c_set = {int(x) for x in seq[:n0]}
+        a_set = {int(x) for x in seq[n0 : big_n - t]}
+        ok_a = all(v in b_set for v in range(s))
+        ok_b = all(v < s or v - s in c_set or v - s in a_set for v in b_set)
+        ok_c = all(v + s in b_set or v in a_set for v in c_set)
+        if ok_a and ok_b and ok_c:
+            return (
+                True,
+                f"all-but induction: G(n+{p}) = G(n)+{s} for {n0} <= n < {big_n}, "
+                "options of n+p are those of n shifted by the saltus",
+                need,
+            )
+        return False, "the all-but induction conditions fail on this data", need
+    return False, f"no periodicity theorem for {g.label()}", n
+
+
+def periodicity_of(
+    game: Ruleset[Any] | str, n_max: int, *, extend: bool = True, reps: int = 3
+) -> Periodicity:
+    """Periodicity of a one-heap game's Grundy sequence, proved when a theorem applies.
+
+    Parameters
+    ----------
+    game : Ruleset or str
+        A one-heap game (``subtraction``, ``allbut``, ``octal``, ``nim``, …).
+    n_max : int
+        Number of terms computed.
+    extend : bool
+        When the period is observed but its proof needs more terms (Guy–Smith needs
+        ``2 n0 + 2p + t``), compute that many (up to ``16 * n_max``) and check again.
+    reps : int
+        See :func:`periodicity`.
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> per = periodicity_of(game("octal", code="0.77"), 200)  # Kayles
+    >>> per.period, per.preperiod, per.proved
+    (12, 71, True)
+    >>> periodicity_of(game("subtraction", S="1,3,4"), 50).summary()
+    'period 7, preperiod 0, inner period 1 (proved: subtraction periodicity: G(n+7) = G(n) for 0 <= n < 4)'
+    """
+    from nimlab.engine.sequences import sequence
+    from nimlab.solvers.api import as_game
+
+    g = as_game(game)
+    seq = sequence(g, n_max).astype(np.int64)
+    per = periodicity(seq, reps=reps)
+    if not per.periodic:
+        return per
+    proved, reason, need = _prove(g, seq, per)
+    if not proved and extend and len(seq) < need <= 16 * max(n_max, 1):
+        seq = sequence(g, need).astype(np.int64)
+        per = periodicity(seq, reps=reps)
+        if not per.periodic:  # pragma: no cover - the longer data broke the period
+            return per
+        proved, reason, need = _prove(g, seq, per)
+    return replace(per, proved=proved, reason=reason)

@@ -28,6 +28,10 @@ __all__ = ["MoveModel", "fast_chunk", "move_model", "supports_fast"]
 
 _BLOCK = 256
 
+# Line state (column/diagonal bitsets) left by this process's last chunk: a worker that
+# gets chunks in increasing order continues from it instead of re-reading all rows above.
+_STATE: dict[str, Any] = {}
+
 
 @dataclass(frozen=True)
 class MoveModel:
@@ -138,13 +142,24 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
     F = _eval_rows(fn, h0, a1, n)
     offs = np.array(model.offsets or [(0, 0)], dtype=np.int64).reshape(-1, 2)
     n_offs = len(model.offsets)
+    key = (spec.key(), spec.kind)
+    st = _STATE if _STATE.get("key") == key and _STATE["row"] <= a0 else None
     if spec.kind == "grundy":
         top = int(F[a0 - h0 :].max()) if a1 > a0 else 0
-        W = max(1, (max(top, 0) >> 6) + 1)
-        colbits = np.zeros((n if model.line_a else 1, W), dtype=np.uint64)
-        diagbits = np.zeros((2 * n - 1 if model.line_d else 1, W), dtype=np.uint64)
+        need = max(1, (max(top, 0) >> 6) + 1)
+        if st is None or st["W"] < need:
+            W = need + need // 2 + 1
+            st = {
+                "key": key,
+                "row": 0,
+                "W": W,
+                "col": np.zeros((n if model.line_a else 1, W), dtype=np.uint64),
+                "diag": np.zeros((2 * n - 1 if model.line_d else 1, W), dtype=np.uint64),
+            }
+        W = st["W"]
+        colbits, diagbits = st["col"], st["diag"]
         if model.line_a or model.line_d:
-            for s in range(0, a0, _BLOCK):
+            for s in range(st["row"], a0, _BLOCK):
                 e = min(a0, s + _BLOCK)
                 blk = _eval_rows(fn, s, e, n)
                 k.fill_bits(blk, s, n, W, model.line_a, model.line_d, colbits, diagbits)
@@ -164,10 +179,16 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
             diagbits,
         )
     else:
-        colp = np.zeros(n, dtype=np.bool_)
-        diagp = np.zeros(2 * n - 1, dtype=np.bool_)
+        if st is None:
+            st = {
+                "key": key,
+                "row": 0,
+                "col": np.zeros(n, dtype=np.bool_),
+                "diag": np.zeros(2 * n - 1, dtype=np.bool_),
+            }
+        colp, diagp = st["col"], st["diag"]
         if model.line_a or model.line_d:
-            for s in range(0, a0, _BLOCK):
+            for s in range(st["row"], a0, _BLOCK):
                 e = min(a0, s + _BLOCK)
                 blk = _eval_rows(fn, s, e, n)
                 k.fill_p(blk, s, n, colp, diagp)
@@ -185,6 +206,11 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
             colp,
             diagp,
         )
+    _STATE.clear()
+    if status == 0:
+        # the kernel has added rows a0..a1 to the line state: the next chunk continues
+        st["row"] = a1
+        _STATE.update(st)
     total = (a1 - a0) * n
     if status == 0:
         return total, None

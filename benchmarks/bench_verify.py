@@ -1,0 +1,53 @@
+"""Verification throughput: Ryuo Nim(3) (S18-T8) by vectorised local check, 1 vs 2 workers.
+
+Run: ``python benchmarks/bench_verify.py [BOUND]`` (default 4096: all x, y < 4096, 16.7 M
+positions). Prints positions checked per second on 1 and 2 worker processes and the
+scaling ratio, then the same on the Python (per-position) path at a small bound for
+comparison. Results are reported in docs/PERFORMANCE.md.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import nimlab
+from nimlab.verification.expr import parse_expression
+from nimlab.verification.local import ExprClaim
+from nimlab.verification.runner import CheckSpec, heap_space, run_spec
+
+FORMULA = "3*((a//3)^(b//3)) + (a+b)%3"
+
+
+def main() -> None:
+    bound = int(sys.argv[1]) if len(sys.argv) > 1 else 4096
+    g = nimlab.game("ryuo", p=3)
+    nimlab.verify(g, FORMULA, bound=64, workers=1)  # compile the kernels once (cached)
+    rates = {}
+    for workers in (1, 2):
+        t0 = time.perf_counter()
+        r = nimlab.verify(g, FORMULA, bound=bound, workers=workers)
+        wall = time.perf_counter() - t0
+        assert r.ok and r.positions_checked == bound * bound
+        rates[workers] = r.positions_checked / wall
+        print(
+            f"ryuo(p=3), x, y < {bound}: {r.positions_checked:,} positions, {workers} worker(s), "
+            f"{r.method}, {r.chunks} chunks: {wall:.1f} s, {rates[workers]:,.0f} positions/s"
+        )
+    print(f"scaling 2 workers / 1 worker: {rates[2] / rates[1]:.2f}x")
+    small = 256
+    spec = CheckSpec(
+        g, "grundy", ExprClaim(parse_expression(FORMULA, 2, {"p": 3})), heap_space(g, small),
+        FORMULA, small,
+    )  # fmt: skip
+    t0 = time.perf_counter()
+    r = run_spec(spec, workers=1)
+    wall = time.perf_counter() - t0
+    print(
+        f"python path, x, y < {small}: {r.positions_checked:,} positions, 1 worker: "
+        f"{wall:.1f} s, {r.positions_checked / wall:,.0f} positions/s"
+    )
+
+
+if __name__ == "__main__":
+    main()

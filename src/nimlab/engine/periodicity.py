@@ -26,9 +26,9 @@ References
 ----------
 [S18] Definitions 10 and 11 (period, saltus, inner period), Theorems 5 and 6.
 Winning Ways, ch. 4 (the periodicity theorem); A. N. Siegel, *Combinatorial Game
-Theory*, Theorem IV.2.7 (Guy–Smith). A. Siegel, *Finite excluded subtraction sets and
-infinite geography*, MSc thesis, Dalhousie University, 2005 (all-but games are
-arithmetic-periodic).
+Theory*, ch. IV (the Guy–Smith periodicity theorem). A. Siegel, *Finite excluded subtraction sets and
+infinite modular Nim*, MSc thesis, Dalhousie University, 2006 (all-but games are
+arithmetic-periodic; cited as [4] in [S18]).
 """
 
 from __future__ import annotations

@@ -212,8 +212,11 @@ def _best_mask(g: npt.NDArray[Any]) -> int:
     return int(masks[int(np.argmax(score))])
 
 
-def octal_sequence(code: str, n: int) -> npt.NDArray[np.int64]:
+def octal_sequence(code: str, n: int, *, direct: bool = False) -> npt.NDArray[np.int64]:
     """Grundy values ``G(0..n-1)`` of the octal game *code* (exact).
+
+    ``direct=True`` computes every split (quadratic time) instead of the rare-value
+    method: a check of the latter.
 
     Examples
     --------
@@ -228,7 +231,7 @@ def octal_sequence(code: str, n: int) -> npt.NDArray[np.int64]:
     bits = np.array([d for d, _ in digits], dtype=np.int64)
     uneq = np.array([u for _, u in digits], dtype=np.bool_)
     out = np.zeros(n, dtype=np.int64)
-    n0 = min(n, _NAIVE_TERMS)
+    n0 = n if direct else min(n, _NAIVE_TERMS)
     if not (bits & 4).any():
         n0 = n  # no split: the direct method is linear
     cap = 256

@@ -477,6 +477,13 @@ def table(
         )
     g = _as_game(game)
     dims = _shape(g, shape)
+    if engine != "generic" and g.name in KERNEL_GAMES:
+        try:  # kernel games take every box position once the number of heaps fits
+            g.validate((0,) * len(dims))
+        except InvalidPositionError as exc:
+            raise InvalidParameterError(
+                f"{g.label()}: cannot tabulate the shape {dims}: {exc}"
+            ) from None
     if engine != "generic":
         try:
             res = _kernel_table(g, dims, kind, max_bytes)

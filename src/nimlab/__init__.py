@@ -38,6 +38,7 @@ _LAZY: dict[str, str] = {
     "UnknownTheoremError": "nimlab.core",
     "NoClosedFormError": "nimlab.core",
     "SearchTooLargeError": "nimlab.core",
+    "MoveSetTooLargeError": "nimlab.core.errors",
     # registry
     "game": "nimlab.catalog",
     "games": "nimlab.catalog",
@@ -101,6 +102,7 @@ __all__ = [
     "HeapRuleset",
     "InvalidParameterError",
     "InvalidPositionError",
+    "MoveSetTooLargeError",
     "MultiplayerChoice",
     "MultiplayerSolver",
     "NimlabError",
@@ -185,6 +187,7 @@ if TYPE_CHECKING:
         UnknownGameError,
         UnknownTheoremError,
     )
+    from nimlab.core.errors import MoveSetTooLargeError
     from nimlab.engine import (
         Periodicity,
         nim_div,

@@ -120,7 +120,7 @@ class Periodicity:
     def summary(self) -> str:
         """One line: ``period 12, preperiod 71 (proved: ...)``."""
         if self.period is None:
-            return f"no period found in {self.length} terms"
+            return f"no period found in {self.length} terms (try more terms)"
         kind = f"saltus {self.saltus}, " if self.saltus else ""
         inner = f", inner period {self.inner_period}" if self.inner_period else ""
         status = "proved" if self.proved else "observed"

@@ -1,0 +1,110 @@
+"""Engine commands: sequence, periodicity, nimmul (the fast engine's public API)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import click
+
+from nimlab.cli.app import HEAP_CONTEXT, emit_json, game_from_cli, param_option
+
+
+def _int_arg(name: str, text: str) -> int:
+    from nimlab.core.errors import InvalidParameterError
+
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise InvalidParameterError(
+            f"{name} must be a non-negative integer (decimal, or 0x... hex), got {text!r}"
+        ) from None
+    return v
+
+
+def _per_json(per: Any) -> dict[str, Any]:
+    return {
+        "period": per.period,
+        "preperiod": per.preperiod,
+        "saltus": per.saltus,
+        "inner_period": per.inner_period,
+        "proved": per.proved,
+        "reason": per.reason,
+        "terms": per.length,
+    }
+
+
+@click.command("sequence")
+@click.argument("game_name", metavar="GAME")
+@param_option
+@click.option("-n", "n", type=int, default=50, show_default=True, help="Number of terms.")
+@click.option("--period", is_flag=True, help="Also find (and prove) the period.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def sequence_cmd(
+    game_name: str, params: tuple[str, ...], n: int, period: bool, as_json: bool
+) -> None:
+    """Grundy sequence G(0..n-1) of a one-heap game.
+
+    Examples: nimlab sequence octal -p code=0.77 -n 200 --period;
+    nimlab sequence subtraction -p S=1,3,4 -n 50.
+    """
+    import nimlab
+
+    g = game_from_cli(game_name, params)
+    t0 = time.perf_counter()
+    seq = nimlab.sequence(g, n)
+    per = nimlab.periodicity_of(g, n) if period else None
+    seconds = time.perf_counter() - t0
+    if as_json:
+        data: dict[str, Any] = {"game": g.label(), "n": n, "sequence": seq.tolist()}
+        if per is not None:
+            data["periodicity"] = _per_json(per)
+        data["seconds"] = seconds
+        emit_json(data)
+        return
+    click.echo(" ".join(str(int(v)) for v in seq))
+    if per is not None:
+        click.echo(per.summary())
+
+
+@click.command("periodicity")
+@click.argument("game_name", metavar="GAME")
+@param_option
+@click.option(
+    "-n", "n", type=int, default=1000, show_default=True, help="Terms computed (at least)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def periodicity_cmd(game_name: str, params: tuple[str, ...], n: int, as_json: bool) -> None:
+    """Period, preperiod and saltus of a one-heap game, proved when a theorem applies.
+
+    Example: nimlab periodicity octal -p code=0.07 -n 300.
+    """
+    import nimlab
+
+    g = game_from_cli(game_name, params)
+    per = nimlab.periodicity_of(g, n)
+    if as_json:
+        emit_json({"game": g.label(), **_per_json(per), "head": list(per.head)})
+        return
+    click.echo(per.summary())
+    if per.periodic:
+        n0 = per.preperiod or 0
+        if n0:
+            click.echo("preperiod: " + " ".join(map(str, per.head[:n0])))
+        click.echo("period:    " + " ".join(map(str, per.head[n0:])))
+
+
+@click.command("nimmul", context_settings=HEAP_CONTEXT)
+@click.argument("a", type=click.UNPROCESSED)
+@click.argument("b", type=click.UNPROCESSED)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def nimmul_cmd(a: str, b: str, as_json: bool) -> None:
+    """Nim product A ⊗ B of two non-negative integers of any size: nimlab nimmul 16 16."""
+    import nimlab
+
+    x, y = _int_arg("A", a), _int_arg("B", b)
+    r = nimlab.nimmul(x, y)
+    if as_json:
+        emit_json({"a": x, "b": y, "product": r})
+    else:
+        click.echo(r)

@@ -18,7 +18,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_sequence_subtraction(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "sequence", "subtraction", "-p", "S=1,3,4", "-n", "14")
     assert code == 0
-    assert out.split() == "0 1 0 1 2 3 2 0 1 0 1 2 3 2".split()
+    assert out.split() == ["0", "1", "0", "1", "2", "3", "2", "0", "1", "0", "1", "2", "3", "2"]
 
 
 def test_sequence_kayles_period_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -56,7 +56,7 @@ def test_nimmul(capsys: pytest.CaptureFixture[str]) -> None:
 def test_errors_are_one_line(
     capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
 ) -> None:
-    code, out, err = run(capsys, *args)
+    code, _out, err = run(capsys, *args)
     assert code == 2
     assert message in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1

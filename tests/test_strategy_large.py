@@ -161,7 +161,10 @@ def test_abo_delete_big(hs: list[int]) -> None:
 
 
 @SET
-@given(st.lists(st.lists(BIG, min_size=1, max_size=5).map(tuple), min_size=1, max_size=6), st.integers(1, 3))
+@given(
+    st.lists(st.lists(BIG, min_size=1, max_size=5).map(tuple), min_size=1, max_size=6),
+    st.integers(1, 3),
+)
 def test_emperor_big(ranges: list[tuple[int, ...]], k: int) -> None:
     g = game("emperor", k=k)
     pos = g.validate(tuple(ranges))

@@ -18,9 +18,7 @@ from nimlab import game, winning_move, winning_moves
 from nimlab.solvers.search import Solver
 from nimlab.solvers.strategy import construction
 
-SETTINGS = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def heaps(n_min: int, n_max: int, lo: int, hi: int) -> st.SearchStrategy[tuple[int, ...]]:
@@ -38,7 +36,12 @@ CASES: list[tuple[str, dict[str, Any], st.SearchStrategy[Any], bool]] = [
     ("circular", {"k": 1}, heaps(3, 4, 0, 5), False),
     ("circular", {"k": 3}, heaps(4, 4, 0, 3), False),
     ("circular", {"k": 3}, heaps(3, 3, 0, 5), False),
-    ("welter", {}, st.lists(st.integers(0, 10), min_size=1, max_size=4, unique=True).map(tuple), False),
+    (
+        "welter",
+        {},
+        st.lists(st.integers(0, 10), min_size=1, max_size=4, unique=True).map(tuple),
+        False,
+    ),
     ("lim", {}, heaps(3, 3, 0, 10), False),
     ("nimhoff", {"k": 1}, heaps(1, 4, 0, 7), False),
     ("nimhoff", {"k": 2}, heaps(1, 3, 0, 10), False),

@@ -32,6 +32,9 @@ def reduce_keeping_xor(heaps: list[int], target: int) -> list[int]:
 
     *heaps* must XOR to 0, and ``sum(heaps) − target`` must be even and ``≥ 0``.
 
+    The phases of the lemma (two heaps of the smallest valuation ``h`` lose ``2^h``)
+    are applied digit by digit; the whole phases below some digit are done at once.
+
     Examples
     --------
     >>> reduce_keeping_xor([3, 5, 6], 8)
@@ -43,15 +46,35 @@ def reduce_keeping_xor(heaps: list[int], target: int) -> list[int]:
     d, odd = divmod(sum(cur) - target, 2)
     if d < 0 or odd:
         raise ValueError("the total can only go down by an even amount")
-    while d:
-        h = min(((x & -x).bit_length() - 1 for x in cur if x), default=None)
-        if h is None:
-            raise ValueError("cannot reduce an empty range")
-        pair = [i for i, x in enumerate(cur) if x and (x & -x) == (1 << h)][:2]
-        t = min(1 << h, d)
-        for i in pair:
-            cur[i] -= t
-        d -= t
+    if d > sum(cur) // 2:
+        raise ValueError("cannot take more stones than the range holds")
+
+    def low_half(width: int) -> int:
+        mask = (1 << width) - 1
+        return sum(x & mask for x in cur) >> 1
+
+    # whole phases clear the lowest digits of every heap: find the last digit H up to
+    # which they all fit in d (the cost is monotone in H), and clear below H at once
+    lo, hi = 0, max(cur, default=0).bit_length()
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if low_half(mid) <= d:
+            lo = mid
+        else:
+            hi = mid - 1
+    h = lo
+    d -= low_half(h)
+    cur = [(x >> h) << h for x in cur]
+    if d:
+        bit = 1 << h
+        s = [i for i, x in enumerate(cur) if x & bit]
+        full = min(len(s) // 2, d >> h)
+        for i in s[: 2 * full]:
+            cur[i] -= bit
+        d -= full << h
+        if d:  # a partial step t < 2^h on the next pair of valuation h
+            for i in s[2 * full : 2 * full + 2]:
+                cur[i] -= d
     return cur
 
 

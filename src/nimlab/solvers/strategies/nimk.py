@@ -120,6 +120,14 @@ def naito_procedure(heaps: Heaps, K: int) -> Heaps | None:
     >>> naito_procedure((3, 4, 5, 9), 2)
     (1, 4, 5, 5)
     """
+    if K == 1:  # the procedure is Bouton's move on the first heap with the top digit
+        s = 0
+        for h in heaps:
+            s ^= h
+        for i, h in enumerate(heaps):
+            if h ^ s < h:
+                return heaps[:i] + (h ^ s,) + heaps[i + 1 :]
+        return None
     m = K + 1
     new = list(heaps)
     chosen: list[int] = []

@@ -79,3 +79,34 @@ def test_explain_p_position_and_other_games() -> None:
 def test_explanation_exported() -> None:
     assert "explain" in nimlab.__all__ and "Explanation" in nimlab.__all__
     assert isinstance(explain("nim", (1, 2)), nimlab.Explanation)
+
+
+def test_cli_moves_winning_explain() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from nimlab.cli.app import cli
+
+    res = CliRunner().invoke(
+        cli, ["moves", "moore", "3", "4", "5", "9", "-p", "k=2", "--winning", "--explain"]
+    )
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines()[0] == "1 4 5 5"
+    assert "sum mod 3  1 2 1 0" in res.output
+    assert "Naito's procedure" in res.output
+    res = CliRunner().invoke(
+        cli, ["moves", "nim", "1", "1", "--winning", "--explain", "--misere", "--json"]
+    )
+    data = json.loads(res.output)
+    assert data["moves"] == [[0, 1], [1, 0]]
+    assert data["explanation"]["misere"] is True
+    assert data["explanation"]["theorem"] == "N99-T1.11"
+
+
+def test_cli_too_many_winning_moves_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from nimlab.cli import main
+
+    assert main(["moves", "delete-nim", "1" + "0" * 80 + "1", "4", "--winning"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "limit" in err

@@ -129,9 +129,7 @@ def winning_moves(
     m = _check_method(method)
     from nimlab.solvers.strategy import find_winning_moves
 
-    return find_winning_moves(
-        g, pos, misere, method=m, limit=limit, max_positions=max_positions
-    )
+    return find_winning_moves(g, pos, misere, method=m, limit=limit, max_positions=max_positions)
 
 
 def moves(game: Ruleset[Any] | str, position: object) -> list[Any]:

@@ -8,6 +8,7 @@ comparison. Results are reported in docs/PERFORMANCE.md.
 
 from __future__ import annotations
 
+import resource
 import sys
 import time
 
@@ -19,23 +20,33 @@ from nimlab.verification.runner import CheckSpec, heap_space, run_spec
 FORMULA = "3*((a//3)^(b//3)) + (a+b)%3"
 
 
+def _cpu() -> float:
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def main() -> None:
     bound = int(sys.argv[1]) if len(sys.argv) > 1 else 4096
     g = nimlab.game("ryuo", p=3)
     nimlab.verify(g, FORMULA, bound=64, workers=1)  # compile the kernels once (cached)
     rates = {}
     for workers in (1, 2):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), _cpu()
         r = nimlab.verify(g, FORMULA, bound=bound, workers=workers)
-        wall = time.perf_counter() - t0
+        wall, cpu = time.perf_counter() - t0, _cpu() - c0
         assert r.ok and r.positions_checked == bound * bound
         rates[workers] = r.positions_checked / wall
         print(
             f"ryuo(p=3), x, y < {bound}: {r.positions_checked:,} positions, {workers} worker(s), "
-            f"{r.method}, {r.chunks} chunks: {wall:.1f} s, {rates[workers]:,.0f} positions/s"
+            f"{r.method}, {r.chunks} chunks: {wall:.1f} s wall, {cpu:.1f} s CPU, "
+            f"{rates[workers]:,.0f} positions/s"
         )
     print(f"scaling 2 workers / 1 worker: {rates[2] / rates[1]:.2f}x")
-    small = 256
+    print(
+        f"load average during the run: {' '.join(f'{x:.1f}' for x in __import__('os').getloadavg())}"
+    )
+    small = 128
     spec = CheckSpec(
         g, "grundy", ExprClaim(parse_expression(FORMULA, 2, {"p": 3})), heap_space(g, small),
         FORMULA, small,

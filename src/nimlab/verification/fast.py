@@ -24,7 +24,7 @@ from nimlab.core.ruleset import Ruleset
 from nimlab.verification.local import Failure, check_position
 from nimlab.verification.spaces import BoxSpace
 
-__all__ = ["MoveModel", "fast_chunk", "move_model", "supports_fast"]
+__all__ = ["MoveModel", "fast_chunk", "move_model", "supports_fast", "warm_up"]
 
 _BLOCK = 256
 
@@ -102,6 +102,22 @@ def move_model(game: Ruleset[Any]) -> MoveModel | None:
     return m
 
 
+def warm_up() -> None:
+    """Load the compiled kernels in this process (before forking workers that use them)."""
+    import numpy as np
+
+    from nimlab.verification import _kernels as k
+
+    F = np.zeros((1, 1), dtype=np.int64)
+    offs = np.zeros((1, 2), dtype=np.int64)
+    bits = np.zeros((1, 1), dtype=np.uint64)
+    k.fill_bits(F, 0, 1, 1, True, True, bits, bits)
+    k.grundy_kernel(F, 0, 0, 1, 1, 1, True, True, True, offs, 0, bits, bits)
+    flags = np.zeros(1, dtype=np.bool_)
+    k.fill_p(F, 0, 1, flags, flags)
+    k.pset_kernel(F, 0, 0, 1, 1, True, True, True, offs, 0, flags, flags)
+
+
 def supports_fast(spec: Any) -> bool:
     """Whether *spec* can use the vectorised kernel."""
     sp = spec.space
@@ -143,7 +159,7 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
     offs = np.array(model.offsets or [(0, 0)], dtype=np.int64).reshape(-1, 2)
     n_offs = len(model.offsets)
     key = (spec.key(), spec.kind)
-    st = _STATE if _STATE.get("key") == key and _STATE["row"] <= a0 else None
+    st = dict(_STATE) if _STATE.get("key") == key and _STATE["row"] <= a0 else None
     if spec.kind == "grundy":
         top = int(F[a0 - h0 :].max()) if a1 > a0 else 0
         need = max(1, (max(top, 0) >> 6) + 1)

@@ -38,6 +38,7 @@ __all__ = ["CheckSpec", "VerificationResult", "heap_space", "run_spec", "verify"
 PY_CHUNK = 8192
 FAST_CHUNK = 1 << 19
 LIST_CHUNK = 2048
+FAST_MIN_POOL = 8
 
 
 @dataclass(frozen=True)
@@ -547,12 +548,19 @@ def run_spec(
         backend = "dask"
     elif n_workers > 1 and len(pending) > 1:
         backend = "processes"
+        if spec.fast and len(pending) < FAST_MIN_POOL:
+            backend = "serial"  # a few vectorised chunks: cheaper than starting processes
     prog = _Progress(spec.target, n_chunks, progress)
     prog.advance(len(done), sum(counts.values()))
     it: Iterator[ChunkResult]
     if backend == "serial":
         it = _serial(spec, pending, stop)
     elif backend == "processes":
+        if spec.fast:
+            from nimlab.verification.fast import supports_fast, warm_up
+
+            if supports_fast(spec):
+                warm_up()  # forked workers inherit the loaded kernels
         it = _processes(_dumps(spec), pending, n_workers, stop)
     else:
         it = _dask(_dumps(spec), pending, n_workers, scheduler, stop)

@@ -135,3 +135,17 @@ def test_runs_cli_lists_runs(tmp_path: Path) -> None:
     data = json.loads(out.stdout)
     assert data[0]["target"] == "a ^ b" and data[0]["positions_checked"] == 25
     assert nimlab.runs(db)[0].status == "verified"
+
+
+def test_plain_progress_lines_when_not_a_terminal(tmp_path: Path) -> None:
+    env = _env(tmp_path / "r.sqlite", 0.05)
+    env["NIMLAB_PROGRESS_INTERVAL"] = "0"
+    out = subprocess.run(
+        [*NIMLAB, "verify", "--game", "nim", "--formula", "a ^ b ^ c", "--bound", "6",
+         "--chunk-size", "36", "--workers", "1"],
+        env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert out.returncode == 0
+    lines = [ln for ln in out.stderr.splitlines() if "chunks" in ln]
+    assert len(lines) == 6
+    assert lines[-1].startswith("a ^ b ^ c: 6/6 chunks, 216 positions") and "ETA" in lines[-1]

@@ -288,6 +288,9 @@ def _load_spec(blob: bytes) -> CheckSpec:
 
 
 def _init_worker(blob: bytes) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is handled by the main process
     _load_spec(blob)
 
 
@@ -439,7 +442,7 @@ class _Progress:
     def advance(self, done: int, positions: int) -> None:
         self.done += done
         self.positions += positions
-        if not self.enabled:
+        if not self.enabled or done == 0:
             return
         now = time.perf_counter()
         rate = self.positions / max(now - self.t0, 1e-9)

@@ -15,6 +15,7 @@ small box, so a wrong model can never give a wrong answer.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,9 +29,11 @@ __all__ = ["MoveModel", "fast_chunk", "move_model", "supports_fast", "warm_up"]
 
 _BLOCK = 256
 
-# Line state (column/diagonal bitsets) left by this process's last chunk: a worker that
+# Line state (column/diagonal bitsets) left by this thread's last chunk: a worker that
 # gets chunks in increasing order continues from it instead of re-reading all rows above.
-_STATE: dict[str, Any] = {}
+_LOCAL = threading.local()
+# Above this many bytes of line state, the vectorised path is not used.
+MAX_STATE_BYTES = 1 << 30
 
 
 @dataclass(frozen=True)
@@ -159,12 +162,19 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
     offs = np.array(model.offsets or [(0, 0)], dtype=np.int64).reshape(-1, 2)
     n_offs = len(model.offsets)
     key = (spec.key(), spec.kind)
-    st = dict(_STATE) if _STATE.get("key") == key and _STATE["row"] <= a0 else None
+    # take the state out: it is put back only after a complete, successful chunk
+    st: dict[str, Any] | None = getattr(_LOCAL, "state", None)
+    _LOCAL.state = None
+    if st is not None and (st["key"] != key or st["row"] > a0):
+        st = None
     if spec.kind == "grundy":
         top = int(F[a0 - h0 :].max()) if a1 > a0 else 0
         need = max(1, (max(top, 0) >> 6) + 1)
         if st is None or st["W"] < need:
             W = need + need // 2 + 1
+            lines = (n if model.line_a else 0) + (2 * n if model.line_d else 0)
+            if lines * W * 8 > MAX_STATE_BYTES:
+                return None
             st = {
                 "key": key,
                 "row": 0,
@@ -222,11 +232,10 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
             colp,
             diagp,
         )
-    _STATE.clear()
     if status == 0:
         # the kernel has added rows a0..a1 to the line state: the next chunk continues
         st["row"] = a1
-        _STATE.update(st)
+        _LOCAL.state = st
     total = (a1 - a0) * n
     if status == 0:
         return total, None

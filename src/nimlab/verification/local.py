@@ -62,7 +62,15 @@ class ExprClaim(Claim):
     expr: Expression
 
     def value(self, game: Ruleset[Any], position: Any) -> Any:
-        return self.expr.function()(position)
+        try:
+            return self.expr.function()(position)
+        except NimlabError:
+            raise
+        except (ArithmeticError, ValueError, TypeError) as exc:
+            raise InvalidParameterError(
+                f"the expression {self.expr.source!r} cannot be evaluated at "
+                f"{_fmt(game, position)}: {exc}"
+            ) from None
 
     def key(self) -> str:
         return f"expr:{self.expr.source}"

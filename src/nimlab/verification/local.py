@@ -11,6 +11,7 @@ checked on its own, so chunks of positions are independent.
 from __future__ import annotations
 
 import inspect
+import operator
 import os
 import time
 from collections.abc import Callable
@@ -199,15 +200,16 @@ class ChunkResult:
 
 
 def _as_value(kind: CheckKind, v: Any) -> Any:
-    if v is None:
-        return None
+    t = type(v)
     if kind == "grundy":
+        if t is int or v is None:
+            return v
         try:
-            import operator
-
             return operator.index(v)
         except TypeError:
             return v
+    if t is bool or v is None:
+        return v
     return bool(v)
 
 
@@ -253,10 +255,11 @@ def check_position(
     'option (0, 1) has f(q) = f(p) = 1'
     """
     f = _as_value(kind, claim(position))
-    opts = list(dict.fromkeys(game.moves(position)))
+    opts = list(game.moves(position))
     if space is not None:
+        contains = space.contains
         for q in opts:
-            if not space.contains(q):
+            if not contains(q):
                 raise InvalidParameterError(
                     f"{game.label()}: the position set is not move-closed: the move "
                     f"{_fmt(game, position)} -> {_fmt(game, q)} leaves it "

@@ -96,9 +96,9 @@ class BoxSpace:
 
     def contains(self, position: Any) -> bool:
         return (
-            isinstance(position, tuple)
+            type(position) is tuple
             and len(position) == self.n_heaps
-            and all(isinstance(h, int) and self.low <= h < self.bound for h in position)
+            and (not position or (min(position) >= self.low and max(position) < self.bound))
         )
 
     def describe(self) -> str:

@@ -34,20 +34,27 @@ def _setbit(bits: Any, i: int, v: int) -> None:  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True)
 def wythoff_kernel(out: Any) -> None:  # pragma: no cover - compiled
-    """Wythoff Grundy table ``out[x, y]`` with row, column and diagonal bitsets."""
+    """Wythoff Grundy table ``out[x, y]`` with row, column and diagonal bitsets.
+
+    Each bitset also keeps the number of its leading all-ones words: the union of the
+    three is all ones below the largest of those counts, so the mex scan starts there.
+    """
     n0, n1 = out.shape
     v = n0 + n1 + min(n0, n1) + 64
     w_ = v // 64 + 1
     col = np.zeros((n1, w_), np.uint64)
     dia = np.zeros((n0 + n1, w_), np.uint64)
     row = np.zeros(w_, np.uint64)
+    fc = np.zeros(n1, np.int64)
+    fd = np.zeros(n0 + n1, np.int64)
     ones = np.uint64(0xFFFFFFFFFFFFFFFF)
     for x in range(n0):
         row[:] = 0
+        fr = 0
         for y in range(n1):
             d = y - x + n0
-            w = 0
-            m = row[0] | col[y, 0] | dia[d, 0]
+            w = max(fr, fc[y], fd[d])
+            m = row[w] | col[y, w] | dia[d, w]
             while m == ones:
                 w += 1
                 m = row[w] | col[y, w] | dia[d, w]
@@ -58,6 +65,12 @@ def wythoff_kernel(out: Any) -> None:  # pragma: no cover - compiled
             row[k] |= bit
             col[y, k] |= bit
             dia[d, k] |= bit
+            while row[fr] == ones:
+                fr += 1
+            while col[y, fc[y]] == ones:
+                fc[y] += 1
+            while dia[d, fd[d]] == ones:
+                fd[d] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -303,3 +316,76 @@ def delete_nim_kernel(out: Any) -> None:  # pragma: no cover - compiled
             g = w * 64 + trailing_zeros(~m_[w])
             out[a, b] = g
             dia[s, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+
+
+@njit(cache=True, nogil=True)
+def lines2_kernel(
+    out: Any, cof0: bool, cof1: bool, lag0: int, lag1: int, offs: Any
+) -> None:  # pragma: no cover
+    """Two-heap Grundy table: cofinite moves along each heap (with lags) + explicit moves.
+
+    The lines are a row bitset (heap 2) and one column bitset per ``y`` (heap 1), each
+    with the count of its leading all-ones words; the explicit options (rows of
+    ``offs``) are few, so the mex is the first zero bit of the lines' union that is not
+    one of them.
+    """
+    n0, n1 = out.shape
+    k_ = offs.shape[0]
+    v = k_ + 2
+    if cof0:
+        v += n0
+    if cof1:
+        v += n1
+    w_ = v // 64 + 2
+    ones = np.uint64(0xFFFFFFFFFFFFFFFF)
+    col = np.zeros((n1 if cof0 else 1, w_), np.uint64)
+    fc = np.zeros(n1 if cof0 else 1, np.int64)
+    row = np.zeros(w_, np.uint64)
+    ex = np.zeros(k_ + 1, np.int64)
+    for x in range(n0):
+        row[:] = 0
+        fr = 0
+        for y in range(n1):
+            if cof1 and y - lag1 - 1 >= 0:
+                g = out[x, y - lag1 - 1]
+                row[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                while row[fr] == ones:
+                    fr += 1
+            cy = 0
+            full = fr
+            if cof0:
+                cy = y
+                if x - lag0 - 1 >= 0:
+                    g = out[x - lag0 - 1, y]
+                    col[cy, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                    while col[cy, fc[cy]] == ones:
+                        fc[cy] += 1
+                full = max(fr, fc[cy])
+            ne = 0
+            for k in range(k_):
+                xx = x - offs[k, 0]
+                yy = y - offs[k, 1]
+                if xx >= 0 and yy >= 0:
+                    ex[ne] = out[xx, yy]
+                    ne += 1
+            start = 64 * full
+            while True:
+                w = start >> 6
+                m = row[w] | ((np.uint64(1) << np.uint64(start & 63)) - np.uint64(1))
+                if cof0:
+                    m |= col[cy, w]
+                while m == ones:
+                    w += 1
+                    m = row[w]
+                    if cof0:
+                        m |= col[cy, w]
+                g = w * 64 + trailing_zeros(~m)
+                hit = False
+                for i in range(ne):
+                    if ex[i] == g:
+                        hit = True
+                        break
+                if not hit:
+                    break
+                start = g + 1
+            out[x, y] = g

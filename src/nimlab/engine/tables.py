@@ -65,6 +65,8 @@ def _as_game(game: Ruleset[Any] | str) -> Ruleset[Any]:
 
 def _shape(g: Ruleset[Any], shape: int | Sequence[int]) -> tuple[int, ...]:
     n_heaps = getattr(g, "n_heaps", None)
+    if n_heaps is None and g.name == "rgames":
+        n_heaps = len(g.param_values()["parts"])  # one heap per part
     if isinstance(shape, int) and not isinstance(shape, bool):
         if n_heaps is None:
             raise InvalidParameterError(
@@ -344,7 +346,27 @@ def _kernel_table(
         spec = _axis_spec(g, dims)
     except _NoKernel:
         return None
+    if dims == 2 and not misere and not spec.diag:
+        return _run_lines2(spec, shape, label, max_bytes)
     return _run_axis(spec, shape, misere, label, max_bytes)
+
+
+def _run_lines2(
+    spec: _AxisSpec, shape: tuple[int, ...], label: str, max_bytes: int
+) -> npt.NDArray[Any]:
+    from nimlab.engine import _kernels
+
+    n0, n1 = shape
+    bound = len(spec.offs) + 2 + (n0 if spec.cof[0] else 0) + (n1 if spec.cof[1] else 0)
+    dt = _kernel_dtype(bound)
+    words = bound // 64 + 1
+    _check_bytes(label, shape, n0 * n1 * np.dtype(dt).itemsize + (n1 + 1) * words * 8, max_bytes)
+    offs = np.array(spec.offs, dtype=np.int64).reshape(-1, 2)
+    out = np.zeros(shape, dtype=dt)
+    _kernels.lines2_kernel(
+        out, bool(spec.cof[0]), bool(spec.cof[1]), int(spec.lag[0]), int(spec.lag[1]), offs
+    )
+    return out
 
 
 # -- generic path -------------------------------------------------------------------

@@ -43,7 +43,7 @@ def main() -> None:
             expected = 4 * ((g1 // 4) ^ (g2 // 4)) + (x + y) % 4  # S18-T12
         equal = bool(np.array_equal(tab, expected))
         m = 96
-        t_g, _ = timed(lambda g=g: table(g, m, engine="generic"))
+        t_g, _ = timed(lambda g=g, m=m: table(g, m, engine="generic"))
         per_k = t_k / n / n
         per_g = t_g / m / m
         print(

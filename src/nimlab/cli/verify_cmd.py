@@ -70,9 +70,13 @@ def _report(res: Any, kind: str, label: str, bound: int, as_json: bool) -> int:
     if as_json:
         emit_json(res.to_dict())
         return 0 if res.ok else 1
-    extra = f", run {res.run_ids[-1] if hasattr(res, 'run_ids') and res.run_ids else getattr(res, 'run_id', None)}"
-    if extra.endswith("None"):
-        extra = ""
+    ids = list(getattr(res, "run_ids", ()) or [getattr(res, "run_id", None)])
+    ids = [i for i in ids if i is not None]
+    extra = ""
+    if len(ids) == 1:
+        extra = f", run {ids[0]}"
+    elif ids:
+        extra = f", runs {ids[0]}-{ids[-1]}"
     click.echo(
         f"{label}: {res.result} — {res.positions_checked:,} positions checked in "
         f"{res.seconds:.2f} s (bound {bound}{extra})"

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nimlab
 from nimlab.core.errors import InvalidParameterError
@@ -227,7 +229,9 @@ def test_parameter_errors() -> None:
         verify("nim", "a ^ b", bound=0)
     with pytest.raises(InvalidParameterError, match="exactly 2 heaps"):
         verify(nimlab.game("ryuo", p=3), "a", bound=3, heaps=3)
-    with pytest.raises(InvalidParameterError, match="cannot be evaluated at .0, 0.: integer division"):
+    with pytest.raises(
+        InvalidParameterError, match=r"cannot be evaluated at \(0, 0\): integer division"
+    ):
         verify("nim", "a // b", bound=3, heaps=2, workers=1)
 
 
@@ -258,3 +262,24 @@ def test_random_formulas_against_brute_force() -> None:
         assert (r.counterexample.position if r.counterexample else None) == (
             want[0] if want else None
         )
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    x0=st.integers(0, 11),
+    y0=st.integers(0, 11),
+    game_name=st.sampled_from(["nim", "ryuo2"]),
+    delta=st.integers(1, 3),
+)
+def test_planted_single_error_is_found_exactly(
+    x0: int, y0: int, game_name: str, delta: int
+) -> None:
+    if game_name == "nim":
+        g, base = nimlab.game("nim"), "a ^ b"
+    else:
+        g, base = nimlab.game("ryuo", p=2), "2*((a//2)^(b//2)) + (a+b)%2"
+    expr = f"({base}) + {delta} * (a == {x0} and b == {y0})"
+    r = verify(g, expr, bound=12, heaps=2, workers=1)
+    assert r.counterexample is not None and r.counterexample.position == (x0, y0)
+    assert r.positions_checked == x0 * 12 + y0 + 1
+    assert r.counterexample.claimed == r.counterexample.actual + delta

@@ -105,3 +105,18 @@ def test_constructive_moves_match_search(
             assert solver.is_p(pos, misere, "search") or not legal
 
     check()
+
+
+@pytest.mark.parametrize(
+    ("name", "S"),
+    [("subtraction", {1, 3, 4}), ("subtraction", {2, 5}), ("allbut", {2}), ("allbut", {1, 4})],
+)
+@SETTINGS
+@given(n=st.integers(0, 60))
+def test_one_heap_games(name: str, S: set[int], n: int) -> None:
+    g = game(name, S=S)
+    pos = g.validate(n)
+    reference = Solver(g).winning_moves(pos, False, "search")
+    got = winning_moves(g, pos)
+    assert construction(g, pos, False) is not None
+    assert set(got) == set(reference) and len(got) == len(set(got))

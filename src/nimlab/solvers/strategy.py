@@ -88,6 +88,8 @@ STRATEGIES: dict[str, str] = {
     "ryuo": "nimlab.solvers.strategies.ryuo:ryuo_strategy",
     "restricted-ryuo": "nimlab.solvers.strategies.ryuo:restricted_ryuo_strategy",
     "rgames": "nimlab.solvers.strategies.ryuo:rgames_strategy",
+    "subtraction": "nimlab.solvers.strategies.onepile:onepile_strategy",
+    "allbut": "nimlab.solvers.strategies.onepile:onepile_strategy",
 }
 
 
@@ -200,7 +202,9 @@ def estimate_moves(game: Ruleset[Any], position: Any) -> int | None:
     name = game.name
     if isinstance(position, tuple) and all(_index(h) is not None for h in position):
         heaps: list[int] = list(position)
-        if name in ("nim", "welter", "subtraction", "allbut", "wythoff"):
+        if name == "subtraction":
+            return len(getattr(game, "S", ()))
+        if name in ("nim", "welter", "allbut", "wythoff"):
             return int(sum(heaps)) + (min(heaps) if name == "wythoff" and heaps else 0)
         if name == "nimhoff":
             return sum(heaps) + len(heaps) ** 2

@@ -368,6 +368,7 @@ def explain(
         after = _value(g, mv, misere)[1] if mv is not None else None
         if value_name is None:
             notes.append("no closed form applies here: the outcome comes from exhaustive search")
+        notes += _family_notes(g, pos, mv)
     return Explanation(
         game=g.label(),
         position=g.format_position(pos),
@@ -383,6 +384,30 @@ def explain(
         notes=tuple(notes),
         raw_move=mv,
     )
+
+
+def _family_notes(g: Ruleset[Any], pos: Any, mv: Any) -> list[str]:
+    """The quantities a game's criterion reads, before (and after) the move."""
+
+    def emperor(p: Any) -> str:
+        xs = ", ".join(str(_xor(r)) for r in p)
+        ts = [sum(r) for r in p]
+        return f"range XORs {xs}; range totals {', '.join(map(str, ts))} (XOR {_xor(tuple(ts))})"
+
+    def valuations(p: Any) -> str:
+        return ", ".join(str((h & -h).bit_length() - 1) for h in p)
+
+    if g.name == "emperor":
+        out = [f"before: {emperor(pos)}"]
+        if mv is not None:
+            out.append(f"after:  {emperor(mv)}")
+        return out
+    if g.name == "single-delete" and isinstance(pos, tuple):
+        out = [f"2-adic valuations before: {valuations(pos)}"]
+        if mv is not None:
+            out.append(f"2-adic valuations after:  {valuations(mv)}")
+        return out
+    return []
 
 
 def _xor(heaps: tuple[int, ...]) -> int:

@@ -174,11 +174,20 @@ class VerificationResult:
 
 
 def _default_heaps(game: Ruleset[Any]) -> int:
+    """The game's own number of heaps, else the first of 3, 2, 1, 4, ... it accepts."""
+    from nimlab.core.errors import NimlabError
+
     n = getattr(type(game), "n_heaps", None)
     if isinstance(n, int):
         return n
-    lo = getattr(type(game), "min_heaps", 0)
-    return max(int(lo), 3) if lo else 3
+    low = int(getattr(type(game), "min_heap_size", 0))
+    for k in (3, 2, 1, 4, 5, 6, 7, 8):
+        try:
+            game.validate(tuple(range(low, low + k)))
+        except NimlabError:
+            continue
+        return k
+    return 3
 
 
 def _probe_closed(game: Ruleset[Any], n: int, low: int, bound: int) -> str:
@@ -593,6 +602,13 @@ def run_spec(
             st.finish_run(run_id, "interrupted", sum(counts.values()), time.perf_counter() - t0)
             st.conn.execute("UPDATE runs SET finished = NULL WHERE id = ?", (run_id,))
     first = min(failures) if failures else None
+    if first is None and n_chunks and not any(counts.values()):
+        if st is not None and run_id is not None:
+            st.finish_run(run_id, "error", 0, time.perf_counter() - t0)
+        raise InvalidParameterError(
+            f"{spec.game.label()}: no valid position in {spec.space.describe()}; "
+            "check --heaps and --bound"
+        )
     if first is None:
         missing = [i for i in range(n_chunks) if i not in counts]
         if missing:  # pragma: no cover - defensive

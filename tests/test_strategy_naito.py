@@ -110,3 +110,14 @@ def test_cli_too_many_winning_moves_is_one_line(capsys: pytest.CaptureFixture[st
     assert main(["moves", "delete-nim", "1" + "0" * 80 + "1", "4", "--winning"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "limit" in err
+
+
+def test_cli_limit() -> None:
+    from click.testing import CliRunner
+
+    from nimlab.cli.app import cli
+
+    big = "1" + "0" * 80 + "1"
+    res = CliRunner().invoke(cli, ["moves", "delete-nim", big, "4", "--winning", "--limit", "2"])
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines() == [f"0 {int(big) - 1}", f"2 {int(big) - 3}"]

@@ -123,6 +123,12 @@ def outcome_cmd(
 @click.option("--winning", is_flag=True, help="Only the winning moves (to P-positions).")
 @click.option("--misere", is_flag=True, help="With --winning: winning moves in misère play.")
 @click.option("--explain", is_flag=True, help="With --winning: explain why the moves win.")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With --winning: at most this many moves (the construction's own move first).",
+)
 def moves_cmd(
     game_name: str,
     heaps: tuple[str, ...],
@@ -132,13 +138,18 @@ def moves_cmd(
     winning: bool,
     misere: bool,
     explain: bool,
+    limit: int | None,
 ) -> None:
     """Options of a position, or with --winning only the winning ones."""
     from nimlab import moves, winning_moves
 
     g = game_from_cli(game_name, params)
     pos = position_from_cli(g, heaps)
-    result = winning_moves(g, pos, misere=misere, method=method) if winning else moves(g, pos)
+    result = (
+        winning_moves(g, pos, misere=misere, method=method, limit=limit)
+        if winning
+        else moves(g, pos)
+    )
     explanation: Any = None
     if explain:
         import nimlab

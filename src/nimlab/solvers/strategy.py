@@ -167,8 +167,8 @@ def _take(
         how_many = f"{n:,}" if n is not None else f"more than {list_limit:,}"
         raise MoveSetTooLargeError(
             f"{game.label()}: {game.format_position(position)} has {how_many} winning "
-            f"moves, too many to list; pass limit=N to get the first N ({c.procedure} "
-            "gives its own move first), or use nimlab.winning_move for one move"
+            f"moves, too many to list; pass limit=N (--limit N) to get the first N "
+            f"({c.procedure} gives its own move first), or use nimlab.winning_move"
         )
     return out
 
@@ -347,7 +347,7 @@ def find_winning_moves(
             raise MoveSetTooLargeError(
                 f"{game.label()}: {game.format_position(position)} has about {est:.3g} "
                 f"moves, too many to scan for the full list; {c.procedure} builds one "
-                "winning move: use nimlab.winning_move, or winning_moves(..., limit=1)"
+                "winning move: use nimlab.winning_move, or winning_moves(..., limit=1) (--limit 1)"
             )
         raise MoveSetTooLargeError(
             f"{game.label()}: {game.format_position(position)} has about {est:.3g} moves, "

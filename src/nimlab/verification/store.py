@@ -204,7 +204,7 @@ class Store:
     def find_resumable(self, spec_key: str) -> int | None:
         """The latest unfinished run with this spec, or None."""
         row = self.conn.execute(
-            "SELECT id FROM runs WHERE spec_key = ? AND status NOT IN ('verified', 'FAILED')"
+            "SELECT id FROM runs WHERE spec_key = ? AND status NOT IN ('verified', 'FAILED', 'error')"
             " ORDER BY id DESC LIMIT 1",
             (spec_key,),
         ).fetchone()

@@ -40,7 +40,7 @@ __all__ = [
 #: Most moves a scan scores one by one before giving up.
 DEFAULT_MAX_MOVES = 200_000
 #: Most winning moves :func:`find_winning_moves` lists when no ``limit`` is given.
-DEFAULT_LIST_LIMIT = 100_000
+DEFAULT_LIST_LIMIT = 10_000
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,7 @@ def test_ryuo_kernel_equals_search(p: int, shape: tuple[int, int]) -> None:
 @given(st.integers(1, 4), st.integers(1, 6), dims2)
 def test_restricted_ryuo_kernel_equals_search(p: int, q: int, shape: tuple[int, int]) -> None:
     _same(game("restricted-ryuo", p=p, q=q), shape)
+    _same_misere(game("restricted-ryuo", p=p, q=q), shape)
 
 
 @FAST
@@ -97,6 +98,7 @@ def test_rgames_kernel_equals_search(s0: set[int], parts: list[str], data: st.Da
     shape = data.draw(dims2 if len(parts) == 2 else dims3)
     assert has_kernel(g, len(parts))
     _same(g, shape)
+    _same_misere(g, shape)
 
 
 def test_lim_kernel_equals_search_and_majority() -> None:
@@ -127,6 +129,16 @@ def test_nim_kernel_is_xor_and_misere() -> None:
     np.testing.assert_array_equal(t, a ^ b ^ c)
     _same_misere(game("nim"), (4, 5, 3))
     _same_misere(game("nimhoff", k=1), (6, 7))
+
+
+def test_one_heap_tables_use_the_sequence_kernels() -> None:
+    g = game("subtraction", S="1,3,4")
+    np.testing.assert_array_equal(table(g, 30), table(g, 30, engine="generic"))
+    np.testing.assert_array_equal(
+        table(g, 30, kind="outcome"), table(g, 30, kind="outcome", engine="generic")
+    )
+    k = game("octal", code="0.77")
+    np.testing.assert_array_equal(table(k, (12,)), table(k, (12,), engine="generic"))
 
 
 def test_generic_path_masks_invalid_positions() -> None:

@@ -297,6 +297,11 @@ def _kernel_table(
     from nimlab.engine import _kernels
 
     dims = len(shape)
+    if dims == 1 and kind != "misere" and g.name in ("subtraction", "allbut", "octal", "nim"):
+        from nimlab.engine.sequences import sequence
+
+        _check_bytes(g.label(), shape, shape[0] * 8, max_bytes)
+        return sequence(g, shape[0])
     if dims not in (2, 3):
         return None
     name = g.name

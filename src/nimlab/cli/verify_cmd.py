@@ -100,15 +100,21 @@ def _report(res: Any, kind: str, label: str, bound: int, as_json: bool) -> int:
 @click.option("--formula", metavar="EXPR", help="Claimed Grundy function, e.g. 'a ^ b'.")
 @click.option("--p-set", "p_set", metavar="EXPR", help="Claimed P-set, e.g. 'a == b'.")
 @click.option("--misere", is_flag=True, help="With --p-set: the claim is about misère play.")
-@click.option("--bound", type=int, help="Every heap < N (theorems: their own default bound).")
-@click.option("--heaps", type=int, help="Number of heaps (default: the game's usual number).")
-@click.option("--workers", type=int, help="Processes (default: all cores).")
+@click.option(
+    "--bound", type=int, metavar="N", help="Every heap < N (theorems: their own default bound)."
+)
+@click.option(
+    "--heaps", type=int, metavar="N", help="Number of heaps (default: the game's usual number)."
+)
+@click.option("--workers", type=int, metavar="N", help="Processes (default: all cores).")
 @click.option("--scheduler", metavar="ADDRESS", help="Run on this Dask scheduler.")
 @click.option("--dask-local", is_flag=True, help="Run on a local Dask cluster.")
 @click.option("--store", metavar="PATH", help="SQLite results store (default $NIMLAB_STORE).")
 @click.option("--no-store", is_flag=True, help="Keep no record of this run.")
 @click.option("--resume", is_flag=True, help="Continue the unfinished run with the same spec.")
-@click.option("--run", "run_id", type=int, help="With --resume: continue this run id.")
+@click.option(
+    "--run", "run_id", type=int, metavar="ID", help="With --resume: continue this run id."
+)
 @click.option(
     "--method",
     type=click.Choice(["local", "search"]),
@@ -116,7 +122,9 @@ def _report(res: Any, kind: str, label: str, bound: int, as_json: bool) -> int:
     show_default=True,
     help="Theorems: local check, or comparison with exhaustive search (serial).",
 )
-@click.option("--chunk-size", type=int, help="About N positions per chunk (conjectures).")
+@click.option(
+    "--chunk-size", type=int, metavar="N", help="About N positions per chunk (conjectures)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def verify_cmd(
     theorem_id: str | None,
@@ -195,7 +203,7 @@ def verify_cmd(
 
 
 @click.command("reproduce")
-@click.option("--workers", type=int, help="Processes (default: all cores).")
+@click.option("--workers", type=int, metavar="N", help="Processes (default: all cores).")
 @click.option("--store", metavar="PATH", help="SQLite results store (default $NIMLAB_STORE).")
 @click.option("--no-store", is_flag=True, help="Keep no record of the runs.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")

@@ -26,6 +26,30 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def _spin(n: int) -> int:
+    s = 0
+    for i in range(n):
+        s += i * i
+    return s
+
+
+def _control() -> float:
+    """How well two CPU-bound processes scale on this machine right now (1 vs 2 processes)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    n = 5_000_000
+    t0 = time.perf_counter()
+    _spin(n)
+    _spin(n)
+    one = time.perf_counter() - t0
+    with ProcessPoolExecutor(2) as ex:
+        list(ex.map(_spin, [10, 10]))
+        t0 = time.perf_counter()
+        list(ex.map(_spin, [n, n]))
+        two = time.perf_counter() - t0
+    return one / two
+
+
 def main() -> None:
     bound = int(sys.argv[1]) if len(sys.argv) > 1 else 4096
     g = nimlab.game("ryuo", p=3)
@@ -43,6 +67,7 @@ def main() -> None:
             f"{rates[workers]:,.0f} positions/s"
         )
     print(f"scaling 2 workers / 1 worker: {rates[2] / rates[1]:.2f}x")
+    print(f"control, two pure-Python loops on 2 processes vs 1: {_control():.2f}x")
     print(
         f"load average during the run: {' '.join(f'{x:.1f}' for x in __import__('os').getloadavg())}"
     )

@@ -81,8 +81,8 @@ def test_sigkill_midway_resumes_to_identical_totals(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         args,
         env=_env(db, 0.4),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
     deadline = time.time() + 60

@@ -501,17 +501,39 @@ def run_spec(
     what: str = "conjecture",
 ) -> VerificationResult:
     """Check every chunk of *spec*; see :func:`verify` for the parameters."""
-    from nimlab.theory.registry import Counterexample
     from nimlab.verification.store import Store
+
+    st: Store | None = None
+    own = False
+    if store is not None and store is not False:
+        if isinstance(store, Store):
+            st = store
+        else:
+            st, own = Store(None if store is True else store), True
+    elif resume:
+        st, own = Store(), True
+    try:
+        return _run(spec, st, workers, scheduler, dask_local, resume, progress, what)
+    finally:
+        if own and st is not None:
+            st.close()
+
+
+def _run(
+    spec: CheckSpec,
+    st: Any,
+    workers: int | None,
+    scheduler: str | None,
+    dask_local: bool,
+    resume: bool | int,
+    progress: bool,
+    what: str,
+) -> VerificationResult:
+    from nimlab.theory.registry import Counterexample
 
     t0 = time.perf_counter()
     n_chunks = spec.space.n_chunks
     key = spec.key()
-    st: Store | None = None
-    if store is not None and store is not False:
-        st = store if isinstance(store, Store) else Store(None if store is True else store)
-    elif resume:
-        st = Store()
     run_id: int | None = None
     done: dict[int, tuple[int, float, dict[str, Any] | None]] = {}
     failures: dict[int, Failure] = {}

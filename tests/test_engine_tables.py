@@ -63,6 +63,7 @@ def test_nimhoff_kernel_equals_search(k: int, shape: tuple[int, ...]) -> None:
 @given(st.integers(1, 4), st.one_of(dims2, dims3))
 def test_moore_kernel_equals_search(k: int, shape: tuple[int, ...]) -> None:
     _same(game("moore", k=k), shape)
+    _same_misere(game("moore", k=k), shape)
 
 
 @FAST
@@ -74,6 +75,7 @@ def test_circular_kernel_equals_search(k: int, shape: tuple[int, ...]) -> None:
             table(g, shape)
         return
     _same(g, shape)
+    _same_misere(g, shape)
 
 
 one_heap = st.one_of(
@@ -104,6 +106,7 @@ def test_rgames_kernel_equals_search(s0: set[int], parts: list[str], data: st.Da
 def test_lim_kernel_equals_search_and_majority() -> None:
     g = game("lim")
     _same(g, (5, 4, 6))
+    _same_misere(g, (5, 4, 6))
     t = table(g, (9, 9, 9))
     a, b, c = np.indices(t.shape)
     # S19-T8: G(a, b, c) = ((a + b + c) - (a ^ b ^ c)) / 2, the bitwise majority
@@ -113,6 +116,7 @@ def test_lim_kernel_equals_search_and_majority() -> None:
 def test_delete_nim_kernel_equals_search_and_tail() -> None:
     g = game("delete-nim")
     _same(g, (9, 7))
+    _same_misere(g, (9, 7))
     t = table(g, (40, 33))
     a, b = np.indices(t.shape)
     x = a | b
@@ -217,6 +221,20 @@ def test_nimhoff_table_equals_formula(k: int) -> None:
     t3 = table(game("nimhoff", k=k), (12, 11, 10))
     x, y, z = np.indices(t3.shape)
     np.testing.assert_array_equal(t3, op(op(x, y), z))
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_moore_misere_equals_theorem_2_10(k: int) -> None:
+    shape = (6, 5, 4)
+    t = table(game("moore", k=k), shape, kind="misere")
+    idx = np.indices(shape)
+    normal = np.ones(shape, bool)
+    for bit in range(3):
+        normal &= (((idx >> bit) & 1).sum(axis=0) % (k + 1)) == 0
+    small = (idx <= 1).all(axis=0)
+    ones = (idx == 1).sum(axis=0)
+    expected = np.where(small, ones % (k + 1) == 1, normal)  # N99-T2.10
+    np.testing.assert_array_equal(t, expected)
 
 
 @pytest.mark.parametrize("k", [1, 2, 3])

@@ -187,15 +187,18 @@ def axis_kernel(
 
 
 @njit(cache=True, nogil=True)
-def moore_kernel(out: Any, k: int) -> None:  # pragma: no cover - compiled
+def moore_kernel(out: Any, k: int, misere: bool) -> None:  # pragma: no cover - compiled
     """Grundy table of Moore's Nim_k on up to three heaps (moves change at most k heaps).
 
     Options changing one heap lie on lines, options changing two heaps fill the lower
     rectangle of a coordinate plane, and options changing three heaps fill the lower box;
     each union is kept as running bitsets (prefix unions) in C order.
+
+    With ``misere`` the table holds 1 at misère P-positions, 0 elsewhere: a position is
+    P when it has an option and none of its options is P (bit 1 of the union).
     """
     n0, n1, n2 = out.shape
-    v = n0 + n1 + n2 + 2
+    v = 2 if misere else n0 + n1 + n2 + 2
     w_ = v // 64 + 1
     ones = np.uint64(0xFFFFFFFFFFFFFFFF)
     big = k >= 2 and n0 > 1
@@ -230,10 +233,13 @@ def moore_kernel(out: Any, k: int) -> None:  # pragma: no cover - compiled
                             m |= cxz[y, z, w] | cxy[z, y, w] | rpz[z, w]
                             if k >= 3:
                                 m |= box[y, z, w]
-                    if m != ones:
+                    if misere or m != ones:
                         break
                     w += 1
-                g = w * 64 + trailing_zeros(~m)
+                if misere:
+                    g = 1 if (m != 0 and not (m & np.uint64(2))) else 0
+                else:
+                    g = w * 64 + trailing_zeros(~m)
                 out[x, y, z] = g
                 bit = np.uint64(1) << np.uint64(g & 63)
                 q = g >> 6
@@ -255,7 +261,7 @@ def moore_kernel(out: Any, k: int) -> None:  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def lim_kernel(out: Any) -> None:  # pragma: no cover - compiled
+def lim_kernel(out: Any, misere: bool) -> None:  # pragma: no cover - compiled
     """Lim Grundy values on the simplex ``a + b + c <= s`` (an (s+1)^3 array).
 
     A move takes ``t`` from two heaps and adds ``t`` to the third: the total drops by
@@ -279,6 +285,10 @@ def lim_kernel(out: Any) -> None:  # pragma: no cover - compiled
                 for t in range(1, min(b, c) + 1):
                     g = out[a + t, b - t, c - t]
                     tmp[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                if misere:  # 1 at misère P-positions: an option, and no option P
+                    out[a, b, c] = 1 if (tmp[0] != 0 and not (tmp[0] & np.uint64(2))) else 0
+                    tmp[0] = 0
+                    continue
                 w = 0
                 while tmp[w] == ones:
                     w += 1
@@ -287,7 +297,7 @@ def lim_kernel(out: Any) -> None:  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def delete_nim_kernel(out: Any) -> None:  # pragma: no cover - compiled
+def delete_nim_kernel(out: Any, misere: bool) -> None:  # pragma: no cover - compiled
     """Delete Nim ([S19] form) on a square ``out``: G(a, b) = mex(D[a-1] | D[b-1]).
 
     ``D[s]`` is the set of values on the anti-diagonal of total ``s``: removing heap a
@@ -310,10 +320,13 @@ def delete_nim_kernel(out: Any) -> None:  # pragma: no cover - compiled
             if b >= 1:
                 for t in range(w_):
                     m_[t] |= dia[b - 1, t]
-            w = 0
-            while m_[w] == ones:
-                w += 1
-            g = w * 64 + trailing_zeros(~m_[w])
+            if misere:  # 1 at misère P-positions: an option, and no option P
+                g = 1 if (m_[0] != 0 and not (m_[0] & np.uint64(2))) else 0
+            else:
+                w = 0
+                while m_[w] == ones:
+                    w += 1
+                g = w * 64 + trailing_zeros(~m_[w])
             out[a, b] = g
             dia[s, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
 

@@ -307,7 +307,7 @@ def _kernel_table(
     name = g.name
     label = g.label()
     misere = kind == "misere"
-    if name in ("moore", "circular") and not misere:
+    if name in ("moore", "circular"):
         k = int(g.param_values()["k"])
         s3 = _pad3(shape)
         bound = sum(s3) + 2
@@ -318,21 +318,21 @@ def _kernel_table(
         lines = s3[1] * s3[2] + s3[0] * (s3[1] + s3[2]) if kk == 1 else 4 * s3[1] * s3[2]
         _check_bytes(label, shape, cells * np.dtype(dt).itemsize + lines * words * 8, max_bytes)
         out = np.zeros(s3, dtype=dt)
-        _kernels.moore_kernel(out, kk)
+        _kernels.moore_kernel(out, kk, misere)
         return out.reshape(shape)
-    if name == "lim" and dims == 3 and not misere:
+    if name == "lim" and dims == 3:
         s = sum(shape) - 3
         bound = 3 * s + 2
         dt = _kernel_dtype(bound)
         _check_bytes(label, shape, (s + 1) ** 3 * np.dtype(dt).itemsize, max_bytes)
         full = np.zeros((s + 1,) * 3, dtype=dt)
-        _kernels.lim_kernel(full)
+        _kernels.lim_kernel(full, misere)
         return np.ascontiguousarray(full[: shape[0], : shape[1], : shape[2]])
-    if name == "delete-nim" and dims == 2 and not misere:
+    if name == "delete-nim" and dims == 2:
         n = max(shape)
         _check_bytes(label, shape, n * n * 2 + 2 * n * (n // 32 + 8), max_bytes)
         full = np.zeros((n, n), dtype=np.uint16)
-        _kernels.delete_nim_kernel(full)
+        _kernels.delete_nim_kernel(full, misere)
         return np.ascontiguousarray(full[: shape[0], : shape[1]])
     if name == "wythoff" and dims == 2 and not misere:
         bound = shape[0] + shape[1] + min(shape) + 64

@@ -283,3 +283,43 @@ def test_planted_single_error_is_found_exactly(
     assert r.counterexample is not None and r.counterexample.position == (x0, y0)
     assert r.positions_checked == x0 * 12 + y0 + 1
     assert r.counterexample.claimed == r.counterexample.actual + delta
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "kind", "expr"),
+    [
+        ("ryuo", {"p": 3}, "p-set", "a // 3 == b // 3 and (a + b) % 3 == 0"),
+        ("ryuo", {"p": 3}, "p-set", "a // 3 == b // 3 and (a + b) % 3 == 0 or a == b == 7"),
+        ("ryuo", {"p": 3}, "p-set", "a // 3 == b // 3 and (a + b) % 3 == 0 and a != 9"),
+        (
+            "restricted-ryuo",
+            {"p": 2, "q": 4},
+            "grundy",
+            "2*(((a%4)//2)^((b%4)//2)) + (a+b)%2 + (a == 5 and b == 2)",
+        ),
+        ("wythoff", {}, "p-set", "a == 0 and b == 0 or a + b == 3 and a * b == 2"),
+    ],
+)
+def test_kernels_agree_with_python_path_and_search(
+    name: str, params: dict[str, int], kind: str, expr: str
+) -> None:
+    g = nimlab.game(name, **params)
+    kw = {"formula": expr} if kind == "grundy" else {"p_set": expr}
+    fast = verify(g, bound=20, workers=1, chunk_size=60, **kw)  # type: ignore[arg-type]
+    assert fast.method == "vectorised"
+    e = parse_expression(expr, 2)
+    slow_spec = CheckSpec(g, kind, ExprClaim(e), heap_space(g, 20), expr, 20)  # type: ignore[arg-type]
+    slow = run_spec(slow_spec, workers=1)
+    assert slow.method == "python"
+    assert fast.ok == slow.ok and fast.positions_checked == slow.positions_checked
+    f = e.function()
+    want = first_mismatch(
+        g,
+        itertools.product(range(20), repeat=2),
+        lambda *p: f(p),
+        "grundy" if kind == "grundy" else "p",
+    )
+    got = None if fast.counterexample is None else fast.counterexample.position
+    assert got == (None if want is None else want[0])
+    if want is not None:
+        assert fast.counterexample.detail == slow.counterexample.detail

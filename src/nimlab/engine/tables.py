@@ -237,10 +237,12 @@ def has_kernel(game: Ruleset[Any] | str, dims: int = 2) -> bool:
     --------
     >>> has_kernel("wythoff")
     True
-    >>> has_kernel("nim", 1)
-    False
+    >>> has_kernel("nim", 1), has_kernel("welter", 3)
+    (True, False)
     """
     g = _as_game(game)
+    if dims == 1:
+        return g.name in ("subtraction", "allbut", "octal", "nim")
     if dims not in (2, 3):
         return False
     if g.name in ("moore", "circular"):

@@ -317,6 +317,8 @@ def check_theorem(
         space = inst.space
         fast = False
         if space is None:
+            # materialise once: the search fallback below must see the same positions
+            inst = Instance(inst.game, list(inst.positions))
             space = ListSpace.of(list(inst.positions), LIST_CHUNK, inst.game)
         elif isinstance(space, BoxSpace) and t.vector_claim is not None:
             fast = True

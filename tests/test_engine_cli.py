@@ -47,7 +47,7 @@ def test_nimmul(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("sequence", "octal", "-p", "code=0.9", "-n", "5"), "octal code"),
+        (("sequence", "octal", "-p", "code=0.z", "-n", "5"), "octal code"),
         (("sequence", "wythoff", "-n", "5"), "one-heap"),
         (("nimmul", "x", "3"), "non-negative integer"),
         (("nimmul", "-1", "3"), "non-negative"),

@@ -92,6 +92,14 @@ def test_octal_kernel_equals_search(code: str) -> None:
     assert sequence(g, 15).tolist() == [s.grundy((n,), method="search") for n in range(15)]
 
 
+@pytest.mark.parametrize("code", ["0.f", "0.08", "8.0", "c.4f"])
+def test_hexadecimal_codes_equal_search(code: str) -> None:
+    g = game("octal", code=code)
+    s = Solver(g)
+    assert sequence(g, 13).tolist() == [s.grundy((n,), method="search") for n in range(13)]
+    assert not periodicity_of(g, 300).proved
+
+
 @pytest.mark.parametrize("code", ["0.6", "0.77", "4.777", "0.4", "4!.0"])
 def test_rare_value_method_equals_direct_method(code: str) -> None:
     a = octal_sequence(code, 5000)
@@ -150,7 +158,7 @@ def test_periodicity_of_plain_sequences() -> None:
 
 def test_bad_sequence_inputs() -> None:
     with pytest.raises(InvalidParameterError, match="octal code"):
-        game("octal", code="0.8")
+        game("octal", code="0.g")
     with pytest.raises(InvalidParameterError, match="before the point"):
         game("octal", code="2.7")
     with pytest.raises(InvalidParameterError, match="one-heap"):

@@ -3,7 +3,8 @@
 A code ``d0.d1d2d3…`` has one octal digit ``d_k`` per number ``k`` of stones a move
 takes from one heap. The bits of ``d_k`` say what the heap may become: bit 1, nothing
 (the move takes the whole heap, of exactly ``k`` stones); bit 2, one nonempty heap;
-bit 4, two nonempty heaps. ``d0`` is 0 or 4 (split a heap without taking). A ``!``
+bit 4, two nonempty heaps; and, in hexadecimal codes (digits ``8``–``f``), bit 8, three
+nonempty heaps. ``d0`` only has bits 4 and 8 (split a heap without taking). A ``!``
 after a digit asks the two heaps of a split to be unequal, so Grundy's game (split a
 heap into two unequal heaps) is ``4!.0``. Kayles is ``0.77``, Dawson's Kayles ``0.07``.
 
@@ -30,7 +31,7 @@ from nimlab.core.ruleset import HeapRuleset, Ruleset
 
 __all__ = ["Octal", "parse_octal_code"]
 
-_CODE = re.compile(r"^([0-7]!?)?\.((?:[0-7]!?)*)$")
+_CODE = re.compile(r"^([0-9a-fA-F]!?)?\.((?:[0-9a-fA-F]!?)*)$")
 
 
 def parse_octal_code(code: str) -> tuple[tuple[int, bool], ...]:
@@ -44,27 +45,31 @@ def parse_octal_code(code: str) -> tuple[tuple[int, bool], ...]:
     ((0, False), (7, False), (7, False))
     >>> parse_octal_code("4!.0")
     ((4, True),)
-    >>> parse_octal_code("0.8")
+    >>> parse_octal_code("0.f")  # hexadecimal: bit 8 leaves three heaps
+    ((0, False), (15, False))
+    >>> parse_octal_code("0.x")
     Traceback (most recent call last):
     ...
-    nimlab.core.errors.InvalidParameterError: octal code '0.8' is not valid: write digits 0-7 after a point, each optionally followed by ! (unequal split), for example 0.77 (Kayles), 0.07 (Dawson's Kayles) or 4!.0 (Grundy's game)
+    nimlab.core.errors.InvalidParameterError: octal code '0.x' is not valid: write digits 0-7 (hexadecimal 0-f for three heaps) after a point, each optionally followed by ! (unequal split), for example 0.77 (Kayles), 0.07 (Dawson's Kayles) or 4!.0 (Grundy's game)
     """
     text = code.strip() if isinstance(code, str) else code
     m = _CODE.match(text) if isinstance(text, str) else None
     if m is None:
         raise InvalidParameterError(
-            f"octal code {code!r} is not valid: write digits 0-7 after a point, each "
+            f"octal code {code!r} is not valid: write digits 0-7 (hexadecimal 0-f for three "
+            "heaps) after a point, each "
             "optionally followed by ! (unequal split), for example 0.77 (Kayles), 0.07 "
             "(Dawson's Kayles) or 4!.0 (Grundy's game)"
         )
     head = m.group(1) or "0"
-    digits = [(int(head[0]), head.endswith("!"))]
-    for dm in re.finditer(r"([0-7])(!?)", m.group(2)):
-        digits.append((int(dm.group(1)), dm.group(2) == "!"))
-    if digits[0][0] not in (0, 4):
+    digits = [(int(head[0], 16), head.endswith("!"))]
+    for dm in re.finditer(r"([0-9a-fA-F])(!?)", m.group(2)):
+        digits.append((int(dm.group(1), 16), dm.group(2) == "!"))
+    if digits[0][0] & 3:
         raise InvalidParameterError(
-            f"octal code {code!r}: the digit before the point must be 0 or 4 (4: split a "
-            "heap into two without taking); taking no stone and leaving one heap is no move"
+            f"octal code {code!r}: the digit before the point must be 0, 4, 8 or c (4: split a "
+            "heap into two without taking, 8: into three); taking no stone and leaving one "
+            "heap is no move"
         )
     while len(digits) > 1 and digits[-1][0] == 0:
         digits.pop()
@@ -73,7 +78,7 @@ def parse_octal_code(code: str) -> tuple[tuple[int, bool], ...]:
 
 def _format_code(digits: Sequence[tuple[int, bool]]) -> str:
     def one(d: tuple[int, bool]) -> str:
-        return str(d[0]) + ("!" if d[1] and d[0] & 4 else "")
+        return format(d[0], "x") + ("!" if d[1] and d[0] & 4 else "")
 
     return one(digits[0]) + "." + ("".join(one(d) for d in digits[1:]) or "0")
 
@@ -134,7 +139,7 @@ class Octal(HeapRuleset):
         return parse_octal_code(self.code)
 
     def heap_options(self, n: int) -> Iterator[tuple[int, ...]]:
-        """The heaps a heap of *n* may become (``()`` for none, ``(a,)``, ``(a, b)``)."""
+        """The heaps a heap of *n* may become: ``()``, ``(a,)``, ``(a, b)`` or ``(a, b, c)``."""
         for k, (d, unequal) in enumerate(self.digits):
             if k > n:
                 break
@@ -148,6 +153,10 @@ class Octal(HeapRuleset):
                     if unequal and 2 * a == r:
                         continue
                     yield (a, r - a)
+            if d & 8 and r >= 3:
+                for a in range(1, r // 3 + 1):
+                    for b in range(a, (r - a) // 2 + 1):
+                        yield (a, b, r - a - b)
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for i, h in enumerate(position):

@@ -235,6 +235,12 @@ def _prove(g: Ruleset[Any], seq: npt.NDArray[np.int64], per: Periodicity) -> tup
         t = len(digits) - 1
         if any(u and d & 4 for d, u in digits):
             return False, "codes with ! (unequal splits) are outside the Guy–Smith theorem", n
+        if any(d & 8 for d, _ in digits):
+            return (
+                False,
+                "hexadecimal codes (three-heap splits) are outside the Guy–Smith theorem",
+                n,
+            )
         m0 = max(n0, 1)
         need = 2 * m0 + 2 * p + t
         if s == 0 and n >= need:

@@ -150,6 +150,16 @@ def _octal_kernel(
                 if v < cap:
                     stamp[v] = h
         if mask == 0:
+            # hexadecimal digits: splits into three heaps (direct method only)
+            for k in range(nk):
+                if not bits[k] & 8 or h - k < 3:
+                    continue
+                r = h - k
+                for a in range(1, r // 3 + 1):
+                    for b in range(a, (r - a) // 2 + 1):
+                        v = out[a] ^ out[b] ^ out[r - a - b]
+                        if v < cap:
+                            stamp[v] = h
             g = 0
             while g < cap and stamp[g] == h:
                 g += 1
@@ -232,8 +242,8 @@ def octal_sequence(code: str, n: int, *, direct: bool = False) -> npt.NDArray[np
     uneq = np.array([u for _, u in digits], dtype=np.bool_)
     out = np.zeros(n, dtype=np.int64)
     n0 = n if direct else min(n, _NAIVE_TERMS)
-    if not (bits & 4).any():
-        n0 = n  # no split: the direct method is linear
+    if not (bits & 4).any() or (bits & 8).any():
+        n0 = n  # no split: the direct method is linear; three-heap splits: direct only
     cap = 256
     while _octal_kernel(bits, uneq, out[:n0], 1, 0, cap) < 0:
         cap *= 4

@@ -167,3 +167,23 @@ def test_bad_sequence_inputs() -> None:
         sequence(game("subtraction", S="1,2"), -1)
     with pytest.raises(SearchTooLargeError, match="max_terms"):
         sequence(game("subtraction", S="1,2"), 10**6, max_terms=1000)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sets(st.integers(1, 9), min_size=1, max_size=4))
+def test_proved_subtraction_periods_extend_exactly(s: set[int]) -> None:
+    g = game("subtraction", S=s)
+    per = periodicity_of(g, 600)
+    assert per.proved
+    long = sequence(g, 5000)
+    assert all(per.value(i) == long[i] for i in range(5000))
+
+
+@pytest.mark.parametrize("code", ["0.77", "0.07", "0.137", "0.51", "4.7", "0.33"])
+def test_proved_octal_periods_extend_exactly(code: str) -> None:
+    g = game("octal", code=code)
+    per = periodicity_of(g, 400)
+    long = sequence(g, 6000)
+    if per.proved:
+        assert all(per.value(i) == long[i] for i in range(6000))
+    assert per.proved or code not in ("0.77", "0.07", "0.137")

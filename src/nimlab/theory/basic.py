@@ -40,7 +40,7 @@ register_theorem(
         game="nim",
         kind="grundy",
         instances=_nim,
-        default_bound=16,
+        default_bound=32,
         params="r = 1..3 heaps",
     )
 )
@@ -53,7 +53,7 @@ register_theorem(
         game="nim",
         kind="misere-p-set",
         instances=_nim_misere,
-        default_bound=10,
+        default_bound=16,
         params="r = 1..4 heaps",
     )
 )

@@ -13,6 +13,7 @@ family), imported on first use.
 from __future__ import annotations
 
 import importlib
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -209,10 +210,13 @@ def _load() -> None:
             importlib.import_module(mod)
 
 
-def _order(tid: str) -> tuple[int, str]:
+def _order(tid: str) -> tuple[int, tuple[int, ...], str]:
+    """Sort key: paper order, then the number read naturally (T5 < T10, T6 < P7)."""
     papers = ["S19", "Sh", "N99", "SM", "S18"]
-    head = tid.split("-")[0]
-    return (papers.index(head) if head in papers else 99, tid)
+    head, _, rest = tid.partition("-")
+    letters = rest.rstrip("0123456789.")
+    numbers = tuple(int(x) for x in re.findall(r"\d+", rest))
+    return (papers.index(head) if head in papers else 99, numbers, letters)
 
 
 def theorems() -> list[Theorem]:

@@ -90,7 +90,7 @@ register_theorem(
         kind="grundy",
         instances=_ryuo,
         vector_claim=_ryuo_vector,
-        default_bound=1000,
+        default_bound=4096,
         params="p = 1..5",
     )
 )
@@ -104,7 +104,7 @@ register_theorem(
         kind="grundy",
         instances=_restricted,
         vector_claim=_restricted_vector,
-        default_bound=1000,
+        default_bound=2048,
         params="(p, q) = " + ", ".join(f"({p},{q})" for p, q in RESTRICTED_RYUO_PQ),
     )
 )
@@ -117,7 +117,7 @@ register_theorem(
         game="rgames",
         kind="grundy",
         instances=_rgames,
-        default_bound=40,
+        default_bound=64,
         params="; ".join(f"RGAMES({g0}; {parts})" for g0, parts in RGAMES_INSTANCES),
         bound_doc="every heap < bound (three heaps: < bound // 4)",
     )

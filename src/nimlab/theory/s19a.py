@@ -131,7 +131,7 @@ register_theorem(
         game="moore",
         kind="p-set",
         instances=_moore,
-        default_bound=10,
+        default_bound=14,
         params="k = 1..3, r = 1..4 heaps",
         bound_doc="every heap < bound (4 heaps with k = 3: < bound - 2)",
     )
@@ -145,7 +145,7 @@ register_theorem(
         game="moore",
         kind="misere-p-set",
         instances=_moore,
-        default_bound=10,
+        default_bound=14,
         params="K = 1..3, r = 1..4 heaps",
         bound_doc="every heap < bound (4 heaps with K = 3: < bound - 2)",
     )
@@ -159,7 +159,7 @@ register_theorem(
         game="turning-turtles",
         kind="grundy",
         instances=_turtles,
-        default_bound=12,
+        default_bound=14,
         params="boards r x c with r*c <= bound; whole-board search (no splitting) on 1x6, 2x3, 3x3",
         bound_doc="every set of heads on an r x c board with r*c <= bound",
     )
@@ -173,7 +173,7 @@ register_theorem(
         game="welter",
         kind="grundy",
         instances=_welter,
-        default_bound=20,
+        default_bound=28,
         params="r = 1..4 distinct heaps",
     )
 )
@@ -198,7 +198,7 @@ register_theorem(
         game="circular",
         kind="p-set",
         instances=_cn64,
-        default_bound=4,
+        default_bound=5,
         params="n = 6, k = 4",
     )
 )

@@ -73,7 +73,7 @@ register_theorem(
         game="emperor",
         kind="p-set",
         instances=_emperor,
-        default_bound=5,
+        default_bound=7,
         params="range sizes (1,1,1), (2,2), (1,2,2), (2,3), (2,2,2)",
         bound_doc="every heap < bound (three ranges: < bound - 1)",
     )
@@ -87,7 +87,7 @@ register_theorem(
         game="emperor",
         kind="p-set",
         instances=_k_emperor,
-        default_bound=5,
+        default_bound=6,
         params="k = 2, 3 (k = 1: S19-T12); range sizes (1,1,1,1), (2,2,2), (1,2,2,2), (2,2,2,2)",
         bound_doc="every heap < bound (three ranges of two: < bound - 1; four ranges: < bound - 2)",
     )

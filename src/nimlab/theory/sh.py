@@ -108,7 +108,7 @@ register_theorem(
         game="single-delete",
         kind="p-set",
         instances=_sh_t3,
-        default_bound=34,
+        default_bound=64,
     )
 )
 register_theorem(
@@ -119,7 +119,7 @@ register_theorem(
         game="single-delete",
         kind="p-set",
         instances=_sh_t6,
-        default_bound=20,
+        default_bound=36,
     )
 )
 register_theorem(
@@ -131,7 +131,7 @@ register_theorem(
         kind="p-set",
         instances=_sh_p7,
         claim=_all_odd_claim,
-        default_bound=14,
+        default_bound=18,
         params="n = 2..6",
         bound_doc="odd heaps < bound (n = 5, 6: < bound - 2(n - 3))",
     )

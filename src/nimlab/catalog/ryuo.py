@@ -44,7 +44,15 @@ from nimlab.formulas.onepile import (
 )
 from nimlab.formulas.ryuo import restricted_ryuo_grundy, rgames_grundy, ryuo_grundy
 
-__all__ = ["RGames", "RestrictedRyuo", "Ryuo", "one_heap_game", "periodicity", "sum_move_period"]
+__all__ = [
+    "RGames",
+    "RestrictedRyuo",
+    "Ryuo",
+    "one_heap_game",
+    "periodicity",
+    "splits",
+    "sum_move_period",
+]
 
 
 def _positive_int(game: str, name: str, value: object, doc: str) -> int:
@@ -56,15 +64,23 @@ def _positive_int(game: str, name: str, value: object, doc: str) -> int:
     return value
 
 
-def _splits(heaps: tuple[int, ...], t: int) -> Iterator[tuple[int, ...]]:
-    """Every way to take ``t`` stones in total from *heaps* (each at most the heap)."""
+def splits(heaps: tuple[int, ...], t: int) -> Iterator[tuple[int, ...]]:
+    """Every way to take *t* stones in total from *heaps*, each at most its heap.
+
+    The sum-move of Ryuo Nim, restricted Ryuo Nim and RGAMES.
+
+    Examples
+    --------
+    >>> list(splits((1, 2), 2))
+    [(1, 0), (0, 1)]
+    """
     if len(heaps) == 1:
         if t <= heaps[0]:
             yield (heaps[0] - t,)
         return
     room = sum(heaps[1:])
     for a in range(max(0, t - room), min(t, heaps[0]) + 1):
-        for rest in _splits(heaps[1:], t - a):
+        for rest in splits(heaps[1:], t - a):
             yield (heaps[0] - a, *rest)
 
 
@@ -103,7 +119,7 @@ class Ryuo(HeapRuleset):
         for v in range(y):
             yield (x, v)
         for t in range(1, self.p):
-            yield from _splits(position, t)
+            yield from splits(position, t)
 
     def closed_grundy(self, position: tuple[int, ...]) -> int:
         x, y = position
@@ -157,7 +173,7 @@ class RestrictedRyuo(HeapRuleset):
         for t in range(1, min(self.q - 1, y) + 1):
             yield (x, y - t)
         for t in range(1, self.p):
-            yield from _splits(position, t)
+            yield from splits(position, t)
 
     def closed_grundy(self, position: tuple[int, ...]) -> int | None:
         if self.q % self.p:
@@ -342,7 +358,7 @@ class RGames(HeapRuleset):
             for t in g.take_amounts(h):
                 yield (*position[:i], h - t, *position[i + 1 :])
         for t in self.g0.take_amounts(sum(position)):
-            yield from _splits(position, t)
+            yield from splits(position, t)
 
     def closed_grundy(self, position: tuple[int, ...]) -> int | None:
         p = sum_move_period(self.g0)

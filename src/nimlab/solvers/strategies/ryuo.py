@@ -13,9 +13,9 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
+from nimlab.catalog.ryuo import splits
 from nimlab.core.ruleset import Ruleset
 from nimlab.solvers.strategy import Construction
 
@@ -30,24 +30,6 @@ __all__ = [
 ]
 
 Heaps = tuple[int, ...]
-
-
-def splits(heaps: Heaps, t: int) -> Iterator[Heaps]:
-    """Every way to take *t* stones in total from *heaps*, each at most its heap.
-
-    Examples
-    --------
-    >>> list(splits((1, 2), 2))
-    [(1, 0), (0, 1)]
-    """
-    if len(heaps) == 1:
-        if t <= heaps[0]:
-            yield (heaps[0] - t,)
-        return
-    room = sum(heaps[1:])
-    for a in range(max(0, t - room), min(t, heaps[0]) + 1):
-        for rest in splits(heaps[1:], t - a):
-            yield (heaps[0] - a, *rest)
 
 
 def _listed(procedure: str, theorem: str, moves: list[Heaps]) -> Construction:

@@ -21,9 +21,10 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 import sys
 from typing import TYPE_CHECKING, Any
+
+from nimlab._lazy import lazy_attributes
 
 __all__ = [
     "BinaryView",
@@ -58,19 +59,13 @@ _LAZY: dict[str, str] = {
 }
 
 
+_load, __dir__ = lazy_attributes(__name__, _LAZY, globals())
+
+
 def __getattr__(name: str) -> Any:
     if name == "render":  # ``nimlab.render`` reached through nimlab's lazy table
         return sys.modules[__name__]
-    mod = _LAZY.get(name)
-    if mod is None:
-        raise AttributeError(f"module 'nimlab.render' has no attribute {name!r}")
-    value = getattr(importlib.import_module(mod), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return _load(name)
 
 
 if TYPE_CHECKING:

@@ -16,13 +16,13 @@ heads (Winning Ways, ch. 14), which :meth:`TurningTurtles.components` uses.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidPositionError
+from nimlab.core.params import as_index
 from nimlab.core.ruleset import Ruleset, parse_group_tokens
 from nimlab.formulas.nimmul import nimmul
 
@@ -32,21 +32,17 @@ Heads = frozenset[tuple[int, int]]
 
 
 def _coord(h: object, what: str) -> int:
-    if not isinstance(h, bool):
-        try:
-            v = operator.index(h)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-        else:
-            if v >= 1:
-                return v
-            raise InvalidPositionError(
-                f"turning-turtles: head {what} has coordinate {v}, but coordinates start "
-                "at 1 (the corner coin is (1, 1))"
-            )
-    raise InvalidPositionError(
-        f"turning-turtles: head {what} has coordinate {h!r}, but coordinates are integers >= 1"
-    )
+    v = as_index(h)
+    if v is None:
+        raise InvalidPositionError(
+            f"turning-turtles: head {what} has coordinate {h!r}, but coordinates are integers >= 1"
+        )
+    if v < 1:
+        raise InvalidPositionError(
+            f"turning-turtles: head {what} has coordinate {v}, but coordinates start "
+            "at 1 (the corner coin is (1, 1))"
+        )
+    return v
 
 
 @register

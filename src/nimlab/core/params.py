@@ -7,13 +7,22 @@ for the API, the CLI and the web app alike.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from nimlab.core.errors import InvalidParameterError
 
-__all__ = ["REQUIRED", "Param", "parse_int", "parse_int_set", "to_int", "to_int_set"]
+__all__ = [
+    "REQUIRED",
+    "Param",
+    "as_index",
+    "parse_int",
+    "parse_int_set",
+    "to_int",
+    "to_int_set",
+]
 
 
 class _Required:
@@ -22,6 +31,25 @@ class _Required:
 
 
 REQUIRED: Final[Any] = _Required()
+
+
+def as_index(value: object) -> int | None:
+    """*value* as an int if it is an integer (``operator.index``, e.g. numpy ints), else None.
+
+    Bools are not integers here. Callers raise their own error on None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> as_index(7), as_index(np.int64(7)), as_index(True), as_index(2.0), as_index("3")
+    (7, 7, None, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def to_int(name: str, value: object) -> int:

@@ -8,12 +8,11 @@ heap sizes). Solvers, formulas and interfaces are functions over this protocol.
 from __future__ import annotations
 
 import abc
-import operator
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from nimlab.core.errors import InvalidPositionError
-from nimlab.core.params import Param
+from nimlab.core.params import Param, as_index
 
 __all__ = ["HeapRuleset", "Position", "Ruleset", "SumRuleset", "parse_group_tokens"]
 
@@ -158,11 +157,9 @@ def parse_group_tokens(tokens: Sequence[str]) -> tuple[int | tuple[int, ...], ..
 
 
 def _as_int(game: str, i: int, h: object) -> int:
-    if not isinstance(h, bool):
-        try:
-            return operator.index(h)  # type: ignore[arg-type]
-        except TypeError:
-            pass
+    v = as_index(h)
+    if v is not None:
+        return v
     raise InvalidPositionError(f"{game}: heap {i} is {h!r}, but heaps must be integers")
 
 

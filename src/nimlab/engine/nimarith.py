@@ -20,7 +20,6 @@ normal bases*, Inf. Comput. 78 (1988).
 
 from __future__ import annotations
 
-import operator
 from functools import lru_cache
 from typing import Any
 
@@ -29,6 +28,7 @@ import numpy.typing as npt
 from numba import njit
 
 from nimlab.core.errors import InvalidParameterError
+from nimlab.core.params import as_index
 
 __all__ = [
     "nim_div",
@@ -150,14 +150,9 @@ def _inv_arr(a: Any, out: Any, t1: Any, t2: Any, s: Any) -> None:  # pragma: no 
 
 
 def _u64(name: str, x: object) -> int:
-    if not isinstance(x, bool):
-        try:
-            v = operator.index(x)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-        else:
-            if 0 <= v <= _MASK64:
-                return v
+    v = as_index(x)
+    if v is not None and 0 <= v <= _MASK64:
+        return v
     raise InvalidParameterError(
         f"{name} is {x!r}: the 64-bit nim kernels take integers 0 <= {name} < 2^64 "
         "(use nimlab.nimmul for integers of any size)"

@@ -10,7 +10,6 @@ exact memoised search, so both paths give exact values.
 from __future__ import annotations
 
 import itertools
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -23,6 +22,7 @@ from nimlab.core.errors import (
     NimlabError,
     SearchTooLargeError,
 )
+from nimlab.core.params import as_index
 from nimlab.core.ruleset import Ruleset
 
 __all__ = [
@@ -82,14 +82,11 @@ def _shape(g: Ruleset[Any], shape: int | Sequence[int]) -> tuple[int, ...]:
         )
     out: list[int] = []
     for d in dims:
-        try:
-            if isinstance(d, bool):
-                raise TypeError
-            d = operator.index(d)
-        except TypeError:
+        d = as_index(d)
+        if d is None:
             raise InvalidParameterError(
                 f"shape must contain integers (one size per heap), got {shape!r}"
-            ) from None
+            )
         if d < 1:
             raise InvalidParameterError(
                 f"shape {tuple(dims)} has a size {d}: every size must be at least 1 "

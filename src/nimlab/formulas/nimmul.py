@@ -25,9 +25,8 @@ Berlekamp, Conway, Guy, *Winning Ways*, ch. 14 (Fermat 2-powers).
 
 from __future__ import annotations
 
-import operator
-
 from nimlab.core.errors import InvalidParameterError
+from nimlab.core.params import as_index
 
 __all__ = [
     "NimDivisionByZeroError",
@@ -54,18 +53,14 @@ _LOG16: list[int] | None = None
 
 
 def _check(name: str, x: object) -> int:
-    if not isinstance(x, bool):
-        try:
-            v = operator.index(x)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-        else:
-            if v >= 0:
-                return v
-            raise InvalidParameterError(
-                f"{name} is {v}: nim arithmetic is defined on non-negative integers"
-            )
-    raise InvalidParameterError(f"{name} must be a non-negative integer, got {x!r}")
+    v = as_index(x)
+    if v is None:
+        raise InvalidParameterError(f"{name} must be a non-negative integer, got {x!r}")
+    if v < 0:
+        raise InvalidParameterError(
+            f"{name} is {v}: nim arithmetic is defined on non-negative integers"
+        )
+    return v
 
 
 def _width(x: int) -> int:

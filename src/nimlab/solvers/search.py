@@ -84,6 +84,28 @@ class Solver(Generic[P]):
             "(method='auto'), or raise max_positions"
         )
 
+    def _descend(
+        self,
+        stack: list[tuple[P, list[P], list[int]]],
+        on_stack: set[P],
+        child: P,
+        stored: int,
+        what: str,
+    ) -> None:
+        """Push *child* on the search path: refuse a loop and a search over the budget.
+
+        Shared by the Grundy and outcome searches; *stored* is the size of their memo.
+        """
+        if child in on_stack:
+            raise NimlabError(
+                f"{self.game.label()}: the game is loopy at "
+                f"{self.game.format_position(child)}; only short games can be solved"
+            )
+        if stored + len(stack) >= self.max_positions:
+            raise self._too_large(what)
+        stack.append((child, self.children(child), [0]))
+        on_stack.add(child)
+
     # -- Grundy values ------------------------------------------------------------
     def grundy(self, position: P, method: Method = "auto") -> int:
         """Grundy value of a valid *position*."""
@@ -113,7 +135,6 @@ class Solver(Generic[P]):
             return memo[root]
         stack: list[tuple[P, list[P], list[int]]] = [(root, self.children(root), [0])]
         on_stack = {root}
-        budget = self.max_positions
         while stack:
             pos, kids, idx = stack[-1]
             i = idx[0]
@@ -122,16 +143,7 @@ class Solver(Generic[P]):
                 i += 1
             idx[0] = i
             if i < n:
-                child = kids[i]
-                if child in on_stack:
-                    raise NimlabError(
-                        f"{self.game.label()}: the game is loopy at "
-                        f"{self.game.format_position(child)}; only short games can be solved"
-                    )
-                if len(memo) + len(stack) >= budget:
-                    raise self._too_large("Grundy")
-                stack.append((child, self.children(child), [0]))
-                on_stack.add(child)
+                self._descend(stack, on_stack, kids[i], len(memo), "Grundy")
                 continue
             memo[pos] = mex(memo[k] for k in kids)
             stack.pop()
@@ -168,7 +180,6 @@ class Solver(Generic[P]):
         terminal_is_p = not misere
         stack: list[tuple[P, list[P], list[int]]] = [(root, self.children(root), [0])]
         on_stack = {root}
-        budget = self.max_positions
         while stack:
             pos, kids, idx = stack[-1]
             i = idx[0]
@@ -194,16 +205,7 @@ class Solver(Generic[P]):
                 stack.pop()
                 on_stack.discard(pos)
                 continue
-            child = kids[i]
-            if child in on_stack:
-                raise NimlabError(
-                    f"{self.game.label()}: the game is loopy at "
-                    f"{self.game.format_position(child)}; only short games can be solved"
-                )
-            if len(memo) + len(stack) >= budget:
-                raise self._too_large("outcome")
-            stack.append((child, self.children(child), [0]))
-            on_stack.add(child)
+            self._descend(stack, on_stack, kids[i], len(memo), "outcome")
         return memo[root]
 
     def winning_moves(self, position: P, misere: bool = False, method: Method = "auto") -> list[P]:

@@ -29,7 +29,7 @@ nim-sum 0: P-position (S19-T1: G = n1 ⊕ … ⊕ nr)
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -361,14 +361,30 @@ def _xor_all(vals: Sequence[int]) -> int:
     return x
 
 
-def _build_nim(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
-    x = _xor_all(pos)
-    width = max(max((h.bit_length() for h in pos), default=0), 1)
-    rows = [
-        BinaryRow(lab, _bits(h, width), str(h))
+def _width(values: Iterable[int], least: int = 1) -> int:
+    """Binary digits needed to show every one of *values*, and at least *least*."""
+    return max(max((v.bit_length() for v in values), default=0), least)
+
+
+def _heap_rows(pos: Sequence[int], width: int, marks: tuple[bool, ...] = ()) -> list[BinaryRow]:
+    """One binary row per heap, labelled ``n1``, ``n2``, …"""
+    return [
+        BinaryRow(lab, _bits(h, width), str(h), marks=marks)
         for lab, h in zip(_heap_labels(len(pos), False), pos, strict=True)
     ]
+
+
+def _xor_rows(labelled: Sequence[tuple[str, int]]) -> tuple[list[BinaryRow], int]:
+    """Rows of the labelled values in binary and their nim-sum below a rule (``⊕``)."""
+    x = _xor_all([v for _, v in labelled])
+    width = _width(v for _, v in labelled)
+    rows = [BinaryRow(lab, _bits(v, width), str(v)) for lab, v in labelled]
     rows.append(BinaryRow("⊕", _bits(x, width), str(x), "result"))
+    return rows, x
+
+
+def _build_nim(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
+    rows, x = _xor_rows(list(zip(_heap_labels(len(pos), False), pos, strict=True)))
     return BinaryView(
         g.label(),
         pos,
@@ -421,11 +437,8 @@ def _build_welter(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
         for j in range(i + 1, len(pos))
     ]
     total = x ^ _xor_all([t for _, t in terms])
-    width = max(max((v.bit_length() for v in (*pos, *(t for _, t in terms))), default=0), 1)
-    rows = [
-        BinaryRow(lab, _bits(h, width), str(h))
-        for lab, h in zip(_heap_labels(len(pos), False), pos, strict=True)
-    ]
+    width = _width((*pos, *(t for _, t in terms)))
+    rows = _heap_rows(pos, width)
     rows += [BinaryRow(lab, _bits(t, width), str(t), "term") for lab, t in terms]
     rows.append(BinaryRow("G", _bits(total, width), str(total), "result"))
     return BinaryView(
@@ -449,12 +462,9 @@ def _build_nimhoff(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
         c = ((acc >> k) & 1) & ((h >> k) & 1)
         carry ^= c
         acc = acc ^ h ^ c
-    width = max(max((h.bit_length() for h in pos), default=0), k + 1)
+    width = _width(pos, k + 1)
     bitk = tuple(i == width - 1 - k for i in range(width))
-    rows = [
-        BinaryRow(lab, _bits(h, width), str(h), marks=bitk)
-        for lab, h in zip(_heap_labels(len(pos), False), pos, strict=True)
-    ]
+    rows = _heap_rows(pos, width, bitk)
     rows.append(BinaryRow("⊕", _bits(x, width), str(x), "result"))
     rows.append(BinaryRow("bit 0 +", _bits(carry, width), str(carry), "result"))
     rows.append(BinaryRow("G", _bits(acc, width), str(acc), "result"))
@@ -586,9 +596,7 @@ def _build_emperor(g: Ruleset[Any], pos: Any) -> BinaryView:
     ranges: list[tuple[int, ...]] = [tuple(r) if isinstance(r, tuple) else (int(r),) for r in pos]
     totals = [sum(r) for r in ranges]
     xors = [_xor_all(r) for r in ranges]
-    width = max(
-        max((v.bit_length() for v in (*totals, *(h for r in ranges for h in r))), default=0), 1
-    )
+    width = _width((*totals, *(h for r in ranges for h in r)))
     blocks = []
     for i, (r, x, t) in enumerate(zip(ranges, xors, totals, strict=True), 1):
         rows = [BinaryRow(f"n{i}.{j}", _bits(h, width), str(h)) for j, h in enumerate(r, 1)]
@@ -628,10 +636,7 @@ def _build_turtles(g: Ruleset[Any], pos: Any) -> BinaryView:
 
     heads = sorted(pos)
     prods = [(f"{a}⊗{b}", int(nimmul(a, b))) for a, b in heads]
-    x = _xor_all([p for _, p in prods])
-    width = max(max((p.bit_length() for _, p in prods), default=0), 1)
-    rows = [BinaryRow(lab, _bits(p, width), str(p)) for lab, p in prods]
-    rows.append(BinaryRow("⊕", _bits(x, width), str(x), "result"))
+    rows, x = _xor_rows(prods)
     return BinaryView(
         g.label(),
         pos,
@@ -646,13 +651,7 @@ def _build_turtles(g: Ruleset[Any], pos: Any) -> BinaryView:
 def _build_other(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
     if not pos:
         raise InvalidPositionError(f"{g.label()}: an empty position has no binary view")
-    x = _xor_all(pos)
-    width = max(max((h.bit_length() for h in pos), default=0), 1)
-    rows = [
-        BinaryRow(lab, _bits(h, width), str(h))
-        for lab, h in zip(_heap_labels(len(pos), False), pos, strict=True)
-    ]
-    rows.append(BinaryRow("⊕", _bits(x, width), str(x), "result"))
+    rows, x = _xor_rows(list(zip(_heap_labels(len(pos), False), pos, strict=True)))
     value, p = _formula(g, pos)
     verdict = (
         "" if p is None else f"; {_pn(p)} by {g.p_theorem or g.grundy_theorem or 'its closed form'}"

@@ -10,6 +10,40 @@ import numpy as np
 __all__ = ["fill_bits", "fill_p", "grundy_kernel", "pset_kernel"]
 
 
+@numba.njit(cache=True, inline="always")
+def _add_row_bits(
+    rows: Any,
+    r: int,
+    a: int,
+    n: int,
+    lim: int,
+    line_a: bool,
+    line_d: bool,
+    colbits: Any,
+    diagbits: Any,
+) -> None:  # pragma: no cover - compiled
+    """OR the values of ``rows[r]`` (first heap ``a``) into the column and diagonal bitsets."""
+    for b in range(n):
+        v = rows[r, b]
+        if 0 <= v < lim:
+            bit = np.uint64(1) << np.uint64(v & 63)
+            if line_a:
+                colbits[b, v >> 6] |= bit
+            if line_d:
+                diagbits[b - a + n - 1, v >> 6] |= bit
+
+
+@numba.njit(cache=True, inline="always")
+def _add_row_p(
+    rows: Any, r: int, a: int, n: int, colp: Any, diagp: Any
+) -> None:  # pragma: no cover - compiled
+    """Mark the columns and diagonals of the claimed P-positions of ``rows[r]`` (heap ``a``)."""
+    for b in range(n):
+        if rows[r, b] != 0:
+            colp[b] = True
+            diagp[b - a + n - 1] = True
+
+
 @numba.njit(cache=True)
 def fill_bits(
     blk: Any, s: int, n: int, W: int, line_a: bool, line_d: bool, colbits: Any, diagbits: Any
@@ -17,15 +51,7 @@ def fill_bits(
     """OR the values of rows ``s..`` into the column and diagonal bitsets."""
     lim = W * 64
     for r in range(blk.shape[0]):
-        a = s + r
-        for b in range(n):
-            v = blk[r, b]
-            if 0 <= v < lim:
-                bit = np.uint64(1) << np.uint64(v & 63)
-                if line_a:
-                    colbits[b, v >> 6] |= bit
-                if line_d:
-                    diagbits[b - a + n - 1, v >> 6] |= bit
+        _add_row_bits(blk, r, s + r, n, lim, line_a, line_d, colbits, diagbits)
 
 
 @numba.njit(cache=True)
@@ -86,14 +112,7 @@ def grundy_kernel(
                 return 1, (a - a0) * n + b
             if line_b:
                 rowbits[fw] |= bitf
-        for b in range(n):
-            v = F[r, b]
-            if 0 <= v < lim:
-                bit = np.uint64(1) << np.uint64(v & 63)
-                if line_a:
-                    colbits[b, v >> 6] |= bit
-                if line_d:
-                    diagbits[b - a + n - 1, v >> 6] |= bit
+        _add_row_bits(F, r, a, n, lim, line_a, line_d, colbits, diagbits)
     return 0, 0
 
 
@@ -101,11 +120,7 @@ def grundy_kernel(
 def fill_p(blk: Any, s: int, n: int, colp: Any, diagp: Any) -> None:  # pragma: no cover
     """Mark columns and diagonals that hold a claimed P-position in rows ``s..``."""
     for r in range(blk.shape[0]):
-        a = s + r
-        for b in range(n):
-            if blk[r, b] != 0:
-                colp[b] = True
-                diagp[b - a + n - 1] = True
+        _add_row_p(blk, r, s + r, n, colp, diagp)
 
 
 @numba.njit(cache=True)
@@ -141,8 +156,5 @@ def pset_kernel(
                 return 1, (a - a0) * n + b
             if isp:
                 rowp = True
-        for b in range(n):
-            if F[r, b] != 0:
-                colp[b] = True
-                diagp[b - a + n - 1] = True
+        _add_row_p(F, r, a, n, colp, diagp)
     return 0, 0

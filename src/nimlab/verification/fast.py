@@ -16,7 +16,7 @@ small box, so a wrong model can never give a wrong answer.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -141,6 +141,12 @@ def _eval_rows(fn: Callable[..., Any], a0: int, a1: int, n: int) -> Any:
     return np.ascontiguousarray(fn(a, b), dtype=np.int64).reshape(a1 - a0, n)
 
 
+def _row_blocks(fn: Callable[..., Any], a0: int, a1: int, n: int) -> Iterator[tuple[int, Any]]:
+    """Rows ``a0..a1`` of the claim, ``_BLOCK`` rows at a time: ``(first row, values)``."""
+    for s in range(a0, a1, _BLOCK):
+        yield s, _eval_rows(fn, s, min(a1, s + _BLOCK), n)
+
+
 def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
     """Check chunk *i* with the kernel: ``(count, failure)``, or None if not applicable."""
     if not supports_fast(spec):
@@ -185,9 +191,7 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
         W = st["W"]
         colbits, diagbits = st["col"], st["diag"]
         if model.line_a or model.line_d:
-            for s in range(st["row"], a0, _BLOCK):
-                e = min(a0, s + _BLOCK)
-                blk = _eval_rows(fn, s, e, n)
+            for s, blk in _row_blocks(fn, st["row"], a0, n):
                 k.fill_bits(blk, s, n, W, model.line_a, model.line_d, colbits, diagbits)
         status, idx = k.grundy_kernel(
             F,
@@ -214,9 +218,7 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
             }
         colp, diagp = st["col"], st["diag"]
         if model.line_a or model.line_d:
-            for s in range(st["row"], a0, _BLOCK):
-                e = min(a0, s + _BLOCK)
-                blk = _eval_rows(fn, s, e, n)
+            for s, blk in _row_blocks(fn, st["row"], a0, n):
                 k.fill_p(blk, s, n, colp, diagp)
         status, idx = k.pset_kernel(
             F,

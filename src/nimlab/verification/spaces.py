@@ -10,7 +10,7 @@ failing chunk.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -18,6 +18,19 @@ from nimlab.core.errors import InvalidPositionError
 from nimlab.core.ruleset import Ruleset
 
 __all__ = ["BoxSpace", "ListSpace", "Space", "TotalSpace", "rows_per_chunk"]
+
+
+def _accepted(
+    game: Ruleset[Any] | None, positions: Iterable[tuple[int, ...]]
+) -> Iterator[tuple[int, ...]]:
+    """*positions* without the tuples *game* refuses (``validate``); all when game is None."""
+    for t in positions:
+        if game is not None:
+            try:
+                game.validate(t)
+            except InvalidPositionError:
+                continue
+        yield t
 
 
 @runtime_checkable
@@ -85,14 +98,7 @@ class BoxSpace:
     def chunk(self, i: int) -> Iterator[tuple[int, ...]]:
         a0, a1 = self.row_range(i)
         rest = [range(self.low, self.bound)] * (self.n_heaps - 1)
-        g = self.game
-        for t in itertools.product(range(a0, a1), *rest):
-            if g is not None:
-                try:
-                    g.validate(t)
-                except InvalidPositionError:
-                    continue
-            yield t
+        return _accepted(self.game, itertools.product(range(a0, a1), *rest))
 
     def contains(self, position: Any) -> bool:
         return (
@@ -137,7 +143,6 @@ class TotalSpace:
     def chunk(self, i: int) -> Iterator[tuple[int, ...]]:
         a0 = self.low + i * self.rows
         a1 = a0 + self.rows
-        g = self.game
 
         def rec(prefix: tuple[int, ...], left: int, k: int) -> Iterator[tuple[int, ...]]:
             if k == 0:
@@ -146,17 +151,14 @@ class TotalSpace:
             for h in range(self.low, left - self.low * (k - 1)):
                 yield from rec((*prefix, h), left - h, k - 1)
 
-        for a in range(a0, a1):
-            room = self.bound - a
-            if room - self.low * (self.n_heaps - 1) <= 0:
-                break
-            for t in rec((a,), room, self.n_heaps - 1):
-                if g is not None:
-                    try:
-                        g.validate(t)
-                    except InvalidPositionError:
-                        continue
-                yield t
+        def rows() -> Iterator[tuple[int, ...]]:
+            for a in range(a0, a1):
+                room = self.bound - a
+                if room - self.low * (self.n_heaps - 1) <= 0:
+                    break
+                yield from rec((a,), room, self.n_heaps - 1)
+
+        return _accepted(self.game, rows())
 
     def contains(self, position: Any) -> bool:
         return (

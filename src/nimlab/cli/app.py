@@ -81,6 +81,11 @@ def param_option(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
 
 
+def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The ``--json`` flag (parameter ``as_json``): machine-readable output."""
+    return click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")(f)
+
+
 # Commands taking heaps ignore unknown options so that "-3" reaches the position check.
 HEAP_CONTEXT = {"ignore_unknown_options": True}
 

@@ -11,6 +11,7 @@ from nimlab.cli.app import (
     HEAP_CONTEXT,
     emit_json,
     game_from_cli,
+    json_option,
     param_option,
     position_from_cli,
 )
@@ -19,7 +20,7 @@ METHOD = click.Choice(["auto", "search", "formula"])
 
 
 @click.command("list")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option
 def list_cmd(as_json: bool) -> None:
     """List every game with its aliases and parameters."""
     from nimlab import games
@@ -56,7 +57,7 @@ def list_cmd(as_json: bool) -> None:
 
 
 def _common(f: Any) -> Any:
-    f = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")(f)
+    f = json_option(f)
     f = click.option(
         "--method",
         type=METHOD,

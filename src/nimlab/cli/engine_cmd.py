@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from nimlab.cli.app import HEAP_CONTEXT, emit_json, game_from_cli, param_option
+from nimlab.cli.app import HEAP_CONTEXT, emit_json, game_from_cli, json_option, param_option
 
 
 def _int_arg(name: str, text: str) -> int:
@@ -39,7 +39,7 @@ def _per_json(per: Any) -> dict[str, Any]:
 @param_option
 @click.option("-n", "n", type=int, default=50, show_default=True, help="Number of terms.")
 @click.option("--period", is_flag=True, help="Also find (and prove) the period.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option
 def sequence_cmd(
     game_name: str, params: tuple[str, ...], n: int, period: bool, as_json: bool
 ) -> None:
@@ -73,7 +73,7 @@ def sequence_cmd(
 @click.option(
     "-n", "n", type=int, default=1000, show_default=True, help="Terms computed (at least)."
 )
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option
 def periodicity_cmd(game_name: str, params: tuple[str, ...], n: int, as_json: bool) -> None:
     """Period, preperiod and saltus of a one-heap game, proved when a theorem applies.
 
@@ -97,7 +97,7 @@ def periodicity_cmd(game_name: str, params: tuple[str, ...], n: int, as_json: bo
 @click.command("nimmul", context_settings=HEAP_CONTEXT)
 @click.argument("a", type=click.UNPROCESSED)
 @click.argument("b", type=click.UNPROCESSED)
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option
 def nimmul_cmd(a: str, b: str, as_json: bool) -> None:
     """Nim product A ⊗ B of two non-negative integers of any size: nimlab nimmul 16 16."""
     import nimlab

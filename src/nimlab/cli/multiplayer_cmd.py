@@ -13,7 +13,14 @@ from typing import Any
 
 import click
 
-from nimlab.cli.app import HEAP_CONTEXT, emit_json, game_from_cli, param_option, position_from_cli
+from nimlab.cli.app import (
+    HEAP_CONTEXT,
+    emit_json,
+    game_from_cli,
+    json_option,
+    param_option,
+    position_from_cli,
+)
 
 __all__ = ["last_mover_cmd", "multiplayer_cmd"]
 
@@ -167,7 +174,7 @@ def _render(g: Any, table: dict[str, Any], n: int, players: int) -> list[str]:
     show_default=True,
     help="The player to move (for non-symmetric profiles, which tabulate the last mover).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option
 def multiplayer_cmd(
     game_name: str,
     params: tuple[str, ...],
@@ -252,7 +259,7 @@ def multiplayer_cmd(
 @_player_options
 @click.option("--to-move", type=int, default=0, show_default=True, help="The player to move.")
 @click.option("--moves", "show_moves", is_flag=True, help="Also list every option and its result.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option
 def last_mover_cmd(
     game_name: str,
     heaps: tuple[str, ...],

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from nimlab.cli.app import emit_json, game_from_cli, param_option
+from nimlab.cli.app import emit_json, game_from_cli, json_option, param_option
 
 
 def _console() -> Any:
@@ -17,7 +17,7 @@ def _console() -> Any:
 
 
 @click.command("theorems")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option
 def theorems_cmd(as_json: bool) -> None:
     """List the registered results of the papers (ids of GAMES.md §6)."""
     from nimlab import theorems
@@ -125,7 +125,7 @@ def _report(res: Any, kind: str, label: str, bound: int, as_json: bool) -> int:
 @click.option(
     "--chunk-size", type=int, metavar="N", help="About N positions per chunk (conjectures)."
 )
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option
 def verify_cmd(
     theorem_id: str | None,
     game_name: str | None,
@@ -206,7 +206,7 @@ def verify_cmd(
 @click.option("--workers", type=int, metavar="N", help="Processes (default: all cores).")
 @click.option("--store", metavar="PATH", help="SQLite results store (default $NIMLAB_STORE).")
 @click.option("--no-store", is_flag=True, help="Keep no record of the runs.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option
 def reproduce_cmd(workers: int | None, store: str | None, no_store: bool, as_json: bool) -> int:
     """Check every registered theorem at its default bound and print one table."""
     import time
@@ -291,7 +291,7 @@ def reproduce_cmd(workers: int | None, store: str | None, no_store: bool, as_jso
 @click.command("runs")
 @click.option("--store", metavar="PATH", help="SQLite results store (default $NIMLAB_STORE).")
 @click.option("--limit", type=int, default=50, show_default=True, help="How many runs.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option
 def runs_cmd(store: str | None, limit: int, as_json: bool) -> None:
     """List past verification runs in the results store."""
     import datetime

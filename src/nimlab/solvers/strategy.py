@@ -69,6 +69,26 @@ class Construction:
     every: Callable[[], Iterator[Any]] | None = None
     count: Callable[[], int] | None = None
 
+    @classmethod
+    def listed(cls, procedure: str, theorem: str | None, moves: list[Any]) -> Construction:
+        """A construction whose winning moves are already listed (the first is ``one``).
+
+        Examples
+        --------
+        >>> c = Construction.listed("Bouton's rule", "S19-T1", [(1, 1)])
+        >>> c.one(), list(c.every()), c.count()
+        ((1, 1), [(1, 1)], 1)
+        >>> Construction.listed("none", None, []).one() is None
+        True
+        """
+        return cls(
+            procedure=procedure,
+            theorem=theorem,
+            one=lambda: moves[0] if moves else None,
+            every=lambda: iter(moves),
+            count=lambda: len(moves),
+        )
+
 
 Strategy = Callable[[Ruleset[Any], Any, bool], Construction | None]
 
@@ -127,12 +147,10 @@ def construction(game: Ruleset[Any], position: Any, misere: bool = False) -> Con
         listed = game.strategy_moves(position)
         if listed is not None:
             moves = list(listed)
-            return Construction(
-                procedure=f"{type(game).__name__}.strategy_moves",
-                theorem=game.p_theorem or game.grundy_theorem,
-                one=lambda: moves[0] if moves else None,
-                every=lambda: iter(moves),
-                count=lambda: len(moves),
+            return Construction.listed(
+                f"{type(game).__name__}.strategy_moves",
+                game.p_theorem or game.grundy_theorem,
+                moves,
             )
     return None
 

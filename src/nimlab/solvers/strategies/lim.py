@@ -101,10 +101,8 @@ def lim_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construct
     if misere:
         return None
     moves = lim_moves(position)
-    return Construction(
-        procedure="a digit automaton for x−t, y−t, z+t (S19 Theorem 8)",
-        theorem="S19-T8",
-        one=lambda: moves[0] if moves else None,
-        every=lambda: iter(moves),
-        count=lambda: len(moves),
+    return Construction.listed(
+        "a digit automaton for x−t, y−t, z+t (S19 Theorem 8)",
+        "S19-T8",
+        moves,
     )

@@ -84,10 +84,8 @@ def nimhoff_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Const
     if misere:
         return None
     moves = nimhoff_moves(position, int(game.k))  # type: ignore[attr-defined]
-    return Construction(
-        procedure="inverting the k-nim-sum heap by heap (S19 Theorem 10)",
-        theorem="S19-T10",
-        one=lambda: moves[0] if moves else None,
-        every=lambda: iter(moves),
-        count=lambda: len(moves),
+    return Construction.listed(
+        "inverting the k-nim-sum heap by heap (S19 Theorem 10)",
+        "S19-T10",
+        moves,
     )

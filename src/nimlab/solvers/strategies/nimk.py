@@ -87,14 +87,10 @@ def _misere_nim_moves(heaps: Heaps) -> list[Heaps]:
 def nim_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construction:
     """Bouton's construction (normal play) and its misère variant ([N99] Theorem 1.11)."""
     moves = _misere_nim_moves(position) if misere else bouton_moves(position)
-    return Construction(
-        procedure="Bouton's rule, misère variant (N99 §1.3)"
-        if misere
-        else "Bouton's rule (N99 Theorem 1.4)",
-        theorem="N99-T1.11" if misere else "S19-T1",
-        one=lambda: moves[0] if moves else None,
-        every=lambda: iter(moves),
-        count=lambda: len(moves),
+    return Construction.listed(
+        "Bouton's rule, misère variant (N99 §1.3)" if misere else "Bouton's rule (N99 Theorem 1.4)",
+        "N99-T1.11" if misere else "S19-T1",
+        moves,
     )
 
 
@@ -327,13 +323,7 @@ def circular_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Cons
     if k == n:
         target = (0,) * n
         moves = [] if position == target else [target]
-        return Construction(
-            procedure="take everything (CN(n,n) is one heap)",
-            theorem=None,
-            one=lambda: moves[0] if moves else None,
-            every=lambda: iter(moves),
-            count=lambda: len(moves),
-        )
+        return Construction.listed("take everything (CN(n,n) is one heap)", None, moves)
     if k == 1:
         return nim_strategy(game, position, False)
     if k == n - 1:

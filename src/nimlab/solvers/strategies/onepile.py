@@ -54,10 +54,8 @@ def onepile_strategy(game: Ruleset[Any], position: tuple[int], misere: bool) -> 
     moves = onepile_moves(game, position[0])
     if moves is None:
         return None
-    return Construction(
-        procedure="the exact periodicity of the Grundy sequence",
-        theorem=game.grundy_theorem,
-        one=lambda: moves[0] if moves else None,
-        every=lambda: iter(moves),
-        count=lambda: len(moves),
+    return Construction.listed(
+        "the exact periodicity of the Grundy sequence",
+        game.grundy_theorem,
+        moves,
     )

@@ -32,16 +32,6 @@ __all__ = [
 Heaps = tuple[int, ...]
 
 
-def _listed(procedure: str, theorem: str, moves: list[Heaps]) -> Construction:
-    return Construction(
-        procedure=procedure,
-        theorem=theorem,
-        one=lambda: moves[0] if moves else None,
-        every=lambda: iter(moves),
-        count=lambda: len(moves),
-    )
-
-
 def _ryuo_like(x: int, y: int, p: int, q: int | None) -> list[Heaps]:
     def quo(h: int) -> int:
         return (h if q is None else h % q) // p
@@ -96,7 +86,7 @@ def ryuo_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construc
     if misere:
         return None
     x, y = position
-    return _listed(
+    return Construction.listed(
         "inverting the Ryuo formula (S18 Theorem 8)",
         "S18-T8",
         ryuo_moves(x, y, int(game.p)),  # type: ignore[attr-defined]
@@ -111,7 +101,7 @@ def restricted_ryuo_strategy(
     if misere or q % p:
         return None
     x, y = position
-    return _listed(
+    return Construction.listed(
         "inverting the restricted Ryuo formula (S18 Theorem 9)",
         "S18-T9",
         restricted_ryuo_moves(x, y, p, q),
@@ -193,4 +183,4 @@ def rgames_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Constr
     moves = rgames_moves(game, position)
     if moves is None:
         return None
-    return _listed("inverting the RGAMES formula (S18 Theorem 12)", "S18-T12", moves)
+    return Construction.listed("inverting the RGAMES formula (S18 Theorem 12)", "S18-T12", moves)

@@ -71,10 +71,8 @@ def welter_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Constr
     if misere:
         return None
     moves = welter_moves(position)
-    return Construction(
-        procedure="solving the Welter formula digit by digit (S19 Theorem 7)",
-        theorem="S19-T7",
-        one=lambda: moves[0] if moves else None,
-        every=lambda: iter(moves),
-        count=lambda: len(moves),
+    return Construction.listed(
+        "solving the Welter formula digit by digit (S19 Theorem 7)",
+        "S19-T7",
+        moves,
     )

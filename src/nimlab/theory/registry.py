@@ -308,7 +308,7 @@ def check_theorem(
         raise InvalidParameterError(f"unknown method {method!r}: choose local or search")
     from nimlab.core.errors import InvalidParameterError as _NotClosed
     from nimlab.verification.local import Claim, ObjectTheoremClaim, TheoremClaim
-    from nimlab.verification.runner import LIST_CHUNK, CheckSpec, run_spec
+    from nimlab.verification.runner import LIST_CHUNK, CheckSpec, VerificationResult, run_spec
     from nimlab.verification.spaces import BoxSpace, ListSpace
 
     registered = _THEOREMS.get(t.id)
@@ -327,6 +327,7 @@ def check_theorem(
         elif isinstance(space, BoxSpace) and t.vector_claim is not None:
             fast = True
         spec = CheckSpec(inst.game, t.kind, claim, space, f"{t.id}#{k}", b, fast)
+        res: VerificationResult | CheckResult
         try:
             res = run_spec(
                 spec,
@@ -341,24 +342,12 @@ def check_theorem(
         except _NotClosed as exc:
             if "not move-closed" not in str(exc):
                 raise
-            sub = _check_search(t, b, [inst])
+            res = _check_search(t, b, [inst])
             used.add("search")
-            count += sub.positions_checked
-            if not sub.ok:
-                return CheckResult(
-                    t.id,
-                    b,
-                    count,
-                    False,
-                    time.perf_counter() - start,
-                    sub.counterexample,
-                    "+".join(sorted(used)),
-                    tuple(runs),
-                )
-            continue
-        used.add("local")
-        if res.run_id is not None:
-            runs.append(res.run_id)
+        else:
+            used.add("local")
+            if res.run_id is not None:
+                runs.append(res.run_id)
         count += res.positions_checked
         if not res.ok:
             return CheckResult(

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nimlab.core.errors import InvalidParameterError
+from nimlab.formulas import delete as delete_formulas
 
 __all__ = ["FUNCTIONS", "Expression", "heap_names", "parse_expression", "tail", "v2"]
 
@@ -43,76 +44,40 @@ _LIMIT = 1 << 62
 def v2(n: int) -> int:
     """2-adic valuation: the number of trailing zero bits of a positive integer.
 
+    The expression-language name of :func:`nimlab.formulas.delete.v2`.
+
     Examples
     --------
     >>> v2(12), v2(1), v2(2**100)
     (2, 0, 100)
     """
-    try:
-        from nimlab.formulas.delete import v2 as impl
-
-        return int(impl(n))
-    except ImportError:
-        pass
-    if n <= 0:
-        raise InvalidParameterError(f"v2({n}) is undefined: v2 takes a positive integer")
-    return (n & -n).bit_length() - 1
+    return int(delete_formulas.v2(n))
 
 
 def tail(n: int) -> int:
     """Number of trailing 1 bits of a non-negative integer (S19 Theorem 11).
+
+    The expression-language name of :func:`nimlab.formulas.delete.tail`.
 
     Examples
     --------
     >>> tail(3), tail(10), tail(21)
     (2, 0, 1)
     """
-    try:
-        from nimlab.formulas.delete import tail as impl
-
-        return int(impl(n))
-    except ImportError:
-        pass
-    if n < 0:
-        raise InvalidParameterError(f"tail({n}) is undefined: tail takes an integer >= 0")
-    m = n + 1
-    return (m & -m).bit_length() - 1
-
-
-def _nimmul_small(a: int, b: int) -> int:
-    # Conway's recursive nim multiplication on Fermat 2-powers.
-    if a < 2 or b < 2:
-        return a * b
-    bits = max(a.bit_length(), b.bit_length())
-    half = 1
-    while 2 * half < bits:
-        half *= 2
-    mask = (1 << half) - 1
-    a1, a0 = a >> half, a & mask
-    b1, b0 = b >> half, b & mask
-    hh = _nimmul_small(a1, b1)
-    lo = _nimmul_small(a0, b0)
-    mid = _nimmul_small(a1 ^ a0, b1 ^ b0) ^ lo
-    return (mid << half) ^ lo ^ _nimmul_small(hh, 1 << (half - 1))
+    return int(delete_formulas.tail(n))
 
 
 def nimmul(a: int, b: int) -> int:
-    """Nim product of two non-negative integers.
+    """Nim product of two non-negative integers (:func:`nimlab.formulas.nimmul.nimmul`).
 
     Examples
     --------
     >>> nimmul(2, 2), nimmul(2, 3), nimmul(4, 4)
     (3, 1, 6)
     """
-    try:
-        from nimlab.formulas.nimmul import nimmul as impl
+    from nimlab.formulas.nimmul import nimmul as impl
 
-        return int(impl(a, b))
-    except ImportError:
-        pass
-    if a < 0 or b < 0:
-        raise InvalidParameterError(f"nimmul({a}, {b}) is undefined: nimmul takes integers >= 0")
-    return _nimmul_small(a, b)
+    return int(impl(a, b))
 
 
 FUNCTIONS: dict[str, Callable[..., int]] = {

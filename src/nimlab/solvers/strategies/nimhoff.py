@@ -26,6 +26,16 @@ def _corr(c: int) -> int:
     return 1 if c % 4 in (2, 3) else 0
 
 
+def _xor_and_count(heaps: Heaps, k: int) -> tuple[int, int]:
+    """The XOR of the heaps and how many heaps have bit ``k`` set."""
+    x = 0
+    c = 0
+    for h in heaps:
+        x ^= h
+        c += (h >> k) & 1
+    return x, c
+
+
 def nimhoff_value(heaps: Heaps, k: int) -> int:
     """``n_1 ⓚ … ⓚ n_r`` as XOR plus the bit-0 correction.
 
@@ -34,11 +44,7 @@ def nimhoff_value(heaps: Heaps, k: int) -> int:
     >>> nimhoff_value((4, 6), 2), nimhoff_value((13, 3), 1)
     (3, 14)
     """
-    x = 0
-    c = 0
-    for h in heaps:
-        x ^= h
-        c += (h >> k) & 1
+    x, c = _xor_and_count(heaps, k)
     return x ^ _corr(c)
 
 
@@ -50,13 +56,9 @@ def nimhoff_moves(heaps: Heaps, k: int) -> list[Heaps]:
     >>> nimhoff_moves((2, 2), 1)
     [(0, 0)]
     """
-    if nimhoff_value(heaps, k) == 0:
+    x, c = _xor_and_count(heaps, k)
+    if x ^ _corr(c) == 0:
         return []
-    x = 0
-    c = 0
-    for h in heaps:
-        x ^= h
-        c += (h >> k) & 1
     out: list[Heaps] = []
     for i, h in enumerate(heaps):
         xo = x ^ h

@@ -182,3 +182,27 @@ def test_registry_lists_games_and_aliases() -> None:
     assert game("Wythoff-Nim") == game("wythoff")
     assert game("sub", S="1,2") == game("subtraction", S=[2, 1])
     assert hash(game("sub", S="1,2")) == hash(game("subtraction", S=(1, 2)))
+
+
+def test_search_refuses_huge_move_sets_with_clear_error() -> None:
+    # Single-delete n=4 has no Grundy formula; this position has thousands of moves each
+    with pytest.raises(SearchTooLargeError, match="moves"):
+        grundy("single-delete", (1440, 864, 672, 1120), max_moves=100_000)
+    with pytest.raises(SearchTooLargeError, match="moves"):
+        outcome("wythoff", (300, 500), method="search", max_moves=100_000)
+    # the budget is per search call: many small searches on one solver still work
+    s = Solver(game("wythoff"), max_moves=5_000)
+    assert all(s.grundy((x, 3), method="search") == grundy("wythoff", (x, 3)) for x in range(30))
+
+
+def test_auto_uses_compiled_tables_for_large_boxes_and_agrees_with_search() -> None:
+    # (150, 170) spans 25,000+ cells: method="auto" reads a compiled table (no closed form)
+    big = Solver(game("wythoff"), max_moves=10**9)
+    assert grundy("wythoff", (150, 170)) == big.grundy((150, 170), method="search")
+    assert outcome("wythoff", (150, 170), misere=True) == Outcome.from_bool(
+        big.is_p((150, 170), misere=True, method="search")
+    )
+    moore = game("moore", k=2)
+    assert grundy(moore, (30, 40, 20)) == Solver(moore, max_moves=10**9).grundy(
+        (30, 40, 20), method="search"
+    )

@@ -6,7 +6,7 @@ from typing import Any
 
 from nimlab.core.results import Outcome
 from nimlab.core.ruleset import Ruleset
-from nimlab.solvers.search import DEFAULT_MAX_POSITIONS, Method, Solver
+from nimlab.solvers.search import DEFAULT_MAX_MOVES, DEFAULT_MAX_POSITIONS, Method, Solver
 
 __all__ = ["as_game", "grundy", "moves", "outcome", "winning_moves"]
 
@@ -20,6 +20,32 @@ def as_game(game: Ruleset[Any] | str) -> Ruleset[Any]:
 
         return lookup(game)
     return game
+
+
+# A position whose box of smaller positions has at least this many cells is solved with a
+# compiled table kernel (nimlab.engine) when the game has one: numba is imported only then.
+KERNEL_MIN_CELLS = 20_000
+KERNEL_MAX_CELLS = 64_000_000
+
+
+def _by_kernel(g: Ruleset[Any], pos: Any, kind: str) -> int | bool | None:
+    """Value at *pos* read from a compiled table of the box below it, or None."""
+    if not isinstance(pos, tuple) or not 1 <= len(pos) <= 3:
+        return None
+    if not all(isinstance(h, int) for h in pos):
+        return None
+    cells = 1
+    for h in pos:
+        cells *= h + 1
+    if not KERNEL_MIN_CELLS <= cells <= KERNEL_MAX_CELLS:
+        return None
+    from nimlab.engine.tables import has_kernel, table
+
+    if not has_kernel(g, len(pos)):
+        return None
+    arr = table(g, tuple(h + 1 for h in pos), kind=kind, engine="kernel")
+    value = arr[pos]
+    return bool(value) if kind != "grundy" else int(value)
 
 
 def _check_method(method: str) -> Method:
@@ -38,6 +64,7 @@ def grundy(
     *,
     method: str = "auto",
     max_positions: int = DEFAULT_MAX_POSITIONS,
+    max_moves: int = DEFAULT_MAX_MOVES,
 ) -> int:
     """Grundy value (nim-value) of *position*.
 
@@ -52,6 +79,8 @@ def grundy(
         ``search`` always searches; ``formula`` refuses to search.
     max_positions : int
         Budget of positions an exhaustive search may store.
+    max_moves : int
+        Budget of options an exhaustive search may list (refuses huge move sets quickly).
 
     Returns
     -------
@@ -67,10 +96,17 @@ def grundy(
     0
     >>> grundy("wythoff", (3, 5))
     0
+    >>> grundy("wythoff", (300, 500))  # no closed form: a compiled table, not a slow search
+    43
     """
     g = as_game(game)
     pos = g.validate(position)
-    return Solver(g, max_positions).grundy(pos, _check_method(method))
+    m = _check_method(method)
+    if m == "auto" and g.closed_grundy(pos) is None:
+        value = _by_kernel(g, pos, "grundy")
+        if value is not None:
+            return int(value)
+    return Solver(g, max_positions, max_moves).grundy(pos, m)
 
 
 def outcome(
@@ -80,6 +116,7 @@ def outcome(
     *,
     method: str = "auto",
     max_positions: int = DEFAULT_MAX_POSITIONS,
+    max_moves: int = DEFAULT_MAX_MOVES,
 ) -> Outcome:
     """Outcome class (P or N) of *position* in normal or misère play.
 
@@ -96,7 +133,14 @@ def outcome(
     """
     g = as_game(game)
     pos = g.validate(position)
-    return Outcome.from_bool(Solver(g, max_positions).is_p(pos, misere, _check_method(method)))
+    m = _check_method(method)
+    if m == "auto":
+        closed = g.closed_misere_is_p(pos) if misere else g.closed_is_p(pos)
+        if closed is None:
+            value = _by_kernel(g, pos, "misere" if misere else "outcome")
+            if value is not None:
+                return Outcome.from_bool(bool(value))
+    return Outcome.from_bool(Solver(g, max_positions, max_moves).is_p(pos, misere, m))
 
 
 def winning_moves(

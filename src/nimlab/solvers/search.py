@@ -19,6 +19,9 @@ __all__ = ["DEFAULT_MAX_POSITIONS", "Method", "Solver", "mex"]
 P = TypeVar("P", bound=Hashable)
 Method = Literal["auto", "search", "formula"]
 DEFAULT_MAX_POSITIONS = 5_000_000
+# options listed by one search call: bounds the work (and time, about 1-2 µs each) of a
+# search whose positions have very many moves, long before its memo fills up
+DEFAULT_MAX_MOVES = 5_000_000
 
 
 def mex(values: Any) -> int:
@@ -47,6 +50,9 @@ class Solver(Generic[P]):
         The rules.
     max_positions : int
         Budget of stored positions per table; exceeding it raises SearchTooLargeError.
+    max_moves : int
+        Budget of options listed by one search call; exceeding it raises
+        SearchTooLargeError (a position with a huge move set is refused quickly).
 
     Examples
     --------
@@ -56,9 +62,16 @@ class Solver(Generic[P]):
     2
     """
 
-    def __init__(self, game: Ruleset[P], max_positions: int = DEFAULT_MAX_POSITIONS) -> None:
+    def __init__(
+        self,
+        game: Ruleset[P],
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        max_moves: int = DEFAULT_MAX_MOVES,
+    ) -> None:
         self.game = game
         self.max_positions = max_positions
+        self.max_moves = max_moves
+        self._moves_listed = 0
         self._grundy: dict[P, int] = {}
         self._outcome: dict[bool, dict[P, bool]] = {False: {}, True: {}}
         self._sub: dict[Ruleset[Any], Solver[Any]] = {}
@@ -74,7 +87,7 @@ class Solver(Generic[P]):
             return self
         s = self._sub.get(game)
         if s is None:
-            s = self._sub[game] = Solver(game, self.max_positions)
+            s = self._sub[game] = Solver(game, self.max_positions, self.max_moves)
         return s
 
     def _too_large(self, what: str) -> SearchTooLargeError:
@@ -103,7 +116,16 @@ class Solver(Generic[P]):
             )
         if stored + len(stack) >= self.max_positions:
             raise self._too_large(what)
-        stack.append((child, self.children(child), [0]))
+        kids = self.children(child)
+        self._moves_listed += len(kids)
+        if self._moves_listed > self.max_moves:
+            raise SearchTooLargeError(
+                f"{self.game.label()}: exhaustive {what} search listed more than "
+                f"{self.max_moves:,} moves (positions here have very many options); use a "
+                "smaller position, a closed form (method='auto'), a table "
+                "(nimlab.table), or raise max_moves"
+            )
+        stack.append((child, kids, [0]))
         on_stack.add(child)
 
     # -- Grundy values ------------------------------------------------------------
@@ -133,6 +155,7 @@ class Solver(Generic[P]):
         memo = self._grundy
         if root in memo:
             return memo[root]
+        self._moves_listed = 0
         stack: list[tuple[P, list[P], list[int]]] = [(root, self.children(root), [0])]
         on_stack = {root}
         while stack:
@@ -177,6 +200,7 @@ class Solver(Generic[P]):
         memo = self._outcome[misere]
         if root in memo:
             return memo[root]
+        self._moves_listed = 0
         terminal_is_p = not misere
         stack: list[tuple[P, list[P], list[int]]] = [(root, self.children(root), [0])]
         on_stack = {root}

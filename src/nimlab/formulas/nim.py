@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import reduce
 from operator import xor
+from typing import Any
 
-__all__ = ["misere_nim_is_p", "nim_sum"]
+__all__ = ["mex", "misere_nim_is_p", "nim_sum"]
 
 
 def nim_sum(heaps: Iterable[int]) -> int:
@@ -46,3 +47,20 @@ def misere_nim_is_p(heaps: Iterable[int]) -> bool:
     if any(h > 1 for h in hs):
         return nim_sum(hs) == 0
     return sum(hs) % 2 == 1
+
+
+def mex(values: Any) -> int:
+    """Minimum excluded value of an iterable of non-negative ints.
+
+    Examples
+    --------
+    >>> mex([0, 1, 3])
+    2
+    >>> mex([])
+    0
+    """
+    seen = set(values)
+    m = 0
+    while m in seen:
+        m += 1
+    return m

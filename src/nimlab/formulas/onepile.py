@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from math import gcd
 
 from nimlab.core.errors import SearchTooLargeError
-from nimlab.solvers.search import mex
+from nimlab.formulas.nim import mex
 
 __all__ = [
     "Periodicity",

@@ -13,8 +13,9 @@ from typing import Any, Generic, Literal, TypeVar
 
 from nimlab.core.errors import NimlabError, NoClosedFormError, SearchTooLargeError
 from nimlab.core.ruleset import Ruleset
+from nimlab.formulas.nim import mex
 
-__all__ = ["DEFAULT_MAX_POSITIONS", "Method", "Solver", "mex"]
+__all__ = ["DEFAULT_MAX_MOVES", "DEFAULT_MAX_POSITIONS", "Method", "Solver", "mex"]
 
 P = TypeVar("P", bound=Hashable)
 Method = Literal["auto", "search", "formula"]
@@ -22,23 +23,6 @@ DEFAULT_MAX_POSITIONS = 5_000_000
 # options listed by one search call: bounds the work (and time, about 1-2 µs each) of a
 # search whose positions have very many moves, long before its memo fills up
 DEFAULT_MAX_MOVES = 5_000_000
-
-
-def mex(values: Any) -> int:
-    """Minimum excluded value of an iterable of non-negative ints.
-
-    Examples
-    --------
-    >>> mex([0, 1, 3])
-    2
-    >>> mex([])
-    0
-    """
-    seen = set(values)
-    m = 0
-    while m in seen:
-        m += 1
-    return m
 
 
 class Solver(Generic[P]):

@@ -102,7 +102,10 @@ def grundy(
     g = as_game(game)
     pos = g.validate(position)
     m = _check_method(method)
-    if m == "auto" and g.closed_grundy(pos) is None:
+    if m == "auto":
+        closed = g.closed_grundy(pos)
+        if closed is not None:
+            return closed
         value = _by_kernel(g, pos, "grundy")
         if value is not None:
             return int(value)
@@ -136,10 +139,11 @@ def outcome(
     m = _check_method(method)
     if m == "auto":
         closed = g.closed_misere_is_p(pos) if misere else g.closed_is_p(pos)
-        if closed is None:
-            value = _by_kernel(g, pos, "misere" if misere else "outcome")
-            if value is not None:
-                return Outcome.from_bool(bool(value))
+        if closed is not None:
+            return Outcome.from_bool(closed)
+        value = _by_kernel(g, pos, "misere" if misere else "outcome")
+        if value is not None:
+            return Outcome.from_bool(bool(value))
     return Outcome.from_bool(Solver(g, max_positions, max_moves).is_p(pos, misere, m))
 
 

@@ -21,6 +21,7 @@ from typing import ClassVar
 from nimlab.catalog.moore import positive_k
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidPositionError
+from nimlab.core.kernels import MooreKernel, TableKernel
 from nimlab.core.params import Param
 from nimlab.core.ruleset import HeapRuleset
 from nimlab.formulas.circular import cn64_is_p, dihedral_images
@@ -99,6 +100,10 @@ class Circular(HeapRuleset):
 
     def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
         return min(dihedral_images(position))
+
+    def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
+        """On two or three heaps every set of up to k heaps is consecutive: Moore's kernel."""
+        return MooreKernel(self.k) if len(shape) in (2, 3) else None
 
     def closed_grundy(self, position: tuple[int, ...]) -> int | None:
         if self.k == 1:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from nimlab.catalog.registry import register
+from nimlab.core.kernels import DeleteNimKernel, TableKernel
 from nimlab.core.ruleset import HeapRuleset
 from nimlab.formulas.delete import (
     abo_is_p,
@@ -89,6 +90,10 @@ class DeleteNim(HeapRuleset):
         for keep in dict.fromkeys((a, b)):
             for c in range(keep):  # keep - 1 stones split as (c, keep - 1 - c)
                 yield (c, keep - 1 - c)
+
+    def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
+        """Anti-diagonals of two heaps."""
+        return DeleteNimKernel() if len(shape) == 2 else None
 
     def closed_grundy(self, position: tuple[int, ...]) -> int:
         a, b = position

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from nimlab.catalog.registry import register
+from nimlab.core.kernels import LimKernel, TableKernel
 from nimlab.core.ruleset import HeapRuleset
 from nimlab.formulas.lim import lim_grundy
 
@@ -59,6 +60,10 @@ class Lim(HeapRuleset):
                 new[j] -= t
                 new[l] += t
                 yield tuple(new)
+
+    def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
+        """The move-closed simplex of three heaps."""
+        return LimKernel() if len(shape) == 3 else None
 
     def closed_grundy(self, position: tuple[int, ...]) -> int:
         a, b, c = position

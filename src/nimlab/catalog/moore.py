@@ -20,6 +20,7 @@ from typing import Any
 
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidParameterError
+from nimlab.core.kernels import MooreKernel, TableKernel
 from nimlab.core.params import Param, to_int
 from nimlab.core.ruleset import HeapRuleset
 from nimlab.formulas.moore import misere_moore_is_p, moore_is_p
@@ -88,6 +89,10 @@ class Moore(HeapRuleset):
                     for i, v in zip(chosen, values, strict=True):
                         new[i] = v
                     yield tuple(new)
+
+    def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
+        """Plane and box prefix bitsets (take from up to k heaps)."""
+        return MooreKernel(self.k) if len(shape) in (2, 3) else None
 
     def closed_grundy(self, position: tuple[int, ...]) -> int | None:
         return nim_sum(position) if self.k == 1 else None

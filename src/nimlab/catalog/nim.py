@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from nimlab.catalog.registry import register
+from nimlab.core.kernels import LinesKernel, OneHeapKernel, TableKernel, TakeAnyKernel
 from nimlab.core.ruleset import HeapRuleset, Ruleset
 from nimlab.formulas.nim import misere_nim_is_p, nim_sum
+from nimlab.formulas.onepile import allbut_periodicity_proof
 
 __all__ = ["Nim"]
 
@@ -58,6 +60,23 @@ class Nim(HeapRuleset):
 
     def closed_misere_is_p(self, position: tuple[int, ...]) -> bool:
         return misere_nim_is_p(position)
+
+    def sequence_kernel(self) -> OneHeapKernel:
+        """One heap: take any number of stones."""
+        return TakeAnyKernel()
+
+    def periodicity_proof(
+        self, values: Sequence[int], preperiod: int, period: int, saltus: int
+    ) -> tuple[bool, str, int]:
+        """One-heap Nim is All-but(∅): the all-but induction."""
+        return allbut_periodicity_proof(values, preperiod, period, saltus, ())
+
+    def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
+        """Every heap is a line of cofinite moves."""
+        d = len(shape)
+        if d in (2, 3):
+            return LinesKernel((True,) * d, (0,) * d, ())
+        return super().table_kernel(shape, kind)
 
     def strategy_moves(self, position: tuple[int, ...]) -> list[tuple[int, ...]]:
         """Bouton's construction: reduce each heap h with h ⊕ s < h to h ⊕ s."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nimlab.catalog.registry import register
+from nimlab.core.kernels import LinesKernel, TableKernel, pair_offsets
 from nimlab.core.params import Param
 from nimlab.core.ruleset import HeapRuleset
 from nimlab.formulas.nimhoff import check_nimhoff_k, nimhoff_grundy
@@ -69,6 +70,13 @@ class Nimhoff(HeapRuleset):
                 new[i] -= s
                 new[j] -= s
                 yield tuple(new)
+
+    def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
+        """Lines of cofinite moves plus the pair moves (2^k from two heaps)."""
+        d = len(shape)
+        if d not in (2, 3):
+            return None
+        return LinesKernel((True,) * d, (0,) * d, tuple(pair_offsets(d, 2**self.k)))
 
     def closed_grundy(self, position: tuple[int, ...]) -> int:
         return nimhoff_grundy(position, self.k)

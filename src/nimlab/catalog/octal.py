@@ -26,6 +26,7 @@ from typing import Any
 
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidParameterError
+from nimlab.core.kernels import OctalKernel, OneHeapKernel
 from nimlab.core.params import Param
 from nimlab.core.ruleset import HeapRuleset, Ruleset
 
@@ -173,6 +174,42 @@ class Octal(HeapRuleset):
         if len(heaps) <= 1:
             return None
         return [(self, (h,)) for h in heaps]
+
+    def sequence_kernel(self) -> OneHeapKernel:
+        """The octal recurrence (rare-value method)."""
+        return OctalKernel(str(self.code))
+
+    def periodicity_proof(
+        self, values: Sequence[int], preperiod: int, period: int, saltus: int
+    ) -> tuple[bool, str, int]:
+        """The Guy–Smith theorem: ``G(n+p) = G(n)`` for ``n0 <= n < 2 n0 + p + t`` proves
+        the period (``t`` the last digit's index), for codes without ``!`` or three-heap splits.
+
+        Examples
+        --------
+        >>> Octal("0.77").periodicity_proof([0] * 200, 71, 12, 0)[:2]
+        (True, 'Guy–Smith: G(n+12) = G(n) for 71 <= n < 156 (t = 2)')
+        """
+        n = len(values)
+        digits = self.digits
+        t = len(digits) - 1
+        if any(u and d & 4 for d, u in digits):
+            return False, "codes with ! (unequal splits) are outside the Guy–Smith theorem", n
+        if any(d & 8 for d, _ in digits):
+            return (
+                False,
+                "hexadecimal codes (three-heap splits) are outside the Guy–Smith theorem",
+                n,
+            )
+        m0 = max(preperiod, 1)
+        need = 2 * m0 + 2 * period + t
+        if saltus == 0 and n >= need:
+            return (
+                True,
+                f"Guy–Smith: G(n+{period}) = G(n) for {m0} <= n < {2 * m0 + period + t} (t = {t})",
+                need,
+            )
+        return False, f"the Guy–Smith theorem needs {need} terms", need
 
     def spec(self) -> str:
         """The command-line spelling, such as ``octal:0.77``."""

@@ -8,15 +8,20 @@ Siegel's Theorem 11 / Corollary 1 (``S18-T11``) gives All-but({k}) and All-but({
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidParameterError
+from nimlab.core.kernels import AllButKernel, OneHeapKernel, SubtractionKernel
 from nimlab.core.params import Param, parse_int_set, to_int_set
 from nimlab.core.ruleset import HeapRuleset
-from nimlab.formulas.onepile import siegel_allbut_grundy
+from nimlab.formulas.onepile import (
+    allbut_periodicity_proof,
+    siegel_allbut_grundy,
+    subtraction_periodicity_proof,
+)
 
 __all__ = ["AllBut", "OneHeapGame", "Subtraction"]
 
@@ -93,6 +98,16 @@ class Subtraction(OneHeapGame):
     def take_amounts(self, n: int) -> Iterable[int]:
         return (s for s in sorted(self.S) if s <= n)
 
+    def sequence_kernel(self) -> OneHeapKernel:
+        """Subtraction recurrence over the sorted set S."""
+        return SubtractionKernel(tuple(sorted(self.S)))
+
+    def periodicity_proof(
+        self, values: Sequence[int], preperiod: int, period: int, saltus: int
+    ) -> tuple[bool, str, int]:
+        """The subtraction periodicity theorem."""
+        return subtraction_periodicity_proof(len(values), preperiod, period, saltus, self.S)
+
     def spec(self) -> str:
         return "subtraction:" + ",".join(str(s) for s in sorted(self.S))
 
@@ -134,6 +149,16 @@ class AllBut(OneHeapGame):
 
     def take_amounts(self, n: int) -> Iterable[int]:
         return (s for s in range(1, n + 1) if s not in self.S)
+
+    def sequence_kernel(self) -> OneHeapKernel:
+        """All-but recurrence (a line with lag max(S))."""
+        return AllButKernel(tuple(sorted(self.S)))
+
+    def periodicity_proof(
+        self, values: Sequence[int], preperiod: int, period: int, saltus: int
+    ) -> tuple[bool, str, int]:
+        """The all-but induction (arithmetic periodicity)."""
+        return allbut_periodicity_proof(values, preperiod, period, saltus, self.S)
 
     def closed_grundy(self, position: tuple[int, ...]) -> int | None:
         return siegel_allbut_grundy(position[0], self.S)

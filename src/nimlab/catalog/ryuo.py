@@ -34,6 +34,7 @@ from nimlab.core.errors import (
     NimlabError,
     SearchTooLargeError,
 )
+from nimlab.core.kernels import LinesKernel, TableKernel, compositions
 from nimlab.core.params import Param
 from nimlab.core.ruleset import HeapRuleset, Ruleset
 from nimlab.formulas.onepile import (
@@ -125,6 +126,13 @@ class Ryuo(HeapRuleset):
         x, y = position
         return ryuo_grundy(x, y, self.p)
 
+    def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
+        """Two lines of cofinite moves plus the sum-moves as explicit vectors."""
+        if len(shape) != 2:
+            return None
+        offs = tuple(c for t in range(1, self.p) for c in compositions(t, 2))
+        return LinesKernel((True, True), (0, 0), offs)
+
 
 @register
 @dataclass(frozen=True)
@@ -180,6 +188,14 @@ class RestrictedRyuo(HeapRuleset):
             return None
         x, y = position
         return restricted_ryuo_grundy(x, y, self.p, self.q)
+
+    def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
+        """Every move as an explicit vector (no cofinite line)."""
+        if len(shape) != 2:
+            return None
+        offs = [c for t in range(1, self.p) for c in compositions(t, 2)]
+        offs += [(s, 0) for s in range(1, self.q)] + [(0, s) for s in range(1, self.q)]
+        return LinesKernel((False, False), (0, 0), tuple(sorted(set(offs))))
 
 
 # -- RGAMES ---------------------------------------------------------------------------
@@ -346,6 +362,30 @@ class RGames(HeapRuleset):
                 f"{self.name}: this game has {m} part{'s' if m != 1 else ''} (one per heap), "
                 f"so a position has exactly {m} heap{'s' if m != 1 else ''}, got {len(heaps)}"
             )
+
+    def heap_count(self) -> int:
+        """One heap per part."""
+        return len(self.parts)
+
+    def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
+        """Each part as a line of its heap; the G0 subtraction moves as explicit vectors."""
+        dims = len(shape)
+        if dims not in (2, 3) or dims != len(self.parts) or not isinstance(self.g0, Subtraction):
+            return None
+        cof: list[bool] = []
+        lag: list[int] = []
+        offs: set[tuple[int, ...]] = set()
+        for i, part in enumerate(self.parts):
+            model = part.sequence_kernel()
+            line = None if model is None else model.axis(i, dims)
+            if line is None:
+                return None
+            cof.append(line[0])
+            lag.append(line[1])
+            offs.update(line[2])
+        for t in sorted(self.g0.S):
+            offs.update(compositions(t, dims))
+        return LinesKernel(tuple(cof), tuple(lag), tuple(sorted(offs)))
 
     def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
         """Sorted heaps when every heap has the same game, else the position itself."""

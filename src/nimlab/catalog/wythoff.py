@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from math import isqrt
 
 from nimlab.catalog.registry import register
+from nimlab.core.kernels import LinesKernel, TableKernel, WythoffKernel
 from nimlab.core.ruleset import HeapRuleset
 from nimlab.formulas.wythoff import wythoff_is_p, wythoff_pair
 
@@ -53,6 +54,14 @@ class Wythoff(HeapRuleset):
 
     def closed_is_p(self, position: tuple[int, ...]) -> bool:
         return wythoff_is_p(*position)
+
+    def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
+        """Row, column and diagonal bitsets (misère: lines plus the diagonal)."""
+        if len(shape) != 2:
+            return None
+        if kind == "misere":
+            return LinesKernel((True, True), (0, 0), (), diagonal=True)
+        return WythoffKernel()
 
     def strategy_moves(self, position: tuple[int, ...]) -> list[tuple[int, ...]]:
         """Winning moves from the Wythoff pairs, without scanning all moves."""

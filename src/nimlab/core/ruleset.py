@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Hashable, Iterable, Iterator, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.params import Param, as_index
+
+if TYPE_CHECKING:
+    from nimlab.core.kernels import OneHeapKernel, TableKernel
 
 __all__ = ["HeapRuleset", "Position", "Ruleset", "SumRuleset", "parse_group_tokens"]
 
@@ -86,6 +89,38 @@ class Ruleset(abc.ABC, Generic[P]):
 
     def strategy_moves(self, position: P) -> list[P] | None:
         """Winning moves built constructively (no scan of all moves), or None."""
+        return None
+
+    def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
+        """The compiled kernel that tabulates this game over a box, or None.
+
+        *shape* is the size per heap of the box (its length is the number of heaps) and
+        *kind* is ``"grundy"``, ``"outcome"`` or ``"misere"``. The answer is a description
+        from :mod:`nimlab.core.kernels`; :func:`nimlab.table` runs it. The default uses
+        :meth:`sequence_kernel` for one heap (normal play), else None (the generic
+        search path).
+        """
+        if len(shape) == 1 and kind != "misere" and self.sequence_kernel() is not None:
+            from nimlab.core.kernels import SequenceKernel
+
+            return SequenceKernel()
+        return None
+
+    def sequence_kernel(self) -> OneHeapKernel | None:
+        """The compiled recurrence of a one-heap game's Grundy sequence, or None."""
+        return None
+
+    def periodicity_proof(
+        self, values: Sequence[int], preperiod: int, period: int, saltus: int
+    ) -> tuple[bool, str, int] | None:
+        """A periodicity theorem's verdict on an observed (arithmetic) period, or None.
+
+        *values* are the Grundy values ``G(0), …, G(n-1)`` of a one-heap game, observed to
+        satisfy ``G(m + period) = G(m) + saltus`` for ``m >= preperiod``. The answer is
+        ``(proved, reason, terms)``: whether a theorem proves the periodicity for every
+        heap from these values, why (or why not), and how many terms the theorem needs.
+        None: the game knows no periodicity theorem.
+        """
         return None
 
     def parse_position(self, tokens: Sequence[str]) -> P:
@@ -214,6 +249,10 @@ class HeapRuleset(Ruleset[tuple[int, ...]]):
             )
         self.check(heaps)
         return heaps
+
+    def heap_count(self) -> int | None:
+        """The number of heaps of every position, or None when it is not fixed."""
+        return self.n_heaps
 
     def check(self, heaps: tuple[int, ...]) -> None:
         """Game-specific rules beyond heap sizes; raise InvalidPositionError when broken."""

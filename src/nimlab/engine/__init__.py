@@ -7,10 +7,9 @@ not import it: its public functions are exported lazily by :mod:`nimlab`.
 from nimlab.engine.nimarith import nim_div, nim_inverse, nim_square, nimmul
 from nimlab.engine.periodicity import Periodicity, periodicity, periodicity_of
 from nimlab.engine.sequences import sequence
-from nimlab.engine.tables import KERNEL_GAMES, has_kernel, table
+from nimlab.engine.tables import has_kernel, table
 
 __all__ = [
-    "KERNEL_GAMES",
     "Periodicity",
     "has_kernel",
     "nim_div",

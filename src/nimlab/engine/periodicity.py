@@ -220,58 +220,10 @@ def _prove(g: Ruleset[Any], seq: npt.NDArray[np.int64], per: Periodicity) -> tup
     n = len(seq)
     p, n0, s = per.period, per.preperiod, per.saltus
     assert p is not None and n0 is not None
-    name = g.name
-    vals = g.param_values()
-    if name == "subtraction":
-        t = max(int(x) for x in vals["S"])
-        need = n0 + t + p
-        if s == 0 and n >= need:
-            return True, f"subtraction periodicity: G(n+{p}) = G(n) for {n0} <= n < {n0 + t}", need
-        return False, f"the subtraction theorem needs {need} terms", need
-    if name == "octal":
-        from nimlab.catalog.octal import parse_octal_code
-
-        digits = parse_octal_code(str(vals["code"]))
-        t = len(digits) - 1
-        if any(u and d & 4 for d, u in digits):
-            return False, "codes with ! (unequal splits) are outside the Guy–Smith theorem", n
-        if any(d & 8 for d, _ in digits):
-            return (
-                False,
-                "hexadecimal codes (three-heap splits) are outside the Guy–Smith theorem",
-                n,
-            )
-        m0 = max(n0, 1)
-        need = 2 * m0 + 2 * p + t
-        if s == 0 and n >= need:
-            return (
-                True,
-                f"Guy–Smith: G(n+{p}) = G(n) for {m0} <= n < {2 * m0 + p + t} (t = {t})",
-                need,
-            )
-        return False, f"the Guy–Smith theorem needs {need} terms", need
-    if name in ("allbut", "nim"):
-        excl = [int(x) for x in vals.get("S", ())]
-        t = max(excl, default=0)
-        need = n0 + t + p
-        if n < need:
-            return False, f"the all-but theorem needs {need} terms", need
-        big_n = n - p  # the relation is verified for n0 <= m < big_n
-        b_set = {int(x) for x in seq[: n0 + p]}
-        c_set = {int(x) for x in seq[:n0]}
-        a_set = {int(x) for x in seq[n0 : big_n - t]}
-        ok_a = all(v in b_set for v in range(s))
-        ok_b = all(v < s or v - s in c_set or v - s in a_set for v in b_set)
-        ok_c = all(v + s in b_set or v in a_set for v in c_set)
-        if ok_a and ok_b and ok_c:
-            return (
-                True,
-                f"all-but induction: G(n+{p}) = G(n)+{s} for {n0} <= n < {big_n}, "
-                "options of n+p are those of n shifted by the saltus",
-                need,
-            )
-        return False, "the all-but induction conditions fail on this data", need
-    return False, f"no periodicity theorem for {g.label()}", n
+    verdict = g.periodicity_proof(seq.tolist(), n0, p, s)
+    if verdict is None:
+        return False, f"no periodicity theorem for {g.label()}", n
+    return verdict
 
 
 def periodicity_of(

@@ -29,6 +29,7 @@ import numpy.typing as npt
 from numba import njit
 
 from nimlab.core.errors import InvalidParameterError, SearchTooLargeError
+from nimlab.core.kernels import AllButKernel, OctalKernel, SubtractionKernel, TakeAnyKernel
 from nimlab.core.ruleset import Ruleset
 
 __all__ = ["DEFAULT_MAX_TERMS", "sequence"]
@@ -268,10 +269,6 @@ def _small_dtype(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return a  # pragma: no cover
 
 
-def _onepile_sets(g: Ruleset[Any]) -> frozenset[int]:
-    return frozenset(int(x) for x in g.param_values().get("S", ()))
-
-
 def sequence(
     game: Ruleset[Any] | str, n: int, *, max_terms: int = DEFAULT_MAX_TERMS
 ) -> npt.NDArray[Any]:
@@ -280,8 +277,9 @@ def sequence(
     Parameters
     ----------
     game : Ruleset or str
-        A one-heap game: ``subtraction``, ``allbut``, ``octal`` or ``nim`` have compiled
-        kernels; any other ruleset whose positions are one heap uses exact search.
+        A one-heap game. Games whose ``sequence_kernel`` hook names a recurrence
+        (``subtraction``, ``allbut``, ``octal``, ``nim``) run compiled; any other ruleset
+        whose positions are one heap uses exact search.
     n : int
         Number of terms (heaps ``0 .. n-1``).
     max_terms : int
@@ -313,23 +311,23 @@ def sequence(
             f"{g.label()}: {n:,} terms is more than max_terms={max_terms:,}; ask for fewer "
             "terms or raise max_terms"
         )
-    name = g.name
-    if name == "subtraction":
-        s = np.array(sorted(_onepile_sets(g)), dtype=np.int64)
+    model = g.sequence_kernel()
+    if isinstance(model, SubtractionKernel):
+        s = np.array(model.S, dtype=np.int64)
         out = np.zeros(n, dtype=np.int64)
         _subtraction_kernel(s, out)
         return _small_dtype(out)
-    if name == "allbut":
-        excl = _onepile_sets(g)
+    if isinstance(model, AllButKernel):
+        excl = frozenset(model.excluded)
         lag = max(excl, default=0)
         small = np.array([t for t in range(1, lag + 1) if t not in excl], dtype=np.int64)
         out = np.zeros(n, dtype=np.int64)
         _allbut_kernel(small, lag, out)
         return _small_dtype(out)
-    if name == "nim":
+    if isinstance(model, TakeAnyKernel):
         return _small_dtype(np.arange(n, dtype=np.int64))
-    if name == "octal":
-        return _small_dtype(octal_sequence(str(g.param_values()["code"]), n))
+    if isinstance(model, OctalKernel):
+        return _small_dtype(octal_sequence(model.code, n))
     return _generic_sequence(g, n)
 
 

@@ -2,9 +2,11 @@
 
 :func:`table` is the workhorse behind heatmaps and conjecture hunting: it returns a numpy
 array ``T`` with ``T[x, y]`` (or ``T[x, y, z]``) the value of the position ``(x, y)``.
-Heap-game families of the catalog have compiled kernels (see :data:`KERNEL_GAMES`); any
-other ruleset goes through a generic path that uses the ruleset's own ``moves`` with the
-exact memoised search, so both paths give exact values.
+A game with a compiled kernel says which through its
+:meth:`~nimlab.core.ruleset.Ruleset.table_kernel` hook (a description from
+:mod:`nimlab.core.kernels`, run here); any other ruleset goes through a generic path that
+uses the ruleset's own ``moves`` with the exact memoised search, so both paths give exact
+values.
 """
 
 from __future__ import annotations
@@ -22,12 +24,20 @@ from nimlab.core.errors import (
     NimlabError,
     SearchTooLargeError,
 )
+from nimlab.core.kernels import (
+    DeleteNimKernel,
+    LimKernel,
+    LinesKernel,
+    MooreKernel,
+    SequenceKernel,
+    TableKernel,
+    WythoffKernel,
+)
 from nimlab.core.params import as_index
-from nimlab.core.ruleset import Ruleset
+from nimlab.core.ruleset import HeapRuleset, Ruleset
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
-    "KERNEL_GAMES",
     "Kind",
     "has_kernel",
     "table",
@@ -42,20 +52,6 @@ DEFAULT_MAX_BYTES = 4 * 2**30
 #: Default budget of positions for the generic (pure Python) path.
 DEFAULT_MAX_GENERIC = 2_000_000
 
-#: Registry names of the games with compiled table kernels.
-KERNEL_GAMES = (
-    "nim",
-    "wythoff",
-    "ryuo",
-    "restricted-ryuo",
-    "rgames",
-    "moore",
-    "circular",
-    "nimhoff",
-    "lim",
-    "delete-nim",
-)
-
 
 def _as_game(game: Ruleset[Any] | str) -> Ruleset[Any]:
     from nimlab.solvers.api import as_game
@@ -64,9 +60,7 @@ def _as_game(game: Ruleset[Any] | str) -> Ruleset[Any]:
 
 
 def _shape(g: Ruleset[Any], shape: int | Sequence[int]) -> tuple[int, ...]:
-    n_heaps = getattr(g, "n_heaps", None)
-    if n_heaps is None and g.name == "rgames":
-        n_heaps = len(g.param_values()["parts"])  # one heap per part
+    n_heaps = g.heap_count() if isinstance(g, HeapRuleset) else getattr(g, "n_heaps", None)
     if isinstance(shape, int) and not isinstance(shape, bool):
         if n_heaps is None:
             raise InvalidParameterError(
@@ -135,100 +129,20 @@ def _check_bytes(label: str, shape: tuple[int, ...], nbytes: int, max_bytes: int
         )
 
 
-# -- kernel specifications ------------------------------------------------------------
+# -- kernels ------------------------------------------------------------------------
 
 
-class _AxisSpec:
-    """A game as lines of cofinite moves plus explicit move vectors (see axis_kernel)."""
-
-    def __init__(
-        self, cof: Sequence[bool], lag: Sequence[int], offs: list[tuple[int, ...]], diag: bool
-    ) -> None:
-        self.cof = list(cof)
-        self.lag = list(lag)
-        self.offs = offs
-        self.diag = diag
-
-
-def _onepile_axis(
-    part: Ruleset[Any], axis: int, dims: int
-) -> tuple[bool, int, list[tuple[int, ...]]]:
-    """Moves of a Subtraction / All-but game acting on heap *axis*."""
-    name = part.name
-    vals = part.param_values()
-    if name == "nim":
-        return True, 0, []
-    s = sorted(int(v) for v in vals.get("S", ()))
-    unit = [0] * dims
-
-    def vec(t: int) -> tuple[int, ...]:
-        u = list(unit)
-        u[axis] = t
-        return tuple(u)
-
-    if name == "subtraction":
-        return False, 0, [vec(t) for t in s]
-    if name == "allbut":
-        lag = s[-1] if s else 0
-        return True, lag, [vec(t) for t in range(1, lag + 1) if t not in s]
-    raise _NoKernel
-
-
-class _NoKernel(Exception):
-    pass
-
-
-def _compositions(total: int, dims: int) -> list[tuple[int, ...]]:
-    if dims == 1:
-        return [(total,)]
-    return [(a, *rest) for a in range(total + 1) for rest in _compositions(total - a, dims - 1)]
-
-
-def _axis_spec(g: Ruleset[Any], dims: int) -> _AxisSpec:
-    name = g.name
-    vals = g.param_values()
-    if name == "nim":
-        return _AxisSpec([True] * dims, [0] * dims, [], False)
-    if name == "wythoff" and dims == 2:
-        return _AxisSpec([True, True], [0, 0], [], True)
-    if name == "ryuo" and dims == 2:
-        p = int(vals["p"])
-        offs = [c for t in range(1, p) for c in _compositions(t, 2)]
-        return _AxisSpec([True, True], [0, 0], offs, False)
-    if name == "restricted-ryuo" and dims == 2:
-        p, q = int(vals["p"]), int(vals["q"])
-        offs = [c for t in range(1, p) for c in _compositions(t, 2)]
-        offs += [(s, 0) for s in range(1, q)] + [(0, s) for s in range(1, q)]
-        return _AxisSpec([False, False], [0, 0], sorted(set(offs)), False)
-    if name == "nimhoff":
-        k = int(vals["k"])
-        offs = []
-        for i, j in itertools.combinations(range(dims), 2):
-            u = [0] * dims
-            u[i] = u[j] = 2**k
-            offs.append(tuple(u))
-        return _AxisSpec([True] * dims, [0] * dims, offs, False)
-    if name == "rgames":
-        g0 = vals["g0"]
-        parts = tuple(vals["parts"])
-        if len(parts) != dims or getattr(g0, "name", None) != "subtraction":
-            raise _NoKernel
-        cof: list[bool] = []
-        lag: list[int] = []
-        offs_set: set[tuple[int, ...]] = set()
-        for i, part in enumerate(parts):
-            c, lg, o = _onepile_axis(part, i, dims)
-            cof.append(c)
-            lag.append(lg)
-            offs_set.update(o)
-        for t in sorted(int(v) for v in g0.param_values()["S"]):
-            offs_set.update(_compositions(t, dims))
-        return _AxisSpec(cof, lag, sorted(offs_set), False)
-    raise _NoKernel
+def _table_kernel(g: Ruleset[Any], dims: tuple[int, ...], kind: str) -> TableKernel | None:
+    """The game's own kernel description (its ``table_kernel`` hook), or None."""
+    if len(dims) not in (1, 2, 3):
+        return None
+    return g.table_kernel(dims, kind)
 
 
 def has_kernel(game: Ruleset[Any] | str, dims: int = 2) -> bool:
     """Whether :func:`table` has a compiled kernel for *game* with *dims* heaps.
+
+    The game says so through its :meth:`~nimlab.core.ruleset.Ruleset.table_kernel` hook.
 
     Examples
     --------
@@ -238,21 +152,10 @@ def has_kernel(game: Ruleset[Any] | str, dims: int = 2) -> bool:
     (True, False)
     """
     g = _as_game(game)
-    if dims == 1:
-        return g.name in ("subtraction", "allbut", "octal", "nim")
-    if dims not in (2, 3):
-        return False
-    if g.name in ("moore", "circular"):
-        return True
-    if g.name == "lim":
-        return dims == 3
-    if g.name == "delete-nim":
-        return dims == 2
     try:
-        _axis_spec(g, dims)
-    except (_NoKernel, KeyError, TypeError, ValueError):
+        return _table_kernel(g, (1,) * dims, "grundy") is not None
+    except (KeyError, TypeError, ValueError):
         return False
-    return True
 
 
 def _pad3(shape: tuple[int, ...]) -> tuple[int, int, int]:
@@ -261,53 +164,54 @@ def _pad3(shape: tuple[int, ...]) -> tuple[int, int, int]:
 
 
 def _run_axis(
-    spec: _AxisSpec, shape: tuple[int, ...], misere: bool, label: str, max_bytes: int
+    spec: LinesKernel, shape: tuple[int, ...], misere: bool, label: str, max_bytes: int
 ) -> npt.NDArray[Any]:
     from nimlab.engine import _kernels
 
     dims = len(shape)
     pad = 3 - dims
     s3 = _pad3(shape)
-    cof = np.array([False] * pad + spec.cof, dtype=np.bool_)
-    lag = np.array([0] * pad + spec.lag, dtype=np.int64)
+    cof = np.array([False] * pad + list(spec.cofinite), dtype=np.bool_)
+    lag = np.array([0] * pad + list(spec.lag), dtype=np.int64)
     offs = np.array(
-        [(0,) * pad + tuple(o) for o in spec.offs] or np.zeros((0, 3), np.int64),
+        [(0,) * pad + tuple(o) for o in spec.offsets] or np.zeros((0, 3), np.int64),
         dtype=np.int64,
     ).reshape(-1, 3)
-    bound = len(spec.offs) + 2 + sum(n for n, c in zip(s3, cof, strict=True) if c)
-    if spec.diag:
+    bound = len(spec.offsets) + 2 + sum(n for n, c in zip(s3, cof, strict=True) if c)
+    if spec.diagonal:
         bound += min(s3[1], s3[2])
     dt = np.uint16 if misere else _kernel_dtype(bound)
     cells = s3[0] * s3[1] * s3[2]
     words = bound // 64 + 1
     lines = sum(cells // n for n, c in zip(s3, cof, strict=True) if c)
-    if spec.diag:
+    if spec.diagonal:
         lines += s3[0] * (s3[1] + s3[2])
     _check_bytes(label, shape, cells * np.dtype(dt).itemsize + lines * words * 8, max_bytes)
     out = np.zeros(s3, dtype=dt)
-    _kernels.axis_kernel(out, cof, lag, bool(spec.diag), offs, bool(misere))
+    _kernels.axis_kernel(out, cof, lag, bool(spec.diagonal), offs, bool(misere))
     return out.reshape(shape)
 
 
 def _kernel_table(
-    g: Ruleset[Any], shape: tuple[int, ...], kind: str, max_bytes: int
+    g: Ruleset[Any], shape: tuple[int, ...], kind: str, max_bytes: int, spec: TableKernel
 ) -> npt.NDArray[Any] | None:
-    """The table by a compiled kernel, or None when the game has none."""
+    """The table by the compiled kernel *spec* describes, or None when it does not apply."""
     from nimlab.engine import _kernels
 
     dims = len(shape)
-    if dims == 1 and kind != "misere" and g.name in ("subtraction", "allbut", "octal", "nim"):
+    label = g.label()
+    misere = kind == "misere"
+    if isinstance(spec, SequenceKernel):
+        if dims != 1 or misere:
+            return None
         from nimlab.engine.sequences import sequence
 
-        _check_bytes(g.label(), shape, shape[0] * 8, max_bytes)
+        _check_bytes(label, shape, shape[0] * 8, max_bytes)
         return sequence(g, shape[0])
     if dims not in (2, 3):
         return None
-    name = g.name
-    label = g.label()
-    misere = kind == "misere"
-    if name in ("moore", "circular"):
-        k = int(g.param_values()["k"])
+    if isinstance(spec, MooreKernel):
+        k = int(spec.k)
         s3 = _pad3(shape)
         bound = sum(s3) + 2
         dt = _kernel_dtype(bound)
@@ -319,7 +223,7 @@ def _kernel_table(
         out = np.zeros(s3, dtype=dt)
         _kernels.moore_kernel(out, kk, misere)
         return out.reshape(shape)
-    if name == "lim" and dims == 3:
+    if isinstance(spec, LimKernel) and dims == 3:
         s = sum(shape) - 3
         bound = 3 * s + 2
         dt = _kernel_dtype(bound)
@@ -327,13 +231,13 @@ def _kernel_table(
         full = np.zeros((s + 1,) * 3, dtype=dt)
         _kernels.lim_kernel(full, misere)
         return np.ascontiguousarray(full[: shape[0], : shape[1], : shape[2]])
-    if name == "delete-nim" and dims == 2:
+    if isinstance(spec, DeleteNimKernel) and dims == 2:
         n = max(shape)
         _check_bytes(label, shape, n * n * 2 + 2 * n * (n // 32 + 8), max_bytes)
         full = np.zeros((n, n), dtype=np.uint16)
         _kernels.delete_nim_kernel(full, misere)
         return np.ascontiguousarray(full[: shape[0], : shape[1]])
-    if name == "wythoff" and dims == 2 and not misere:
+    if isinstance(spec, WythoffKernel) and dims == 2 and not misere:
         bound = shape[0] + shape[1] + min(shape) + 64
         dt = _kernel_dtype(bound)
         words = bound // 64 + 1
@@ -346,29 +250,38 @@ def _kernel_table(
         out = np.zeros(shape, dtype=dt)
         _kernels.wythoff_kernel(out)
         return out
-    try:
-        spec = _axis_spec(g, dims)
-    except _NoKernel:
-        return None
-    if dims == 2 and not misere and not spec.diag:
-        return _run_lines2(spec, shape, label, max_bytes)
-    return _run_axis(spec, shape, misere, label, max_bytes)
+    if isinstance(spec, LinesKernel):
+        if not len(spec.cofinite) == len(spec.lag) == dims or (spec.diagonal and dims != 2):
+            return None
+        if any(len(o) != dims for o in spec.offsets):
+            return None
+        if dims == 2 and not misere and not spec.diagonal:
+            return _run_lines2(spec, shape, label, max_bytes)
+        return _run_axis(spec, shape, misere, label, max_bytes)
+    return None
 
 
 def _run_lines2(
-    spec: _AxisSpec, shape: tuple[int, ...], label: str, max_bytes: int
+    spec: LinesKernel, shape: tuple[int, ...], label: str, max_bytes: int
 ) -> npt.NDArray[Any]:
     from nimlab.engine import _kernels
 
     n0, n1 = shape
-    bound = len(spec.offs) + 2 + (n0 if spec.cof[0] else 0) + (n1 if spec.cof[1] else 0)
+    bound = (
+        len(spec.offsets) + 2 + (n0 if spec.cofinite[0] else 0) + (n1 if spec.cofinite[1] else 0)
+    )
     dt = _kernel_dtype(bound)
     words = bound // 64 + 1
     _check_bytes(label, shape, n0 * n1 * np.dtype(dt).itemsize + (n1 + 1) * words * 8, max_bytes)
-    offs = np.array(spec.offs, dtype=np.int64).reshape(-1, 2)
+    offs = np.array(spec.offsets, dtype=np.int64).reshape(-1, 2)
     out = np.zeros(shape, dtype=dt)
     _kernels.lines2_kernel(
-        out, bool(spec.cof[0]), bool(spec.cof[1]), int(spec.lag[0]), int(spec.lag[1]), offs
+        out,
+        bool(spec.cofinite[0]),
+        bool(spec.cofinite[1]),
+        int(spec.lag[0]),
+        int(spec.lag[1]),
+        offs,
     )
     return out
 
@@ -449,7 +362,7 @@ def table(
         (uint8, uint16 or uint32). ``outcome``: a bool array, True at the P-positions of
         normal play. ``misere``: a bool array, True at the P-positions of misère play.
     engine : {"auto", "kernel", "generic"}
-        ``auto`` uses the compiled kernel when the game has one (:data:`KERNEL_GAMES`),
+        ``auto`` uses the compiled kernel when the game has one (its ``table_kernel`` hook),
         else the generic path (the exact memoised search over the ruleset's moves);
         ``kernel`` refuses the generic path; ``generic`` never uses a kernel.
     max_bytes : int
@@ -503,16 +416,19 @@ def table(
         )
     g = _as_game(game)
     dims = _shape(g, shape)
-    if engine != "generic" and g.name in KERNEL_GAMES:
+    try:
+        spec = _table_kernel(g, dims, kind) if engine != "generic" else None
+    except (KeyError, TypeError, ValueError) as exc:  # pragma: no cover - defensive
+        raise InvalidParameterError(f"{g.label()}: cannot build a table kernel: {exc}") from exc
+    if spec is not None:
         try:  # kernel games take every box position once the number of heaps fits
             g.validate((0,) * len(dims))
         except InvalidPositionError as exc:
             raise InvalidParameterError(
                 f"{g.label()}: cannot tabulate the shape {dims}: {exc}"
             ) from None
-    if engine != "generic":
         try:
-            res = _kernel_table(g, dims, kind, max_bytes)
+            res = _kernel_table(g, dims, kind, max_bytes, spec)
         except NimlabError:
             raise
         except (KeyError, TypeError, ValueError) as exc:  # pragma: no cover - defensive
@@ -523,9 +439,9 @@ def table(
             if kind == "outcome":
                 return np.asarray(res == 0)
             return res.astype(np.bool_)
-        if engine == "kernel":
-            raise InvalidParameterError(
-                f"{g.label()}: no compiled {kind} kernel for {len(dims)} heaps "
-                f"(kernels: {', '.join(KERNEL_GAMES)}); use engine='auto' or 'generic'"
-            )
+    if engine == "kernel":
+        raise InvalidParameterError(
+            f"{g.label()}: no compiled {kind} kernel for {len(dims)} heaps "
+            "(the game's table_kernel hook gives none); use engine='auto' or 'generic'"
+        )
     return _generic_table(g, dims, kind, max_positions)

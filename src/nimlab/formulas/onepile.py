@@ -22,7 +22,7 @@ Theorem 11 / Corollary 1 (``S18-T11``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from math import gcd
 
@@ -32,6 +32,7 @@ from nimlab.formulas.nim import mex
 __all__ = [
     "Periodicity",
     "allbut_periodicity",
+    "allbut_periodicity_proof",
     "has_inner_period",
     "inner_periods",
     "siegel_allbut_grundy",
@@ -188,6 +189,63 @@ def allbut_periodicity(S: Iterable[int], max_steps: int = MAX_STEPS) -> Periodic
         g.append(base + rel)
         top = max(top, g[n - m])
         n += 1
+
+
+def allbut_periodicity_proof(
+    values: Sequence[int], preperiod: int, period: int, saltus: int, S: Iterable[int]
+) -> tuple[bool, str, int]:
+    """Whether the all-but induction proves an observed arithmetic period of All-but(S).
+
+    *values* are ``G(0), …, G(n-1)``, observed to satisfy ``G(m+p) = G(m) + s`` for
+    ``m >= n0``. Returns ``(proved, reason, terms needed)``. All-but(∅) is Nim.
+
+    Examples
+    --------
+    >>> allbut_periodicity_proof([0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5], 0, 2, 2, {2})[0]
+    True
+    """
+    p, n0, s = period, preperiod, saltus
+    n = len(values)
+    t = max((int(x) for x in S), default=0)
+    need = n0 + t + p
+    if n < need:
+        return False, f"the all-but theorem needs {need} terms", need
+    big_n = n - p  # the relation is verified for n0 <= m < big_n
+    b_set = {int(x) for x in values[: n0 + p]}
+    c_set = {int(x) for x in values[:n0]}
+    a_set = {int(x) for x in values[n0 : big_n - t]}
+    ok_a = all(v in b_set for v in range(s))
+    ok_b = all(v < s or v - s in c_set or v - s in a_set for v in b_set)
+    ok_c = all(v + s in b_set or v in a_set for v in c_set)
+    if ok_a and ok_b and ok_c:
+        return (
+            True,
+            f"all-but induction: G(n+{p}) = G(n)+{s} for {n0} <= n < {big_n}, "
+            "options of n+p are those of n shifted by the saltus",
+            need,
+        )
+    return False, "the all-but induction conditions fail on this data", need
+
+
+def subtraction_periodicity_proof(
+    n: int, preperiod: int, period: int, saltus: int, S: Iterable[int]
+) -> tuple[bool, str, int]:
+    """Whether the subtraction periodicity theorem proves an observed period.
+
+    ``G(m+p) = G(m)`` observed for ``n0 <= m < n0 + max S`` (with *n* terms computed)
+    proves it for every ``m >= n0``. Returns ``(proved, reason, terms needed)``.
+
+    Examples
+    --------
+    >>> subtraction_periodicity_proof(50, 0, 7, 0, {1, 3, 4})
+    (True, 'subtraction periodicity: G(n+7) = G(n) for 0 <= n < 4', 11)
+    """
+    p, n0 = period, preperiod
+    t = max(int(x) for x in S)
+    need = n0 + t + p
+    if saltus == 0 and n >= need:
+        return True, f"subtraction periodicity: G(n+{p}) = G(n) for {n0} <= n < {n0 + t}", need
+    return False, f"the subtraction theorem needs {need} terms", need
 
 
 def has_inner_period(per: Periodicity, p: int) -> bool:

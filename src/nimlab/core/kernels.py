@@ -1,0 +1,196 @@
+"""Descriptions of the compiled kernels a game can ask for.
+
+A ruleset describes its compiled move model through two optional hooks of the protocol:
+:meth:`~nimlab.core.ruleset.Ruleset.table_kernel` (tables of one to three heaps) and
+:meth:`~nimlab.core.ruleset.Ruleset.sequence_kernel` (Grundy sequences of one-heap
+games). Each returns one of the plain descriptions of this module, or None; the engine
+(:mod:`nimlab.engine`) owns the compiled code and runs the kernel a description names.
+Nothing here imports numpy: descriptions are cheap to build and compare.
+
+Examples
+--------
+>>> from nimlab import game
+>>> game("nim").table_kernel((8, 8), "grundy")
+LinesKernel(cofinite=(True, True), lag=(0, 0), offsets=(), diagonal=False)
+>>> game("subtraction", S="1,3,4").sequence_kernel()
+SubtractionKernel(S=(1, 3, 4))
+>>> game("welter").table_kernel((8, 8), "grundy") is None
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+__all__ = [
+    "AllButKernel",
+    "DeleteNimKernel",
+    "LimKernel",
+    "LinesKernel",
+    "MooreKernel",
+    "OctalKernel",
+    "OneHeapKernel",
+    "SequenceKernel",
+    "SubtractionKernel",
+    "TableKernel",
+    "TakeAnyKernel",
+    "WythoffKernel",
+    "compositions",
+    "pair_offsets",
+]
+
+
+# -- tables -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableKernel:
+    """Base of the table kernel descriptions returned by ``Ruleset.table_kernel``."""
+
+
+@dataclass(frozen=True)
+class LinesKernel(TableKernel):
+    """A game made of lines of cofinite moves plus explicit move vectors.
+
+    Attributes
+    ----------
+    cofinite : tuple of bool
+        Per heap: a move may take any amount from this heap, except the amounts
+        ``1..lag`` not listed in *offsets* (a "line" of moves).
+    lag : tuple of int
+        Per heap: the amounts ``1..lag`` of a cofinite heap are *not* covered by the line
+        (those allowed are listed in *offsets*).
+    offsets : tuple of tuple of int
+        Explicit moves, as the vector of stones taken from each heap.
+    diagonal : bool
+        Two heaps: a move may also take the same amount from both (Wythoff).
+    """
+
+    cofinite: tuple[bool, ...]
+    lag: tuple[int, ...]
+    offsets: tuple[tuple[int, ...], ...]
+    diagonal: bool = False
+
+
+@dataclass(frozen=True)
+class WythoffKernel(TableKernel):
+    """Two heaps, normal play: row, column and diagonal bitsets (Wythoff Nim)."""
+
+
+@dataclass(frozen=True)
+class MooreKernel(TableKernel):
+    """Take from up to ``k`` heaps at once (Moore's Nim_k; Circular Nim on <= 3 heaps)."""
+
+    k: int
+
+
+@dataclass(frozen=True)
+class LimKernel(TableKernel):
+    """Lim on three heaps, computed on its move-closed simplex."""
+
+
+@dataclass(frozen=True)
+class DeleteNimKernel(TableKernel):
+    """Delete Nim on two heaps, computed by anti-diagonals."""
+
+
+@dataclass(frozen=True)
+class SequenceKernel(TableKernel):
+    """One heap: the game's :meth:`~nimlab.core.ruleset.Ruleset.sequence_kernel`."""
+
+
+# -- one-heap sequences -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OneHeapKernel:
+    """Base of the one-heap recurrences returned by ``Ruleset.sequence_kernel``."""
+
+    def axis(self, axis: int, dims: int) -> tuple[bool, int, tuple[tuple[int, ...], ...]] | None:
+        """This game's moves on heap *axis* of *dims* heaps, as one line of a
+        :class:`LinesKernel` ``(cofinite, lag, offsets)``, or None when it is no line.
+
+        Examples
+        --------
+        >>> SubtractionKernel((1, 3)).axis(1, 2)
+        (False, 0, ((0, 1), (0, 3)))
+        >>> AllButKernel((2,)).axis(0, 2)
+        (True, 2, ((1, 0),))
+        """
+        return None
+
+
+def _unit(axis: int, dims: int, t: int) -> tuple[int, ...]:
+    u = [0] * dims
+    u[axis] = t
+    return tuple(u)
+
+
+@dataclass(frozen=True)
+class TakeAnyKernel(OneHeapKernel):
+    """Take any number of stones (one-heap Nim): ``G(n) = n``."""
+
+    def axis(self, axis: int, dims: int) -> tuple[bool, int, tuple[tuple[int, ...], ...]] | None:
+        return True, 0, ()
+
+
+@dataclass(frozen=True)
+class SubtractionKernel(OneHeapKernel):
+    """Take ``s`` stones for some ``s`` in the finite set *S* (sorted)."""
+
+    S: tuple[int, ...]
+
+    def axis(self, axis: int, dims: int) -> tuple[bool, int, tuple[tuple[int, ...], ...]] | None:
+        return False, 0, tuple(_unit(axis, dims, t) for t in self.S)
+
+
+@dataclass(frozen=True)
+class AllButKernel(OneHeapKernel):
+    """Take any ``s >= 1`` stones except those of the finite set *excluded* (sorted)."""
+
+    excluded: tuple[int, ...]
+
+    def axis(self, axis: int, dims: int) -> tuple[bool, int, tuple[tuple[int, ...], ...]] | None:
+        lag = self.excluded[-1] if self.excluded else 0
+        return (
+            True,
+            lag,
+            tuple(_unit(axis, dims, t) for t in range(1, lag + 1) if t not in self.excluded),
+        )
+
+
+@dataclass(frozen=True)
+class OctalKernel(OneHeapKernel):
+    """The octal (or hexadecimal) game of this code, such as ``"0.77"``."""
+
+    code: str
+
+
+def compositions(total: int, dims: int) -> list[tuple[int, ...]]:
+    """Every way to write *total* as an ordered sum of *dims* integers ``>= 0``.
+
+    Examples
+    --------
+    >>> compositions(2, 2)
+    [(0, 2), (1, 1), (2, 0)]
+    """
+    if dims == 1:
+        return [(total,)]
+    return [(a, *rest) for a in range(total + 1) for rest in compositions(total - a, dims - 1)]
+
+
+def pair_offsets(dims: int, amount: int) -> list[tuple[int, ...]]:
+    """Vectors taking *amount* from each of two distinct heaps (Nimhoff moves).
+
+    Examples
+    --------
+    >>> pair_offsets(3, 4)
+    [(4, 4, 0), (4, 0, 4), (0, 4, 4)]
+    """
+    out: list[tuple[int, ...]] = []
+    for i, j in itertools.combinations(range(dims), 2):
+        u = [0] * dims
+        u[i] = u[j] = amount
+        out.append(tuple(u))
+    return out

@@ -1,0 +1,59 @@
+"""A game owns its facets: central code asks the game's hooks, never its name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+import nimlab
+from nimlab.core.kernels import LinesKernel, TableKernel
+from nimlab.core.ruleset import HeapRuleset
+from nimlab.engine.tables import has_kernel
+
+
+@dataclass(frozen=True)
+class TakeOneOrTwoFromBoth(HeapRuleset):
+    """A user's own two-heap game: Nim plus taking 1 or 2 from both heaps."""
+
+    name = "my-game"
+    n_heaps = 2
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        x, y = position
+        for v in range(x):
+            yield (v, y)
+        for v in range(y):
+            yield (x, v)
+        for t in (1, 2):
+            if t <= min(x, y):
+                yield (x - t, y - t)
+
+
+@dataclass(frozen=True)
+class WithKernel(TakeOneOrTwoFromBoth):
+    """The same game, describing its moves to the compiled engine."""
+
+    def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
+        if len(shape) != 2:
+            return None
+        return LinesKernel((True, True), (0, 0), ((1, 1), (2, 2)))
+
+
+def test_user_game_kernel_hook_agrees_with_search() -> None:
+    plain, fast = TakeOneOrTwoFromBoth(), WithKernel()
+    assert not has_kernel(plain, 2)
+    assert has_kernel(fast, 2)
+    for kind in ("grundy", "outcome", "misere"):
+        a = nimlab.table(plain, (12, 14), kind=kind)
+        b = nimlab.table(fast, (12, 14), kind=kind, engine="kernel")
+        assert np.array_equal(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)), kind
+
+
+def test_catalog_kernels_come_from_the_hook() -> None:
+    g = nimlab.game("ryuo", p=3)
+    spec = g.table_kernel((4, 4), "grundy")
+    assert isinstance(spec, LinesKernel)
+    assert (1, 1) in spec.offsets
+    assert nimlab.game("welter").table_kernel((4, 4), "grundy") is None

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from nimlab.catalog.moore import positive_k
 from nimlab.catalog.registry import register
@@ -97,6 +97,12 @@ class Circular(HeapRuleset):
                 for i, v in zip(chosen, values, strict=True):
                     new[i] = v
                 yield tuple(new)
+
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled(("circular", self.k), lambda: _compiled.circular(self.k))
 
     def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
         return min(dihedral_images(position))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from nimlab.catalog.registry import register
 from nimlab.core.kernels import DeleteNimKernel, TableKernel
@@ -95,6 +95,12 @@ class DeleteNim(HeapRuleset):
         """Anti-diagonals of two heaps."""
         return DeleteNimKernel() if len(shape) == 2 else None
 
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled("delete-nim", _compiled.delete_nim)
+
     def closed_grundy(self, position: tuple[int, ...]) -> int:
         a, b = position
         return delete_nim_grundy(a, b)
@@ -158,6 +164,12 @@ class SingleDelete(_PositiveHeaps):
                 for u in range(1, h // 2 + 1):
                     yield (*rest, u, h - u)
 
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled("single-delete", _compiled.single_delete)
+
     def closed_is_p(self, position: tuple[int, ...]) -> bool | None:
         n = len(position)
         if n == 2:
@@ -201,6 +213,12 @@ class AboDelete(_PositiveHeaps):
         n = len(position)
         for h in dict.fromkeys(position):
             yield from partitions(h, n)
+
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled("abo-delete", _compiled.abo_delete)
 
     def closed_is_p(self, position: tuple[int, ...]) -> bool:
         return abo_is_p(position)

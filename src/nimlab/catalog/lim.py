@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from nimlab.catalog.registry import register
 from nimlab.core.kernels import LimKernel, TableKernel
@@ -64,6 +64,12 @@ class Lim(HeapRuleset):
     def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
         """The move-closed simplex of three heaps."""
         return LimKernel() if len(shape) == 3 else None
+
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled("lim", _compiled.lim)
 
     def closed_grundy(self, position: tuple[int, ...]) -> int:
         a, b, c = position

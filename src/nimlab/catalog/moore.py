@@ -94,6 +94,12 @@ class Moore(HeapRuleset):
         """Plane and box prefix bitsets (take from up to k heaps)."""
         return MooreKernel(self.k) if len(shape) in (2, 3) else None
 
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled(("moore", self.k), lambda: _compiled.moore(self.k))
+
     def closed_grundy(self, position: tuple[int, ...]) -> int | None:
         return nim_sum(position) if self.k == 1 else None
 

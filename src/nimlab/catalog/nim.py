@@ -50,6 +50,12 @@ class Nim(HeapRuleset):
             for v in range(h):
                 yield position[:i] + (v,) + position[i + 1 :]
 
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled("nim", _compiled.nim)
+
     def components(self, position: tuple[int, ...]) -> Sequence[tuple[Ruleset[Any], Any]] | None:
         if len(position) <= 1:
             return None

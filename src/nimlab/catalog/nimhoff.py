@@ -78,5 +78,11 @@ class Nimhoff(HeapRuleset):
             return None
         return LinesKernel((True,) * d, (0,) * d, tuple(pair_offsets(d, 2**self.k)))
 
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled(("nimhoff", self.k), lambda: _compiled.nimhoff(self.k))
+
     def closed_grundy(self, position: tuple[int, ...]) -> int:
         return nimhoff_grundy(position, self.k)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidParameterError
@@ -95,6 +95,14 @@ class Subtraction(OneHeapGame):
             )
         object.__setattr__(self, "S", s)
 
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled(
+            ("subtraction", self.S), lambda: _compiled.subtraction(tuple(self.S))
+        )
+
     def take_amounts(self, n: int) -> Iterable[int]:
         return (s for s in sorted(self.S) if s <= n)
 
@@ -146,6 +154,12 @@ class AllBut(OneHeapGame):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "S", _positive_set("S", self.S))
+
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled(("allbut", self.S), lambda: _compiled.allbut(tuple(self.S)))
 
     def take_amounts(self, n: int) -> Iterable[int]:
         return (s for s in range(1, n + 1) if s not in self.S)

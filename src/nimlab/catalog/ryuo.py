@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from nimlab.catalog.nim import Nim
 from nimlab.catalog.onepile import AllBut, OneHeapGame, Subtraction
@@ -122,6 +122,12 @@ class Ryuo(HeapRuleset):
         for t in range(1, self.p):
             yield from splits(position, t)
 
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled(("ryuo", self.p), lambda: _compiled.ryuo(self.p, None))
+
     def closed_grundy(self, position: tuple[int, ...]) -> int:
         x, y = position
         return ryuo_grundy(x, y, self.p)
@@ -182,6 +188,14 @@ class RestrictedRyuo(HeapRuleset):
             yield (x, y - t)
         for t in range(1, self.p):
             yield from splits(position, t)
+
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled(
+            ("restricted-ryuo", self.p, self.q), lambda: _compiled.ryuo(self.p, self.q)
+        )
 
     def closed_grundy(self, position: tuple[int, ...]) -> int | None:
         if self.q % self.p:

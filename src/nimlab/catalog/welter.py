@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidPositionError
@@ -64,6 +65,12 @@ class Welter(HeapRuleset):
             for v in range(h):
                 if v not in taken:
                     yield position[:i] + (v,) + position[i + 1 :]
+
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled("welter", _compiled.welter)
 
     def closed_grundy(self, position: tuple[int, ...]) -> int:
         return welter_grundy(position)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from math import isqrt
+from typing import Any
 
 from nimlab.catalog.registry import register
 from nimlab.core.kernels import LinesKernel, TableKernel, WythoffKernel
@@ -51,6 +52,12 @@ class Wythoff(HeapRuleset):
             yield (x, y - t)
         for t in range(1, min(x, y) + 1):
             yield (x - t, y - t)
+
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled("wythoff", _compiled.wythoff)
 
     def closed_is_p(self, position: tuple[int, ...]) -> bool:
         return wythoff_is_p(*position)

@@ -8,7 +8,7 @@ heap sizes). Solvers, formulas and interfaces are functions over this protocol.
 from __future__ import annotations
 
 import abc
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from nimlab.core.errors import InvalidPositionError
@@ -17,7 +17,14 @@ from nimlab.core.params import Param, as_index
 if TYPE_CHECKING:
     from nimlab.core.kernels import OneHeapKernel, TableKernel
 
-__all__ = ["HeapRuleset", "Position", "Ruleset", "SumRuleset", "parse_group_tokens"]
+__all__ = [
+    "HeapRuleset",
+    "Position",
+    "Ruleset",
+    "SumRuleset",
+    "parse_group_tokens",
+    "replace",
+]
 
 Position = Hashable
 P = TypeVar("P", bound=Hashable)
@@ -191,6 +198,20 @@ def parse_group_tokens(tokens: Sequence[str]) -> tuple[int | tuple[int, ...], ..
     return tuple(out)
 
 
+def replace(h: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
+    """The heaps *h* with heap *i* (from 0) set to *v*: ``h[:i] + (v,) + h[i + 1:]``.
+
+    For move functions of heap games (:func:`nimlab.heap_game`); it compiles with numba
+    too, where it costs no allocation.
+
+    Examples
+    --------
+    >>> replace((3, 4, 5), 1, 0)
+    (3, 0, 5)
+    """
+    return (*h[:i], v, *h[i + 1 :])
+
+
 def _as_int(game: str, i: int, h: object) -> int:
     v = as_index(h)
     if v is not None:
@@ -264,6 +285,38 @@ class HeapRuleset(Ruleset[tuple[int, ...]]):
     def format_position(self, position: tuple[int, ...]) -> str:
         """Heaps separated by spaces."""
         return " ".join(str(h) for h in position)
+
+    def compiled_options(self) -> Callable[..., Any] | None:
+        """The game's compiled move model: a numba-jitted generator of options, or None.
+
+        The hook of the compiled engines (tables of any number of heaps, shared solvers,
+        compiled local checks). A game that provides it returns a function ``gen`` made
+        with ``numba.njit`` (a generator function) with this contract:
+
+        - ``gen(h)`` takes the heaps as a tuple of ``int64`` (numba ``UniTuple(int64, n)``,
+          the same ``n`` as the position) of a *valid* position;
+        - it yields every option of ``h`` as a tuple of ``int64`` of the same length
+          ``n``: the same multiset of options as :meth:`moves` once each is put in
+          :meth:`canonical` form (options need not be canonical; repeats are allowed);
+        - it allocates nothing per option (yield tuples, never new arrays: a tuple costs a
+          few nanoseconds, an array a hundred and more), has no side effects, and gives
+          the same options on every call.
+
+        numba is imported inside the implementations (in the catalog, by the method),
+        never when ``nimlab.core`` or ``nimlab.catalog`` is imported. The returned
+        function is compiled on its first call; callers may cache it per ruleset. Games
+        whose moves change the number of heaps, or that have no natural compiled form,
+        return None (the default) and are solved by the Python search.
+
+        Examples
+        --------
+        >>> from nimlab import game
+        >>> game("nim").compiled_options() is not None   # doctest: +SKIP
+        True
+        >>> game("octal", code="0.77").compiled_options() is None
+        True
+        """
+        return None
 
 
 class SumRuleset(Ruleset[tuple[Any, Any]]):

@@ -1,0 +1,340 @@
+"""Compiled move models of the catalog's heap games (the ``compiled_options`` hook).
+
+Each factory returns a numba generator ``gen(h)`` over a tuple of ``int64`` heaps that
+yields the options of ``h`` as tuples of the same length (see
+:meth:`nimlab.core.ruleset.HeapRuleset.compiled_options` for the contract). This module
+imports numba at the top: the catalog imports it only inside the hook methods, so
+``import nimlab.catalog`` stays free of numba.
+
+:func:`register_replace` teaches numba :func:`nimlab.core.ruleset.replace` (a tuple with
+one heap set to a new size), so that users' move functions written with it compile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from numba import njit
+from numba.core import types
+from numba.cpython.unsafe.tuple import tuple_setitem
+from numba.extending import overload
+
+from nimlab.core.ruleset import replace
+
+__all__ = ["compiled", "register_replace"]
+
+_CACHE: dict[Hashable, Any] = {}
+_REPLACE_DONE = False
+
+setitem: Any = tuple_setitem
+
+
+def register_replace() -> None:
+    """Make :func:`nimlab.core.ruleset.replace` callable from numba-compiled code."""
+    global _REPLACE_DONE
+    if _REPLACE_DONE:
+        return
+    _REPLACE_DONE = True
+
+    @overload(replace, inline="always")
+    def _replace_impl(h: Any, i: Any, v: Any) -> Any:
+        if isinstance(h, types.UniTuple):
+
+            def impl(h: Any, i: Any, v: Any) -> Any:  # pragma: no cover - compiled
+                return setitem(h, i, v)
+
+            return impl
+        return None
+
+
+def compiled(key: Hashable, factory: Callable[[], Any]) -> Any:
+    """The generator built by *factory*, built once per *key* (a family and parameters)."""
+    gen = _CACHE.get(key)
+    if gen is None:
+        gen = _CACHE[key] = factory()
+    return gen
+
+
+# -- one heap changes ----------------------------------------------------------------
+
+
+def nim() -> Any:
+    @njit
+    def gen(h: Any) -> Any:  # pragma: no cover - compiled
+        for i in range(len(h)):
+            for v in range(h[i]):
+                yield setitem(h, i, v)
+
+    return gen
+
+
+def welter() -> Any:
+    @njit
+    def gen(h: Any) -> Any:  # pragma: no cover - compiled
+        n = len(h)
+        for i in range(n):
+            for v in range(h[i]):
+                free = True
+                for j in range(n):
+                    if h[j] == v:
+                        free = False
+                        break
+                if free:
+                    yield setitem(h, i, v)
+
+    return gen
+
+
+def subtraction(amounts: tuple[int, ...]) -> Any:
+    s_list = tuple(sorted(amounts))
+
+    @njit
+    def gen(h: Any) -> Any:  # pragma: no cover - compiled
+        for s in s_list:
+            if s <= h[0]:
+                yield setitem(h, 0, h[0] - s)
+
+    return gen
+
+
+def allbut(excluded: tuple[int, ...]) -> Any:
+    if not excluded:
+        return nim()
+    ex = tuple(sorted(excluded))
+
+    @njit
+    def gen(h: Any) -> Any:  # pragma: no cover - compiled
+        for s in range(1, h[0] + 1):
+            ok = True
+            for e in ex:
+                if e == s:
+                    ok = False
+            if ok:
+                yield setitem(h, 0, h[0] - s)
+
+    return gen
+
+
+# -- several heaps change ------------------------------------------------------------
+
+
+def wythoff() -> Any:
+    @njit
+    def gen(h: Any) -> Any:  # pragma: no cover - compiled
+        x = h[0]
+        y = h[1]
+        for t in range(1, x + 1):
+            yield setitem(h, 0, x - t)
+        for t in range(1, y + 1):
+            yield setitem(h, 1, y - t)
+        for t in range(1, min(x, y) + 1):
+            yield setitem(setitem(h, 0, x - t), 1, y - t)
+
+    return gen
+
+
+def ryuo(p: int, q: int | None) -> Any:
+    """Ryuo Nim(p) (``q`` None: one-heap moves take any amount) and restricted Ryuo."""
+    lim1 = -1 if q is None else q - 1
+
+    @njit
+    def gen(h: Any) -> Any:  # pragma: no cover - compiled
+        x = h[0]
+        y = h[1]
+        mx = x if lim1 < 0 else min(lim1, x)
+        my = y if lim1 < 0 else min(lim1, y)
+        for t in range(1, mx + 1):
+            yield setitem(h, 0, x - t)
+        for t in range(1, my + 1):
+            yield setitem(h, 1, y - t)
+        for t in range(1, p):
+            for a in range(max(0, t - y), min(t, x) + 1):
+                yield setitem(setitem(h, 0, x - a), 1, y - (t - a))
+
+    return gen
+
+
+def nimhoff(k: int) -> Any:
+    s = 1 << k
+
+    @njit
+    def gen(h: Any) -> Any:  # pragma: no cover - compiled
+        n = len(h)
+        for i in range(n):
+            for v in range(h[i]):
+                yield setitem(h, i, v)
+        for i in range(n):
+            if h[i] >= s:
+                for j in range(i + 1, n):
+                    if h[j] >= s:
+                        yield setitem(setitem(h, i, h[i] - s), j, h[j] - s)
+
+    return gen
+
+
+def lim() -> Any:
+    @njit
+    def gen(h: Any) -> Any:  # pragma: no cover - compiled
+        for c in range(3):
+            i = 0 if c < 2 else 1
+            j = 1 if c == 0 else 2
+            m = 3 - i - j
+            for t in range(1, min(h[i], h[j]) + 1):
+                yield setitem(setitem(setitem(h, i, h[i] - t), j, h[j] - t), m, h[m] + t)
+
+    return gen
+
+
+def moore(k: int) -> Any:
+    """Moore's Nim_k: every nonempty set of at most k nonzero heaps, each strictly reduced."""
+
+    @njit
+    def gen(h: Any) -> Any:  # pragma: no cover - compiled
+        n = len(h)
+        for mask in range(1, 1 << n):
+            cnt = 0
+            ok = True
+            for i in range(n):
+                if (mask >> i) & 1:
+                    cnt += 1
+                    if h[i] == 0:
+                        ok = False
+            if not ok or cnt > k:
+                continue
+            cur = h
+            for i in range(n):
+                if (mask >> i) & 1:
+                    cur = setitem(cur, i, 0)
+            while True:
+                yield cur
+                i = 0
+                while i < n:
+                    if (mask >> i) & 1:
+                        if cur[i] + 1 < h[i]:
+                            cur = setitem(cur, i, cur[i] + 1)
+                            break
+                        cur = setitem(cur, i, 0)
+                    i += 1
+                if i == n:
+                    break
+
+    return gen
+
+
+def circular(k: int) -> Any:
+    """CN(n, k): every nonempty set of nonzero heaps inside k consecutive heaps of the circle."""
+
+    @njit
+    def gen(h: Any) -> Any:  # pragma: no cover - compiled
+        n = len(h)
+        for mask in range(1, 1 << n):
+            ok = True
+            for i in range(n):
+                if (mask >> i) & 1 and h[i] == 0:
+                    ok = False
+            if not ok:
+                continue
+            inside = k >= n
+            s = 0
+            while not inside and s < n:
+                win = 0
+                for t in range(k):
+                    win |= 1 << ((s + t) % n)
+                if mask & ~win == 0:
+                    inside = True
+                s += 1
+            if not inside:
+                continue
+            cur = h
+            for i in range(n):
+                if (mask >> i) & 1:
+                    cur = setitem(cur, i, 0)
+            while True:
+                yield cur
+                i = 0
+                while i < n:
+                    if (mask >> i) & 1:
+                        if cur[i] + 1 < h[i]:
+                            cur = setitem(cur, i, cur[i] + 1)
+                            break
+                        cur = setitem(cur, i, 0)
+                    i += 1
+                if i == n:
+                    break
+
+    return gen
+
+
+# -- delete games --------------------------------------------------------------------
+
+
+def delete_nim() -> Any:
+    @njit
+    def gen(h: Any) -> Any:  # pragma: no cover - compiled
+        a = h[0]
+        b = h[1]
+        for side in range(2):
+            keep = a if side == 0 else b
+            if side == 1 and a == b:
+                break
+            for c in range(keep):
+                yield setitem(setitem(h, 0, c), 1, keep - 1 - c)
+
+    return gen
+
+
+def single_delete() -> Any:
+    @njit
+    def gen(h: Any) -> Any:  # pragma: no cover - compiled
+        n = len(h)
+        for i in range(n):
+            for j in range(n):
+                x = h[j]
+                if j == i or x < 2:
+                    continue
+                for u in range(1, x // 2 + 1):
+                    yield setitem(setitem(h, i, u), j, x - u)
+
+    return gen
+
+
+def abo_delete() -> Any:
+    @njit
+    def gen(h: Any) -> Any:  # pragma: no cover - compiled
+        n = len(h)
+        for src in range(n):
+            total = h[src]
+            if total < n:
+                continue
+            seen = False
+            for i in range(src):
+                if h[i] == total:
+                    seen = True
+            if seen:  # each heap size once, as moves() does
+                continue
+            cur = h
+            for i in range(n - 1):
+                cur = setitem(cur, i, 1)
+            while True:
+                s = 0
+                for i in range(n - 1):
+                    s += cur[i]
+                last = total - s
+                if last >= cur[n - 2]:
+                    yield setitem(cur, n - 1, last)
+                k = n - 2
+                while k >= 0:
+                    pre = 0
+                    for i in range(k):
+                        pre += cur[i]
+                    v = cur[k] + 1
+                    if pre + v * (n - k) <= total:
+                        for i in range(k, n - 1):
+                            cur = setitem(cur, i, v)
+                        break
+                    k -= 1
+                if k < 0:
+                    break
+
+    return gen

@@ -195,14 +195,47 @@ def test_search_refuses_huge_move_sets_with_clear_error() -> None:
     assert all(s.grundy((x, 3), method="search") == grundy("wythoff", (x, 3)) for x in range(30))
 
 
-def test_auto_uses_compiled_tables_for_large_boxes_and_agrees_with_search() -> None:
+def _spy_on_tables(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Record every compiled-table call (game name, kind) made by method="auto"."""
+    from nimlab.engine import tables
+
+    calls: list[tuple[str, str]] = []
+    real = tables.table
+
+    def spy(g: object, shape: object, **kw: object) -> object:
+        calls.append((str(getattr(g, "name", g)), str(kw.get("kind"))))
+        return real(g, shape, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tables, "table", spy)
+    return calls
+
+
+def test_auto_uses_compiled_tables_for_large_boxes_and_agrees_with_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # (150, 170) spans 25,000+ cells: method="auto" reads a compiled table (no closed form)
+    calls = _spy_on_tables(monkeypatch)
     big = Solver(game("wythoff"), max_moves=10**9)
     assert grundy("wythoff", (150, 170)) == big.grundy((150, 170), method="search")
     assert outcome("wythoff", (150, 170), misere=True) == Outcome.from_bool(
         big.is_p((150, 170), misere=True, method="search")
     )
+    assert calls == [("wythoff", "grundy"), ("wythoff", "misere")]
+
+
+def test_auto_uses_compiled_tables_for_three_heaps_and_agrees_with_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Moore's Nim_2 on 3 heaps has no Grundy closed form. A box above the real threshold
+    # (20,000 cells) costs ~20 s of pure-Python search for the reference value, so the
+    # threshold is lowered: the same code path (3-heap kernel, read at the position) is
+    # checked against search on several boxes, among them unequal and odd sides.
+    from nimlab.solvers import api
+
+    calls = _spy_on_tables(monkeypatch)
+    monkeypatch.setattr(api, "KERNEL_MIN_CELLS", 500)
     moore = game("moore", k=2)
-    assert grundy(moore, (30, 40, 20)) == Solver(moore, max_moves=10**9).grundy(
-        (30, 40, 20), method="search"
-    )
+    ref = Solver(moore, max_moves=10**9)
+    for pos in [(9, 13, 6), (7, 7, 11), (14, 5, 9), (12, 12, 4)]:
+        assert grundy(moore, pos) == ref.grundy(pos, method="search"), pos
+    assert calls == [("moore", "grundy")] * 4

@@ -14,19 +14,23 @@ the circle with a minimum at ``a``.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from nimlab.catalog.moore import positive_k
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.kernels import MooreKernel, TableKernel
 from nimlab.core.params import Param
-from nimlab.core.ruleset import HeapRuleset
+from nimlab.core.ruleset import HeapRuleset, int_heaps
 from nimlab.formulas.circular import cn64_is_p, dihedral_images
 from nimlab.formulas.moore import moore_is_p
 from nimlab.formulas.nim import nim_sum
+
+if TYPE_CHECKING:
+    from nimlab.core.strategy import Construction
 
 __all__ = ["Circular"]
 
@@ -87,6 +91,20 @@ class Circular(HeapRuleset):
             for size in range(1, len(w) + 1):
                 out.update(itertools.combinations(w, size))
         return sorted(out)
+
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.nimk`."""
+        from nimlab.catalog.strategies.nimk import circular_strategy
+
+        return circular_strategy(self, position, misere)
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
+        """Sum over the runs of up to k consecutive heaps of their box sizes."""
+        heaps = int_heaps(position)
+        if heaps is None:
+            return None
+        k, n = self.k, len(heaps)
+        return sum(math.prod(heaps[(s + j) % n] + 1 for j in range(min(k, n))) for s in range(n))
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for chosen in self._reducible_sets(len(position)):

@@ -18,13 +18,14 @@ References
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from nimlab.catalog.registry import register
 from nimlab.core.kernels import DeleteNimKernel, TableKernel
-from nimlab.core.ruleset import HeapRuleset
+from nimlab.core.ruleset import HeapRuleset, int_heaps
 from nimlab.formulas.delete import (
     abo_is_p,
     delete_nim_grundy,
@@ -34,6 +35,9 @@ from nimlab.formulas.delete import (
     single_delete_all_odd,
     single_delete_twos_is_p,
 )
+
+if TYPE_CHECKING:
+    from nimlab.core.strategy import Construction
 
 __all__ = ["AboDelete", "DeleteNim", "SingleDelete", "partitions"]
 
@@ -84,6 +88,19 @@ class DeleteNim(HeapRuleset):
     grundy_theorem = "S19-T11"
     p_theorem = "S19-T11"
     n_heaps: ClassVar[int | None] = 2
+
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.delete`."""
+        from nimlab.catalog.strategies.delete import delete_nim_strategy
+
+        return delete_nim_strategy(self, position, misere)
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
+        """Moves counted from the heaps."""
+        heaps = int_heaps(position)
+        if heaps is None:
+            return None
+        return 2 * (sum(heaps) + 2)
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         a, b = position
@@ -153,6 +170,19 @@ class SingleDelete(_PositiveHeaps):
     grundy_theorem = "S19-T11"
     p_theorem = "Sh-T6"
 
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.delete`."""
+        from nimlab.catalog.strategies.delete import single_delete_strategy
+
+        return single_delete_strategy(self, position, misere)
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
+        """Moves counted from the heaps."""
+        heaps = int_heaps(position)
+        if heaps is None:
+            return None
+        return len(heaps) ** 2 * (max(heaps, default=0) + 1)
+
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         n = len(position)
         for i in range(n):
@@ -208,6 +238,20 @@ class AboDelete(_PositiveHeaps):
     theorems = ("Sh-T2", "Sh-T1", "S19-T11")
     grundy_theorem = "S19-T11"
     p_theorem = "Sh-T2"
+
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.delete`."""
+        from nimlab.catalog.strategies.delete import abo_strategy
+
+        return abo_strategy(self, position, misere)
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
+        """Moves counted from the heaps."""
+        heaps = int_heaps(position)
+        if heaps is None:
+            return None
+        n = len(heaps)
+        return sum(math.comb(max(h - 1, 0), n - 1) for h in heaps) * math.factorial(n)
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         n = len(position)

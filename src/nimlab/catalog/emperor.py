@@ -20,14 +20,19 @@ References
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidParameterError, InvalidPositionError
 from nimlab.core.params import Param
 from nimlab.core.ruleset import Ruleset, _as_int
 from nimlab.formulas.emperor import emperor_is_p
+
+if TYPE_CHECKING:
+    from nimlab.core.strategy import Construction
 
 __all__ = ["Emperor", "EmperorPosition"]
 
@@ -95,6 +100,26 @@ class Emperor(Ruleset[EmperorPosition]):
                 f"parameter k of emperor must be an integer >= 1 (the number of ranges a "
                 f"move may play freely), got {self.k!r} (example: -p k=2)"
             )
+
+    def strategy(self, position: EmperorPosition, misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.emperor`."""
+        from nimlab.catalog.strategies.emperor import emperor_strategy
+
+        return emperor_strategy(self, position, misere)
+
+    def estimate_moves(self, position: EmperorPosition) -> int | None:
+        """Moves counted from the boxes of the ranges."""
+        if not isinstance(position, tuple):
+            return None
+        if all(isinstance(h, int) and not isinstance(h, bool) for h in position):
+            return int(sum(position))  # type: ignore[arg-type]  # not a valid position
+        ranges: list[list[int]] = [list(r) for r in position]
+        totals = [math.prod(h + 1 for h in r) for r in ranges]
+        single = [1 + sum(r) for r in ranges]
+        if self.k == 1:
+            p = math.prod(single)
+            return int(sum(t * p // s for t, s in zip(totals, single, strict=True)))
+        return int(math.prod(t for t in totals))
 
     def validate(self, position: object) -> EmperorPosition:
         """Normalise to a tuple of ranges, each a tuple of heaps ``≥ 0``; a bare int is a range of one heap."""

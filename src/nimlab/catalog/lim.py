@@ -14,12 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from nimlab.catalog.registry import register
 from nimlab.core.kernels import LimKernel, TableKernel
-from nimlab.core.ruleset import HeapRuleset
+from nimlab.core.ruleset import HeapRuleset, int_heaps
 from nimlab.formulas.lim import lim_grundy
+
+if TYPE_CHECKING:
+    from nimlab.core.strategy import Construction
 
 __all__ = ["Lim"]
 
@@ -51,6 +54,20 @@ class Lim(HeapRuleset):
     theorems = ("S19-T8",)
     grundy_theorem = "S19-T8"
     p_theorem = "S19-T8"
+
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.lim`."""
+        from nimlab.catalog.strategies.lim import lim_strategy
+
+        return lim_strategy(self, position, misere)
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
+        """Each move takes the same amount from two heaps."""
+        heaps = int_heaps(position)
+        if heaps is None:
+            return None
+        a, b, c = (heaps + [0, 0, 0])[:3]
+        return min(a, b) + min(a, c) + min(b, c)
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for i, j, l in ((0, 1, 2), (0, 2, 1), (1, 2, 0)):

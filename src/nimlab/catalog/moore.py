@@ -16,15 +16,18 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidParameterError
 from nimlab.core.kernels import MooreKernel, TableKernel
 from nimlab.core.params import Param, to_int
-from nimlab.core.ruleset import HeapRuleset
+from nimlab.core.ruleset import HeapRuleset, int_heaps
 from nimlab.formulas.moore import misere_moore_is_p, moore_is_p
 from nimlab.formulas.nim import nim_sum
+
+if TYPE_CHECKING:
+    from nimlab.core.strategy import Construction
 
 __all__ = ["Moore", "positive_k"]
 
@@ -43,6 +46,21 @@ def positive_k(name: str, value: Any) -> int:
     if v < 1:
         raise InvalidParameterError(f"parameter {name} must be an integer >= 1, got {v}")
     return v
+
+
+def product_sum(values: list[int], k: int) -> int:
+    """Sum over subsets of size 1..k of the products of *values* (elementary symmetric).
+
+    Examples
+    --------
+    >>> product_sum([3, 4, 5], 2)  # 3+4+5 + 12+15+20
+    59
+    """
+    e = [1] + [0] * k
+    for v in values:
+        for j in range(k, 0, -1):
+            e[j] += e[j - 1] * v
+    return sum(e[1:])
 
 
 @register
@@ -78,6 +96,19 @@ class Moore(HeapRuleset):
 
     def __post_init__(self) -> None:
         positive_k("k", self.k)
+
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.nimk`."""
+        from nimlab.catalog.strategies.nimk import moore_strategy
+
+        return moore_strategy(self, position, misere)
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
+        """Sum over sets of up to k heaps of the products of their sizes."""
+        heaps = int_heaps(position)
+        if heaps is None:
+            return None
+        return product_sum(heaps, self.k)
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         live = [i for i, h in enumerate(position) if h > 0]

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.registry import register
 from nimlab.core.kernels import LinesKernel, OneHeapKernel, TableKernel, TakeAnyKernel
 from nimlab.core.ruleset import HeapRuleset, Ruleset
 from nimlab.formulas.nim import misere_nim_is_p, nim_sum
 from nimlab.formulas.onepile import allbut_periodicity_proof
+
+if TYPE_CHECKING:
+    from nimlab.core.strategy import Construction
 
 __all__ = ["Nim"]
 
@@ -44,6 +47,12 @@ class Nim(HeapRuleset):
     grundy_theorem = "S19-T1"
     p_theorem = "S19-T1"
     misere_theorem = "N99-T1.11"
+
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.nimk`."""
+        from nimlab.catalog.strategies.nimk import nim_strategy
+
+        return nim_strategy(self, position, misere)
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for i, h in enumerate(position):

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.registry import register
 from nimlab.core.kernels import LinesKernel, TableKernel, pair_offsets
 from nimlab.core.params import Param
-from nimlab.core.ruleset import HeapRuleset
+from nimlab.core.ruleset import HeapRuleset, int_heaps
 from nimlab.formulas.nimhoff import check_nimhoff_k, nimhoff_grundy
+
+if TYPE_CHECKING:
+    from nimlab.core.strategy import Construction
 
 __all__ = ["Nimhoff"]
 
@@ -57,6 +60,19 @@ class Nimhoff(HeapRuleset):
 
     def __post_init__(self) -> None:
         check_nimhoff_k(self.k)
+
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.nimhoff`."""
+        from nimlab.catalog.strategies.nimhoff import nimhoff_strategy
+
+        return nimhoff_strategy(self, position, misere)
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
+        """Moves counted from the heaps."""
+        heaps = int_heaps(position)
+        if heaps is None:
+            return None
+        return sum(heaps) + len(heaps) ** 2
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for i, h in enumerate(position):

@@ -10,18 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidParameterError
 from nimlab.core.kernels import AllButKernel, OneHeapKernel, SubtractionKernel
 from nimlab.core.params import Param, parse_int_set, to_int_set
-from nimlab.core.ruleset import HeapRuleset
+from nimlab.core.ruleset import HeapRuleset, int_heaps
 from nimlab.formulas.onepile import (
     allbut_periodicity_proof,
     siegel_allbut_grundy,
     subtraction_periodicity_proof,
 )
+
+if TYPE_CHECKING:
+    from nimlab.core.strategy import Construction
 
 __all__ = ["AllBut", "OneHeapGame", "Subtraction"]
 
@@ -103,6 +106,19 @@ class Subtraction(OneHeapGame):
             ("subtraction", self.S), lambda: _compiled.subtraction(tuple(self.S))
         )
 
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.onepile`."""
+        from nimlab.catalog.strategies.onepile import onepile_strategy
+
+        return onepile_strategy(self, position, misere)
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
+        """At most one move per element of S."""
+        heaps = int_heaps(position)
+        if heaps is None:
+            return None
+        return len(self.S)
+
     def take_amounts(self, n: int) -> Iterable[int]:
         return (s for s in sorted(self.S) if s <= n)
 
@@ -160,6 +176,12 @@ class AllBut(OneHeapGame):
         from nimlab.catalog import _compiled
 
         return _compiled.compiled(("allbut", self.S), lambda: _compiled.allbut(tuple(self.S)))
+
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.onepile`."""
+        from nimlab.catalog.strategies.onepile import onepile_strategy
+
+        return onepile_strategy(self, position, misere)
 
     def take_amounts(self, n: int) -> Iterable[int]:
         return (s for s in range(1, n + 1) if s not in self.S)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from nimlab.catalog.nim import Nim
 from nimlab.catalog.onepile import AllBut, OneHeapGame, Subtraction
@@ -36,7 +36,7 @@ from nimlab.core.errors import (
 )
 from nimlab.core.kernels import LinesKernel, TableKernel, compositions
 from nimlab.core.params import Param
-from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.core.ruleset import HeapRuleset, Ruleset, int_heaps
 from nimlab.formulas.onepile import (
     Periodicity,
     allbut_periodicity,
@@ -44,6 +44,9 @@ from nimlab.formulas.onepile import (
     subtraction_periodicity,
 )
 from nimlab.formulas.ryuo import restricted_ryuo_grundy, rgames_grundy, ryuo_grundy
+
+if TYPE_CHECKING:
+    from nimlab.core.strategy import Construction
 
 __all__ = [
     "RGames",
@@ -113,6 +116,19 @@ class Ryuo(HeapRuleset):
     def __post_init__(self) -> None:
         _positive_int(self.name, "p", self.p, "the sum-move takes fewer than p stones")
 
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.ryuo`."""
+        from nimlab.catalog.strategies.ryuo import ryuo_strategy
+
+        return ryuo_strategy(self, position, misere)
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
+        """Moves counted from the heaps."""
+        heaps = int_heaps(position)
+        if heaps is None:
+            return None
+        return sum(heaps) + len(heaps) * self.p * self.p
+
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         x, y = position
         for v in range(x):
@@ -179,6 +195,19 @@ class RestrictedRyuo(HeapRuleset):
     def __post_init__(self) -> None:
         _positive_int(self.name, "p", self.p, "the sum-move takes fewer than p stones")
         _positive_int(self.name, "q", self.q, "a one-heap move takes fewer than q stones")
+
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.ryuo`."""
+        from nimlab.catalog.strategies.ryuo import restricted_ryuo_strategy
+
+        return restricted_ryuo_strategy(self, position, misere)
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
+        """Moves counted from the heaps."""
+        heaps = int_heaps(position)
+        if heaps is None:
+            return None
+        return sum(heaps) + len(heaps) * self.p * self.p
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         x, y = position
@@ -406,6 +435,19 @@ class RGames(HeapRuleset):
         if all(g == self.parts[0] for g in self.parts):
             return tuple(sorted(position))
         return position
+
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.ryuo`."""
+        from nimlab.catalog.strategies.ryuo import rgames_strategy
+
+        return rgames_strategy(self, position, misere)
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
+        """Moves counted from the heaps (sum-moves: about 10 per pair)."""
+        heaps = int_heaps(position)
+        if heaps is None:
+            return None
+        return sum(heaps) + len(heaps) * 10 * 10
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for i, (h, g) in enumerate(zip(position, self.parts, strict=True)):

@@ -18,13 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.params import as_index
 from nimlab.core.ruleset import Ruleset, parse_group_tokens
 from nimlab.formulas.nimmul import nimmul
+
+if TYPE_CHECKING:
+    from nimlab.core.strategy import Construction
 
 __all__ = ["Heads", "TurningTurtles", "WholeBoardTurningTurtles"]
 
@@ -77,6 +80,19 @@ class TurningTurtles(Ruleset[Heads]):
     theorems = ("S19-T6",)
     grundy_theorem = "S19-T6"
     p_theorem = "S19-T6"
+
+    def strategy(self, position: Heads, misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.turtles`."""
+        from nimlab.catalog.strategies.turtles import turtles_strategy
+
+        return turtles_strategy(self, position, misere)
+
+    def estimate_moves(self, position: Heads) -> int | None:
+        """Each head (a, b) can be turned with any coin of its rectangle."""
+        try:
+            return int(sum(a * b for a, b in position))
+        except (TypeError, ValueError):
+            return None
 
     def validate(self, position: object) -> Heads:
         if not isinstance(position, (frozenset, set, tuple, list)):

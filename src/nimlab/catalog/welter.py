@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.ruleset import HeapRuleset
 from nimlab.formulas.welter import welter_grundy
+
+if TYPE_CHECKING:
+    from nimlab.core.strategy import Construction
 
 __all__ = ["Welter"]
 
@@ -58,6 +61,12 @@ class Welter(HeapRuleset):
                     f"welter: heaps {j} and {i} are both {h}, but heaps must be pairwise "
                     "distinct (a heap of 0 counts as a heap)"
                 )
+
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """The construction of :mod:`nimlab.catalog.strategies.welter`."""
+        from nimlab.catalog.strategies.welter import welter_strategy
+
+        return welter_strategy(self, position, misere)
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         taken = set(position)

@@ -17,7 +17,7 @@ from typing import Any
 
 from nimlab.catalog.registry import register
 from nimlab.core.kernels import LinesKernel, TableKernel, WythoffKernel
-from nimlab.core.ruleset import HeapRuleset
+from nimlab.core.ruleset import HeapRuleset, int_heaps
 from nimlab.formulas.wythoff import wythoff_is_p, wythoff_pair
 
 __all__ = ["Wythoff"]
@@ -43,6 +43,13 @@ class Wythoff(HeapRuleset):
     theorems = ("S18-T7",)
     p_theorem = "S18-T7"
     n_heaps = 2
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
+        """One-heap moves plus the diagonal moves."""
+        heaps = int_heaps(position)
+        if heaps is None:
+            return None
+        return sum(heaps) + (min(heaps) if heaps else 0)
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         x, y = position

@@ -16,12 +16,14 @@ from nimlab.core.params import Param, as_index
 
 if TYPE_CHECKING:
     from nimlab.core.kernels import OneHeapKernel, TableKernel
+    from nimlab.core.strategy import Construction
 
 __all__ = [
     "HeapRuleset",
     "Position",
     "Ruleset",
     "SumRuleset",
+    "int_heaps",
     "parse_group_tokens",
     "replace",
 ]
@@ -97,6 +99,24 @@ class Ruleset(abc.ABC, Generic[P]):
     def strategy_moves(self, position: P) -> list[P] | None:
         """Winning moves built constructively (no scan of all moves), or None."""
         return None
+
+    def strategy(self, position: P, misere: bool = False) -> Construction | None:
+        """The constructive strategy of a paper's proof applied to a valid *position*.
+
+        Returns a :class:`~nimlab.core.strategy.Construction` (the procedure's own winning
+        move and, when cheap, every winning move), or None when no construction is known
+        (then :meth:`strategy_moves` is asked, for normal play).
+        """
+        return None
+
+    def estimate_moves(self, position: P) -> int | None:
+        """An estimate (upper bound where known) of the number of moves from *position*.
+
+        The default counts the stones of a tuple of heaps (take-away games), else None
+        (no cheap estimate). A scan of the moves refuses positions estimated too large.
+        """
+        heaps = int_heaps(position)
+        return None if heaps is None else int(sum(heaps))
 
     def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
         """The compiled kernel that tabulates this game over a box, or None.
@@ -210,6 +230,21 @@ def replace(h: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
     (3, 0, 5)
     """
     return (*h[:i], v, *h[i + 1 :])
+
+
+def int_heaps(position: object) -> list[int] | None:
+    """The heaps of *position* when it is a tuple of ints, else None.
+
+    Examples
+    --------
+    >>> int_heaps((3, 4)), int_heaps(((1, 2), 3))
+    ([3, 4], None)
+    """
+    if isinstance(position, tuple) and all(
+        isinstance(h, int) and not isinstance(h, bool) for h in position
+    ):
+        return list(position)
+    return None
 
 
 def _as_int(game: str, i: int, h: object) -> int:

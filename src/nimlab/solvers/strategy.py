@@ -1,7 +1,8 @@
 """Constructive winning moves: built from the papers' proofs, without scanning all moves.
 
-Each game family with a known construction has a *strategy* (in
-:mod:`nimlab.solvers.strategies`) that returns a :class:`Construction` for a position:
+Each game with a known construction answers its
+:meth:`~nimlab.core.ruleset.Ruleset.strategy` hook (the catalog's families in
+:mod:`nimlab.catalog.strategies`) with a :class:`Construction` for a position:
 the procedure's own winning move (:attr:`Construction.one`), and, when the set of all
 winning moves can be listed without scanning every move, a lazy enumeration of them
 (:attr:`Construction.every`, the procedure's move first).
@@ -15,15 +16,13 @@ raises :class:`~nimlab.core.errors.MoveSetTooLargeError` instead of hanging.
 
 from __future__ import annotations
 
-import importlib
 import itertools
-import math
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Any
 
 from nimlab.core.errors import MoveSetTooLargeError
 from nimlab.core.ruleset import Ruleset
+from nimlab.core.strategy import Construction
 
 __all__ = [
     "DEFAULT_LIST_LIMIT",
@@ -43,88 +42,6 @@ DEFAULT_MAX_MOVES = 200_000
 DEFAULT_LIST_LIMIT = 10_000
 
 
-@dataclass(frozen=True)
-class Construction:
-    """A constructive strategy applied to one position.
-
-    Attributes
-    ----------
-    procedure : str
-        Who built it and where: ``"Naito's procedure (N99 §2.1)"``.
-    theorem : str or None
-        Id of the result (GAMES.md §6) that proves the constructed moves win.
-    one : callable
-        Returns the procedure's own winning move, or None for a P-position.
-    every : callable or None
-        Returns a lazy iterator over *all* winning moves, without repeats, the
-        procedure's move first; None when only ``one`` is known (then a full list needs
-        a scan of the moves).
-    count : callable or None
-        Returns the exact number of winning moves, when it is cheap to compute.
-    """
-
-    procedure: str
-    theorem: str | None
-    one: Callable[[], Any]
-    every: Callable[[], Iterator[Any]] | None = None
-    count: Callable[[], int] | None = None
-
-    @classmethod
-    def listed(cls, procedure: str, theorem: str | None, moves: list[Any]) -> Construction:
-        """A construction whose winning moves are already listed (the first is ``one``).
-
-        Examples
-        --------
-        >>> c = Construction.listed("Bouton's rule", "S19-T1", [(1, 1)])
-        >>> c.one(), list(c.every()), c.count()
-        ((1, 1), [(1, 1)], 1)
-        >>> Construction.listed("none", None, []).one() is None
-        True
-        """
-        return cls(
-            procedure=procedure,
-            theorem=theorem,
-            one=lambda: moves[0] if moves else None,
-            every=lambda: iter(moves),
-            count=lambda: len(moves),
-        )
-
-
-Strategy = Callable[[Ruleset[Any], Any, bool], Construction | None]
-
-# game name -> "module:function" of its strategy (imported on first use).
-STRATEGIES: dict[str, str] = {
-    "nim": "nimlab.solvers.strategies.nimk:nim_strategy",
-    "moore": "nimlab.solvers.strategies.nimk:moore_strategy",
-    "circular": "nimlab.solvers.strategies.nimk:circular_strategy",
-    "welter": "nimlab.solvers.strategies.welter:welter_strategy",
-    "lim": "nimlab.solvers.strategies.lim:lim_strategy",
-    "nimhoff": "nimlab.solvers.strategies.nimhoff:nimhoff_strategy",
-    "turning-turtles": "nimlab.solvers.strategies.turtles:turtles_strategy",
-    "delete-nim": "nimlab.solvers.strategies.delete:delete_nim_strategy",
-    "single-delete": "nimlab.solvers.strategies.delete:single_delete_strategy",
-    "abo-delete": "nimlab.solvers.strategies.delete:abo_strategy",
-    "emperor": "nimlab.solvers.strategies.emperor:emperor_strategy",
-    "ryuo": "nimlab.solvers.strategies.ryuo:ryuo_strategy",
-    "restricted-ryuo": "nimlab.solvers.strategies.ryuo:restricted_ryuo_strategy",
-    "rgames": "nimlab.solvers.strategies.ryuo:rgames_strategy",
-    "subtraction": "nimlab.solvers.strategies.onepile:onepile_strategy",
-    "allbut": "nimlab.solvers.strategies.onepile:onepile_strategy",
-}
-
-
-def _strategy_for(game: Ruleset[Any]) -> Strategy | None:
-    target = STRATEGIES.get(game.name)
-    if target is None:
-        return None
-    mod, _, attr = target.partition(":")
-    try:
-        fn = getattr(importlib.import_module(mod), attr)
-    except (ImportError, AttributeError):
-        return None
-    return fn  # type: ignore[no-any-return]
-
-
 def construction(game: Ruleset[Any], position: Any, misere: bool = False) -> Construction | None:
     """The constructive strategy for a valid *position*, or None if none is known.
 
@@ -138,11 +55,9 @@ def construction(game: Ruleset[Any], position: Any, misere: bool = False) -> Con
     >>> c.procedure, c.one()
     ("Naito's procedure (N99 §2.1)", (3, 3, 3))
     """
-    fn = _strategy_for(game)
-    if fn is not None:
-        built = fn(game, position, misere)
-        if built is not None:
-            return built
+    built = game.strategy(position, misere)
+    if built is not None:
+        return built
     if not misere:
         listed = game.strategy_moves(position)
         if listed is not None:
@@ -191,23 +106,11 @@ def _take(
     return out
 
 
-def _index(x: Any) -> int | None:
-    return x if isinstance(x, int) and not isinstance(x, bool) else None
-
-
-def _product_sum(values: list[int], k: int) -> int:
-    """Sum over subsets of size 1..k of the products of *values* (elementary symmetric)."""
-    e = [1] + [0] * k
-    for v in values:
-        for j in range(k, 0, -1):
-            e[j] += e[j - 1] * v
-    return sum(e[1:])
-
-
 def estimate_moves(game: Ruleset[Any], position: Any) -> int | None:
     """An estimate (upper bound where known) of the number of moves from *position*.
 
-    Returns None when the game gives no cheap estimate; scans then count as they go.
+    The game answers through its :meth:`~nimlab.core.ruleset.Ruleset.estimate_moves`
+    hook. Returns None when the game gives no cheap estimate; scans then count as they go.
 
     Examples
     --------
@@ -217,52 +120,7 @@ def estimate_moves(game: Ruleset[Any], position: Any) -> int | None:
     >>> estimate_moves(game("nim"), (10**100,)) > 10**99
     True
     """
-    name = game.name
-    if isinstance(position, tuple) and all(_index(h) is not None for h in position):
-        heaps: list[int] = list(position)
-        if name == "subtraction":
-            return len(getattr(game, "S", ()))
-        if name in ("nim", "welter", "allbut", "wythoff"):
-            return int(sum(heaps)) + (min(heaps) if name == "wythoff" and heaps else 0)
-        if name == "nimhoff":
-            return sum(heaps) + len(heaps) ** 2
-        if name == "moore":
-            return _product_sum(heaps, int(getattr(game, "k", 1)))
-        if name == "circular":
-            k = int(getattr(game, "k", 1))
-            n = len(heaps)
-            return sum(
-                math.prod(heaps[(s + j) % n] + 1 for j in range(min(k, n))) for s in range(n)
-            )
-        if name == "lim":
-            a, b, c = (heaps + [0, 0, 0])[:3]
-            return min(a, b) + min(a, c) + min(b, c)
-        if name in ("ryuo", "restricted-ryuo", "rgames"):
-            p = int(getattr(game, "p", 0) or getattr(game, "g0_p", 0) or 10)
-            return sum(heaps) + len(heaps) * p * p
-        if name == "delete-nim":
-            return 2 * (sum(heaps) + 2)
-        if name == "single-delete":
-            return len(heaps) ** 2 * (max(heaps, default=0) + 1)
-        if name == "abo-delete":
-            n = len(heaps)
-            return sum(math.comb(max(h - 1, 0), n - 1) for h in heaps) * math.factorial(n)
-        return int(sum(heaps))
-    if name == "emperor" and isinstance(position, tuple):
-        ranges: list[list[int]] = [list(r) for r in position]
-        totals = [math.prod(h + 1 for h in r) for r in ranges]
-        single = [1 + sum(r) for r in ranges]
-        k = int(getattr(game, "k", 1))
-        if k == 1:
-            p = math.prod(single)
-            return int(sum(t * p // s for t, s in zip(totals, single, strict=True)))
-        return int(math.prod(t for t in totals))
-    if name == "turning-turtles":
-        try:
-            return int(sum(a * b for a, b in position))
-        except (TypeError, ValueError):
-            return None
-    return None
+    return game.estimate_moves(position)
 
 
 def _scan(
@@ -423,6 +281,6 @@ def naito_move(heaps: Iterable[int], K: int) -> tuple[int, ...] | None:
     >>> naito_move((3, 4, 5, 9), 2)
     (1, 4, 5, 5)
     """
-    from nimlab.solvers.strategies.nimk import naito_procedure
+    from nimlab.catalog.strategies.nimk import naito_procedure
 
     return naito_procedure(tuple(heaps), K)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from nimlab.catalog.strategies.ryuo import _preimages
 from nimlab.core.ruleset import Ruleset
-from nimlab.solvers.strategies.ryuo import _preimages
-from nimlab.solvers.strategy import Construction
+from nimlab.core.strategy import Construction
 
 __all__ = ["onepile_moves", "onepile_strategy"]
 
@@ -47,7 +47,9 @@ def onepile_moves(game: Ruleset[Any], n: int) -> list[tuple[int]] | None:
     return [(m,) for m in cands if per.grundy(m) == 0]
 
 
-def onepile_strategy(game: Ruleset[Any], position: tuple[int], misere: bool) -> Construction | None:
+def onepile_strategy(
+    game: Ruleset[Any], position: tuple[int, ...], misere: bool
+) -> Construction | None:
     """One-heap games: the heaps of Grundy value 0 reachable in one move (normal play)."""
     if misere:
         return None

@@ -17,7 +17,7 @@ from typing import Any
 
 from nimlab.catalog.ryuo import splits
 from nimlab.core.ruleset import Ruleset
-from nimlab.solvers.strategy import Construction
+from nimlab.core.strategy import Construction
 
 __all__ = [
     "restricted_ryuo_moves",

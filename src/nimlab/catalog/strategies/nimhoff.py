@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from nimlab.core.ruleset import Ruleset
-from nimlab.solvers.strategy import Construction
+from nimlab.core.strategy import Construction
 
 __all__ = ["nimhoff_moves", "nimhoff_strategy", "nimhoff_value"]
 

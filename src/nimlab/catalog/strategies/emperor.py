@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from nimlab.catalog.strategies.nimk import naito_procedure
 from nimlab.core.ruleset import Ruleset
-from nimlab.solvers.strategies.nimk import naito_procedure
-from nimlab.solvers.strategy import Construction
+from nimlab.core.strategy import Construction
 
 __all__ = ["emperor_move", "emperor_strategy", "reduce_keeping_xor"]
 

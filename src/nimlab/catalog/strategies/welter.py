@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from nimlab.core.ruleset import Ruleset
-from nimlab.solvers.strategy import Construction
+from nimlab.core.strategy import Construction
 
 __all__ = ["welter_moves", "welter_strategy"]
 

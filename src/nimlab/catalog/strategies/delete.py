@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from nimlab.core.ruleset import Ruleset
-from nimlab.solvers.strategy import Construction
+from nimlab.core.strategy import Construction
 
 __all__ = [
     "abo_move",

@@ -10,6 +10,7 @@ import numpy as np
 import nimlab
 from nimlab.core.kernels import LinesKernel, TableKernel
 from nimlab.core.ruleset import HeapRuleset
+from nimlab.core.views import BinaryCriterion, XorCriterion
 from nimlab.engine.tables import has_kernel
 
 
@@ -57,3 +58,39 @@ def test_catalog_kernels_come_from_the_hook() -> None:
     assert isinstance(spec, LinesKernel)
     assert (1, 1) in spec.offsets
     assert nimlab.game("welter").table_kernel((4, 4), "grundy") is None
+
+
+def test_no_game_name_comparison_outside_the_catalog() -> None:
+    import re
+    from pathlib import Path
+
+    root = Path(nimlab.__file__).parent
+    pattern = re.compile(r"""(\bname|\.name)\s*(==|!=|in)\s*[("]""")
+    found = [
+        f"{path.relative_to(root)}:{i}"
+        for path in sorted(root.rglob("*.py"))
+        if path.relative_to(root).parts[0] != "catalog"
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert found == []
+
+
+@dataclass(frozen=True)
+class MyNimK(TakeOneOrTwoFromBoth):
+    """A user's game declaring the facets of Nim: its binary criterion and Nim_1 play."""
+
+    def binary_criterion(self) -> BinaryCriterion:
+        return XorCriterion()
+
+    def nimk_equivalent(self, position: tuple[int, ...]) -> int:
+        return 1
+
+
+def test_user_game_gets_view_and_explanation_facets() -> None:
+    view = nimlab.render.binary_view(MyNimK(), (3, 5))
+    assert view.theorem == "S19-T1"
+    e = nimlab.explain(MyNimK(), (3, 5))
+    assert e.table is not None and e.table.modulus == 2
+    plain = nimlab.explain(TakeOneOrTwoFromBoth(), (3, 5))
+    assert plain.table is None

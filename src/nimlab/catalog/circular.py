@@ -106,6 +106,15 @@ class Circular(HeapRuleset):
         k, n = self.k, len(heaps)
         return sum(math.prod(heaps[(s + j) % n] + 1 for j in range(min(k, n))) for s in range(n))
 
+    def nimk_equivalent(self, position: tuple[int, ...]) -> int | None:
+        """CN(n, 1) is Nim and CN(n, n-1) is Nim_(n-1); other CN(n, k) are not Nim_K."""
+        k = int(self.k)
+        if k == 1:
+            return 1
+        if isinstance(position, tuple) and k == len(position) - 1:
+            return k
+        return None
+
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for chosen in self._reducible_sets(len(position)):
             if any(position[i] == 0 for i in chosen):

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from nimlab.catalog.registry import register
 from nimlab.core.kernels import DeleteNimKernel, TableKernel
 from nimlab.core.ruleset import HeapRuleset, int_heaps
+from nimlab.core.views import BinaryCriterion, OrTailCriterion, ResidueCriterion, ValuationCriterion
 from nimlab.formulas.delete import (
     abo_is_p,
     delete_nim_grundy,
@@ -101,6 +102,10 @@ class DeleteNim(HeapRuleset):
         if heaps is None:
             return None
         return 2 * (sum(heaps) + 2)
+
+    def binary_criterion(self) -> BinaryCriterion:
+        """Trailing ones of the OR (S19-T11)."""
+        return OrTailCriterion()
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         a, b = position
@@ -183,6 +188,23 @@ class SingleDelete(_PositiveHeaps):
             return None
         return len(heaps) ** 2 * (max(heaps, default=0) + 1)
 
+    def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
+        """The 2-adic valuations of the heaps, before and after the move."""
+
+        def valuations(p: tuple[int, ...]) -> str:
+            return ", ".join(str((h & -h).bit_length() - 1) for h in p)
+
+        if not isinstance(position, tuple):
+            return []
+        out = [f"2-adic valuations before: {valuations(position)}"]
+        if move is not None:
+            out.append(f"2-adic valuations after:  {valuations(move)}")
+        return out
+
+    def binary_criterion(self) -> BinaryCriterion:
+        """2-adic valuations (Sh-T1, Sh-T3, Sh-T6, Sh-P7)."""
+        return ValuationCriterion()
+
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         n = len(position)
         for i in range(n):
@@ -252,6 +274,10 @@ class AboDelete(_PositiveHeaps):
             return None
         n = len(heaps)
         return sum(math.comb(max(h - 1, 0), n - 1) for h in heaps) * math.factorial(n)
+
+    def binary_criterion(self) -> BinaryCriterion:
+        """Heaps mod n(n-1) (Sh-T2)."""
+        return ResidueCriterion()
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         n = len(position)

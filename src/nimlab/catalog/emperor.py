@@ -29,7 +29,9 @@ from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidParameterError, InvalidPositionError
 from nimlab.core.params import Param
 from nimlab.core.ruleset import Ruleset, _as_int
+from nimlab.core.views import BinaryCriterion, RangeCriterion
 from nimlab.formulas.emperor import emperor_is_p
+from nimlab.formulas.nim import nim_sum
 
 if TYPE_CHECKING:
     from nimlab.core.strategy import Construction
@@ -120,6 +122,23 @@ class Emperor(Ruleset[EmperorPosition]):
             p = math.prod(single)
             return int(sum(t * p // s for t, s in zip(totals, single, strict=True)))
         return int(math.prod(t for t in totals))
+
+    def explain_notes(self, position: EmperorPosition, move: EmperorPosition | None) -> list[str]:
+        """The range XORs and the range totals, before and after the move."""
+
+        def quantities(p: EmperorPosition) -> str:
+            xs = ", ".join(str(nim_sum(r)) for r in p)
+            ts = [sum(r) for r in p]
+            return f"range XORs {xs}; range totals {', '.join(map(str, ts))} (XOR {nim_sum(ts)})"
+
+        out = [f"before: {quantities(position)}"]
+        if move is not None:
+            out.append(f"after:  {quantities(move)}")
+        return out
+
+    def binary_criterion(self) -> BinaryCriterion:
+        """Range XORs and totals (S19-T12, S19-T13)."""
+        return RangeCriterion(int(self.k))
 
     def validate(self, position: object) -> EmperorPosition:
         """Normalise to a tuple of ranges, each a tuple of heaps ``≥ 0``; a bare int is a range of one heap."""

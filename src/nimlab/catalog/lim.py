@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from nimlab.catalog.registry import register
 from nimlab.core.kernels import LimKernel, TableKernel
 from nimlab.core.ruleset import HeapRuleset, int_heaps
+from nimlab.core.views import BinaryCriterion, MajorityCriterion
 from nimlab.formulas.lim import lim_grundy
 
 if TYPE_CHECKING:
@@ -68,6 +69,10 @@ class Lim(HeapRuleset):
             return None
         a, b, c = (heaps + [0, 0, 0])[:3]
         return min(a, b) + min(a, c) + min(b, c)
+
+    def binary_criterion(self) -> BinaryCriterion:
+        """Bitwise majority (S19-T8)."""
+        return MajorityCriterion()
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for i, j, l in ((0, 1, 2), (0, 2, 1), (1, 2, 0)):

@@ -23,6 +23,7 @@ from nimlab.core.errors import InvalidParameterError
 from nimlab.core.kernels import MooreKernel, TableKernel
 from nimlab.core.params import Param, to_int
 from nimlab.core.ruleset import HeapRuleset, int_heaps
+from nimlab.core.views import BinaryCriterion, DigitSumCriterion
 from nimlab.formulas.moore import misere_moore_is_p, moore_is_p
 from nimlab.formulas.nim import nim_sum
 
@@ -109,6 +110,14 @@ class Moore(HeapRuleset):
         if heaps is None:
             return None
         return product_sum(heaps, self.k)
+
+    def nimk_equivalent(self, position: tuple[int, ...]) -> int:
+        """Moore's Nim_k is Nim_K with K = k."""
+        return int(self.k)
+
+    def binary_criterion(self) -> BinaryCriterion:
+        """Digit sums mod k+1 (S19-T5)."""
+        return DigitSumCriterion(int(self.k))
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         live = [i for i, h in enumerate(position) if h > 0]

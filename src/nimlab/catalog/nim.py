@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from nimlab.catalog.registry import register
 from nimlab.core.kernels import LinesKernel, OneHeapKernel, TableKernel, TakeAnyKernel
 from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.core.views import BinaryCriterion, XorCriterion
 from nimlab.formulas.nim import misere_nim_is_p, nim_sum
 from nimlab.formulas.onepile import allbut_periodicity_proof
 
@@ -53,6 +54,14 @@ class Nim(HeapRuleset):
         from nimlab.catalog.strategies.nimk import nim_strategy
 
         return nim_strategy(self, position, misere)
+
+    def nimk_equivalent(self, position: tuple[int, ...]) -> int:
+        """Nim is Nim_1."""
+        return 1
+
+    def binary_criterion(self) -> BinaryCriterion:
+        """The nim-sum (S19-T1)."""
+        return XorCriterion()
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for i, h in enumerate(position):

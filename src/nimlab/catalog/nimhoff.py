@@ -19,6 +19,7 @@ from nimlab.catalog.registry import register
 from nimlab.core.kernels import LinesKernel, TableKernel, pair_offsets
 from nimlab.core.params import Param
 from nimlab.core.ruleset import HeapRuleset, int_heaps
+from nimlab.core.views import BinaryCriterion, NimhoffCriterion
 from nimlab.formulas.nimhoff import check_nimhoff_k, nimhoff_grundy
 
 if TYPE_CHECKING:
@@ -73,6 +74,10 @@ class Nimhoff(HeapRuleset):
         if heaps is None:
             return None
         return sum(heaps) + len(heaps) ** 2
+
+    def binary_criterion(self) -> BinaryCriterion:
+        """XOR with the bit-k correction (S19-T10)."""
+        return NimhoffCriterion(int(self.k))
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for i, h in enumerate(position):

@@ -24,6 +24,7 @@ from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.params import as_index
 from nimlab.core.ruleset import Ruleset, parse_group_tokens
+from nimlab.core.views import BinaryCriterion, NimProductCriterion
 from nimlab.formulas.nimmul import nimmul
 
 if TYPE_CHECKING:
@@ -93,6 +94,10 @@ class TurningTurtles(Ruleset[Heads]):
             return int(sum(a * b for a, b in position))
         except (TypeError, ValueError):
             return None
+
+    def binary_criterion(self) -> BinaryCriterion:
+        """XOR of nim products (S19-T6)."""
+        return NimProductCriterion()
 
     def validate(self, position: object) -> Heads:
         if not isinstance(position, (frozenset, set, tuple, list)):

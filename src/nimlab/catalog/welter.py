@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.ruleset import HeapRuleset
+from nimlab.core.views import BinaryCriterion, WelterCriterion
 from nimlab.formulas.welter import welter_grundy
 
 if TYPE_CHECKING:
@@ -67,6 +68,10 @@ class Welter(HeapRuleset):
         from nimlab.catalog.strategies.welter import welter_strategy
 
         return welter_strategy(self, position, misere)
+
+    def binary_criterion(self) -> BinaryCriterion:
+        """XOR and the M(x, y) terms (S19-T7)."""
+        return WelterCriterion()
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         taken = set(position)

@@ -17,6 +17,7 @@ from nimlab.core.params import Param, as_index
 if TYPE_CHECKING:
     from nimlab.core.kernels import OneHeapKernel, TableKernel
     from nimlab.core.strategy import Construction
+    from nimlab.core.views import BinaryCriterion
 
 __all__ = [
     "HeapRuleset",
@@ -108,6 +109,26 @@ class Ruleset(abc.ABC, Generic[P]):
         (then :meth:`strategy_moves` is asked, for normal play).
         """
         return None
+
+    def binary_criterion(self) -> BinaryCriterion | None:
+        """What this game's theorem reads from the heaps in binary (for binary views).
+
+        A description from :mod:`nimlab.core.views`, or None: the view then shows the
+        plain nim-sum, labelled as not being the game's criterion.
+        """
+        return None
+
+    def nimk_equivalent(self, position: P) -> int | None:
+        """The ``K`` for which *position* is played as Moore's Nim_K, or None.
+
+        When set, explanations show [N99]'s binary table (digit sums mod ``K+1``).
+        """
+        return None
+
+    def explain_notes(self, position: P, move: P | None) -> list[str]:
+        """Sentences about the quantities this game's criterion reads, before (and after)
+        *move*; shown by explanations (``moves --explain``, ``play``). Default: none."""
+        return []
 
     def estimate_moves(self, position: P) -> int | None:
         """An estimate (upper bound where known) of the number of moves from *position*.

@@ -62,10 +62,10 @@ _LAZY: dict[str, str] = {
 _load, __dir__ = lazy_attributes(__name__, _LAZY, globals())
 
 
-def __getattr__(name: str) -> Any:
-    if name == "render":  # ``nimlab.render`` reached through nimlab's lazy table
+def __getattr__(attr: str) -> Any:
+    if attr == "render":  # ``nimlab.render`` reached through nimlab's lazy table
         return sys.modules[__name__]
-    return _load(name)
+    return _load(attr)
 
 
 if TYPE_CHECKING:

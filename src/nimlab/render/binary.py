@@ -11,7 +11,9 @@ zeros to a common width, then the quantity the game's theorem reads from the col
 - Single-delete Nim: 2-adic valuations, the lowest 1 of each heap marked (``Sh-T3``, ``Sh-T6``);
 - Emperor Nim: XOR per range, and the range totals' XOR or digit sums (``S19-T12``, ``S19-T13``).
 
-Other heap games get their heaps and the plain nim-sum, labelled as such.
+The game names its criterion through its ``binary_criterion`` hook (a description from
+:mod:`nimlab.core.views`); other heap games get their heaps and the plain nim-sum,
+labelled as such.
 
 Examples
 --------
@@ -33,6 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from nimlab.core import views
 from nimlab.core.errors import InvalidPositionError, NimlabError
 
 if TYPE_CHECKING:
@@ -323,15 +326,16 @@ def binary_view(game: Ruleset[Any] | str, position: object) -> BinaryView:
 
     g: Ruleset[Any] = nimlab.game(game) if isinstance(game, str) else game
     pos = g.validate(position)
-    builder = _BUILDERS.get(g.name)
-    if builder is None:
+    crit = g.binary_criterion()
+    builder = None if crit is None else _BUILDERS.get(type(crit))
+    if crit is None or builder is None:
         if not (isinstance(pos, tuple) and all(isinstance(h, int) for h in pos)):
             raise NimlabError(
                 f"{g.label()}: a binary view needs a position of heaps; this game's positions "
                 f"look like {pos!r}"
             )
-        builder = _build_other
-    view = builder(g, pos)
+        return _build_other(g, pos)
+    view: BinaryView = builder(g, pos, crit)
     return view
 
 
@@ -383,7 +387,7 @@ def _xor_rows(labelled: Sequence[tuple[str, int]]) -> tuple[list[BinaryRow], int
     return rows, x
 
 
-def _build_nim(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
+def _build_nim(g: Ruleset[Any], pos: tuple[int, ...], crit: Any) -> BinaryView:
     rows, x = _xor_rows(list(zip(_heap_labels(len(pos), False), pos, strict=True)))
     return BinaryView(
         g.label(),
@@ -396,8 +400,8 @@ def _build_nim(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
     )
 
 
-def _build_moore(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
-    k = int(g.param_values().get("k", 1))
+def _build_moore(g: Ruleset[Any], pos: tuple[int, ...], crit: Any) -> BinaryView:
+    k = int(crit.k)
     m = k + 1
     sums = digit_sums(pos, m)
     width = max(len(sums), 1)
@@ -429,7 +433,7 @@ def _welter_m(x: int, y: int) -> int:
     return (1 << (e + 1)) - 1
 
 
-def _build_welter(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
+def _build_welter(g: Ruleset[Any], pos: tuple[int, ...], crit: Any) -> BinaryView:
     x = _xor_all(pos)
     terms = [
         (f"M(n{i + 1},n{j + 1})", _welter_m(pos[i], pos[j]))
@@ -453,8 +457,8 @@ def _build_welter(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
     )
 
 
-def _build_nimhoff(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
-    k = int(g.param_values().get("k", 1))
+def _build_nimhoff(g: Ruleset[Any], pos: tuple[int, ...], crit: Any) -> BinaryView:
+    k = int(crit.k)
     x = _xor_all(pos)
     acc = pos[0] if pos else 0
     carry = 0
@@ -482,7 +486,7 @@ def _build_nimhoff(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
     return view
 
 
-def _build_lim(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
+def _build_lim(g: Ruleset[Any], pos: tuple[int, ...], crit: Any) -> BinaryView:
     a, b, c = pos
     maj = (a & b) | (b & c) | (a & c)
     width = max(max(h.bit_length() for h in pos), 1)
@@ -501,7 +505,7 @@ def _build_lim(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
     )
 
 
-def _build_delete(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
+def _build_delete(g: Ruleset[Any], pos: tuple[int, ...], crit: Any) -> BinaryView:
     a, b = pos
     o = a | b
     t = tail(o)
@@ -524,7 +528,7 @@ def _build_delete(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
     return view
 
 
-def _build_single_delete(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
+def _build_single_delete(g: Ruleset[Any], pos: tuple[int, ...], crit: Any) -> BinaryView:
     n = len(pos)
     width = max(max(h.bit_length() for h in pos), 1)
     vals = [v2(h) for h in pos]
@@ -570,7 +574,7 @@ def _build_single_delete(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
     return view
 
 
-def _build_abo(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
+def _build_abo(g: Ruleset[Any], pos: tuple[int, ...], crit: Any) -> BinaryView:
     n = len(pos)
     mod = n * (n - 1)
     width = max(max(h.bit_length() for h in pos), 1)
@@ -591,8 +595,8 @@ def _build_abo(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
     )
 
 
-def _build_emperor(g: Ruleset[Any], pos: Any) -> BinaryView:
-    k = int(g.param_values().get("k", 1) or 1)
+def _build_emperor(g: Ruleset[Any], pos: Any, crit: Any) -> BinaryView:
+    k = int(crit.k or 1)
     ranges: list[tuple[int, ...]] = [tuple(r) if isinstance(r, tuple) else (int(r),) for r in pos]
     totals = [sum(r) for r in ranges]
     xors = [_xor_all(r) for r in ranges]
@@ -631,7 +635,7 @@ def _build_emperor(g: Ruleset[Any], pos: Any) -> BinaryView:
     )
 
 
-def _build_turtles(g: Ruleset[Any], pos: Any) -> BinaryView:
+def _build_turtles(g: Ruleset[Any], pos: Any, crit: Any) -> BinaryView:
     from nimlab.formulas.nimmul import nimmul  # exact, pure Python (no numpy)
 
     heads = sorted(pos)
@@ -667,15 +671,15 @@ def _build_other(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
     )
 
 
-_BUILDERS: dict[str, Any] = {
-    "nim": _build_nim,
-    "moore": _build_moore,
-    "welter": _build_welter,
-    "nimhoff": _build_nimhoff,
-    "lim": _build_lim,
-    "delete-nim": _build_delete,
-    "single-delete": _build_single_delete,
-    "abo-delete": _build_abo,
-    "emperor": _build_emperor,
-    "turning-turtles": _build_turtles,
+_BUILDERS: dict[type, Any] = {
+    views.XorCriterion: _build_nim,
+    views.DigitSumCriterion: _build_moore,
+    views.WelterCriterion: _build_welter,
+    views.NimhoffCriterion: _build_nimhoff,
+    views.MajorityCriterion: _build_lim,
+    views.OrTailCriterion: _build_delete,
+    views.ValuationCriterion: _build_single_delete,
+    views.ResidueCriterion: _build_abo,
+    views.RangeCriterion: _build_emperor,
+    views.NimProductCriterion: _build_turtles,
 }

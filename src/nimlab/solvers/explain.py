@@ -1,9 +1,12 @@
 """Explanations of winning moves: why a move wins, in the papers' own terms.
 
-For Nim and Nim_K (and their misère forms) an :class:`Explanation` carries the binary
-table of [N99] (one row per heap, the digit sums mod ``K+1``, the highest nonzero
-digit, the heaps changed). For every other game it gives the value of the closed form
-before and after the move and the id of the theorem that justifies it.
+For a game that plays as Nim_K at the position (its
+:meth:`~nimlab.core.ruleset.Ruleset.nimk_equivalent` hook: Nim, Moore, some Circular Nim)
+an :class:`Explanation` carries the binary table of [N99] (one row per heap, the digit
+sums mod ``K+1``, the highest nonzero digit, the heaps changed), misère forms included.
+For every other game it gives the value of the closed form before and after the move,
+the id of the theorem that justifies it, and the game's own notes (its
+:meth:`~nimlab.core.ruleset.Ruleset.explain_notes` hook).
 """
 
 from __future__ import annotations
@@ -265,21 +268,6 @@ def _binary_table(before: tuple[int, ...], after: tuple[int, ...] | None, K: int
     return BinaryTable(m, width, rows, sb, sa, highest, changed)
 
 
-def _nimk_of(g: Ruleset[Any], position: Any) -> int | None:
-    """K when *g* is Nim_K on this position (Nim, Moore, CN(n,1), CN(n,n-1))."""
-    if g.name == "nim":
-        return 1
-    if g.name == "moore":
-        return int(g.k)  # type: ignore[attr-defined]
-    if g.name == "circular" and isinstance(position, tuple):
-        k = int(g.k)  # type: ignore[attr-defined]
-        if k == 1:
-            return 1
-        if k == len(position) - 1:
-            return k
-    return None
-
-
 def _value(g: Ruleset[Any], pos: Any, misere: bool) -> tuple[str | None, str | None]:
     """(name, value) of the closed form at *pos*."""
     if not misere:
@@ -348,7 +336,7 @@ def explain(
         theorem = (c.theorem if c is not None else None) or g.grundy_theorem or g.p_theorem
     notes: list[str] = []
     table = None
-    K = _nimk_of(g, pos)
+    K = g.nimk_equivalent(pos)
     value_name: str | None
     before: str | None
     if K is not None and isinstance(pos, tuple):
@@ -368,7 +356,7 @@ def explain(
         after = _value(g, mv, misere)[1] if mv is not None else None
         if value_name is None:
             notes.append("no closed form applies here: the outcome comes from exhaustive search")
-        notes += _family_notes(g, pos, mv)
+        notes += g.explain_notes(pos, mv)
     return Explanation(
         game=g.label(),
         position=g.format_position(pos),
@@ -384,30 +372,6 @@ def explain(
         notes=tuple(notes),
         raw_move=mv,
     )
-
-
-def _family_notes(g: Ruleset[Any], pos: Any, mv: Any) -> list[str]:
-    """The quantities a game's criterion reads, before (and after) the move."""
-
-    def emperor(p: Any) -> str:
-        xs = ", ".join(str(_xor(r)) for r in p)
-        ts = [sum(r) for r in p]
-        return f"range XORs {xs}; range totals {', '.join(map(str, ts))} (XOR {_xor(tuple(ts))})"
-
-    def valuations(p: Any) -> str:
-        return ", ".join(str((h & -h).bit_length() - 1) for h in p)
-
-    if g.name == "emperor":
-        out = [f"before: {emperor(pos)}"]
-        if mv is not None:
-            out.append(f"after:  {emperor(mv)}")
-        return out
-    if g.name == "single-delete" and isinstance(pos, tuple):
-        out = [f"2-adic valuations before: {valuations(pos)}"]
-        if mv is not None:
-            out.append(f"2-adic valuations after:  {valuations(mv)}")
-        return out
-    return []
 
 
 def _xor(heaps: tuple[int, ...]) -> int:

@@ -9,8 +9,11 @@ or the same from both) and finitely many *offsets* (fixed amounts). Along a line
 options' values form a prefix of the line, kept as a bitset of values, so a position
 costs ``O(f(p)/64)`` instead of ``O(number of options)``.
 
-A model is used only after it has been compared with the ruleset's own ``moves`` on a
-small box, so a wrong model can never give a wrong answer.
+The model comes from the game's own two-heap table kernel (its
+:meth:`~nimlab.core.ruleset.Ruleset.table_kernel` hook, a
+:class:`~nimlab.core.kernels.LinesKernel` without lags or the Wythoff kernel). A model is
+used only after it has been compared with the ruleset's own ``moves`` on a small box, so
+a wrong model can never give a wrong answer.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from nimlab.core.kernels import LinesKernel, WythoffKernel
 from nimlab.core.ruleset import Ruleset
 from nimlab.verification.local import Failure, check_position
 from nimlab.verification.spaces import BoxSpace
@@ -59,24 +63,21 @@ class MoveModel:
 
 
 def _model_for(game: Ruleset[Any]) -> MoveModel | None:
-    name = getattr(game, "name", "")
-    n = getattr(type(game), "n_heaps", None)
-    if name == "nim":
-        return MoveModel(True, True, False, ())
-    if n != 2 and name not in ("ryuo", "restricted-ryuo", "wythoff"):
+    """The model from the game's two-heap table kernel (its ``table_kernel`` hook)."""
+    try:
+        spec = game.table_kernel((2, 2), "grundy")
+    except Exception:  # a hook that cannot describe this game: no fast path
         return None
-    if name == "wythoff":
+    if isinstance(spec, WythoffKernel):
         return MoveModel(True, True, True, ())
-    p = getattr(game, "p", None)
-    if not isinstance(p, int):
-        return None
-    both = tuple((da, t - da) for t in range(1, p) for da in range(t + 1))
-    if name == "ryuo":
-        return MoveModel(True, True, False, both)
-    q = getattr(game, "q", None)
-    if name == "restricted-ryuo" and isinstance(q, int):
-        single = tuple((s, 0) for s in range(1, q)) + tuple((0, s) for s in range(1, q))
-        return MoveModel(False, False, False, tuple(dict.fromkeys(single + both)))
+    if (
+        isinstance(spec, LinesKernel)
+        and len(spec.cofinite) == len(spec.lag) == 2
+        and not any(spec.lag)
+        and all(len(o) == 2 for o in spec.offsets)
+    ):
+        offsets = tuple(dict.fromkeys((int(o[0]), int(o[1])) for o in spec.offsets))
+        return MoveModel(spec.cofinite[0], spec.cofinite[1], spec.diagonal, offsets)
     return None
 
 

@@ -85,6 +85,12 @@ _LAZY: dict[str, str] = {
     "li_ranking": "nimlab.solvers.multiplayer",
     "misere_profile": "nimlab.solvers.multiplayer",
     "symmetric_profiles": "nimlab.solvers.multiplayer",
+    # misère play: genus, canonical forms, quotients
+    "genus": "nimlab.misere",
+    "genus_sequence": "nimlab.misere",
+    "genus_outcome": "nimlab.misere",
+    "Genus": "nimlab.misere",
+    "misere_canonical_form": "nimlab.misere",
     # seeing the games (tables, heatmaps, trees, binary views)
     "render": "nimlab.render",
     "game_tree": "nimlab.render",
@@ -100,6 +106,7 @@ __all__ = [
     "Explanation",
     "GameInfo",
     "GameTree",
+    "Genus",
     "HeapRuleset",
     "InvalidParameterError",
     "InvalidPositionError",
@@ -128,11 +135,15 @@ __all__ = [
     "game_tree",
     "games",
     "games_profile",
+    "genus",
+    "genus_outcome",
+    "genus_sequence",
     "grundy",
     "i_position",
     "last_mover",
     "li_ranking",
     "local_check",
+    "misere_canonical_form",
     "misere_profile",
     "moves",
     "multiplayer_choice",
@@ -189,6 +200,13 @@ if TYPE_CHECKING:
         periodicity_of,
         sequence,
         table,
+    )
+    from nimlab.misere import (
+        Genus,
+        genus,
+        genus_outcome,
+        genus_sequence,
+        misere_canonical_form,
     )
     from nimlab.render import BinaryView, GameTree, TableView, binary_view, game_tree, table_view
     from nimlab.solvers import Solver, grundy, moves, outcome, winning_moves

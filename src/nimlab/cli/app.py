@@ -39,6 +39,7 @@ COMMANDS: dict[str, str] = {
     "sequence": "nimlab.cli.engine_cmd:sequence_cmd",
     "periodicity": "nimlab.cli.engine_cmd:periodicity_cmd",
     "nimmul": "nimlab.cli.engine_cmd:nimmul_cmd",
+    "genus": "nimlab.cli.misere_cmd:genus_cmd",
 }
 
 

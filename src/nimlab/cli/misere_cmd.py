@@ -1,0 +1,102 @@
+"""Misère commands: genus (and its sequence by heap size), misère quotients."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from nimlab.cli.app import HEAP_CONTEXT, emit_json, game_from_cli, json_option, param_option
+
+
+def _genus_latex(rows: list[tuple[str, Any]]) -> str:
+    lines = [r"\begin{tabular}{rll}", r"position & genus & phylum \\ \hline"]
+    for label, g in rows:
+        lines.append(f"{label} & ${g.latex()}$ & {g.phylum.kind} \\\\")
+    lines.append(r"\end{tabular}")
+    return "\n".join(lines)
+
+
+@click.command("genus", context_settings=HEAP_CONTEXT)
+@click.argument("game_name", metavar="GAME")
+@click.argument("position", nargs=-1)
+@param_option
+@click.option("-n", "n", type=int, default=None, help="Genus sequence of heaps 0..n-1.")
+@click.option("--full", is_flag=True, help="Print the whole superscript (Winning Ways style).")
+@click.option("--latex", "latex", is_flag=True, help="Print a LaTeX tabular.")
+@click.option(
+    "--max-forms",
+    type=click.IntRange(1),
+    default=2_000_000,
+    show_default=True,
+    help="Budget of distinct misère canonical forms.",
+)
+@json_option
+def genus_cmd(
+    game_name: str,
+    position: tuple[str, ...],
+    params: tuple[str, ...],
+    n: int | None,
+    full: bool,
+    latex: bool,
+    max_forms: int,
+    as_json: bool,
+) -> None:
+    """Conway's genus g^(γ0γ1…) of a position, or of heaps 0..n-1 (-n N).
+
+    The symbol is written as CGSuite prints it (a nim heap by its size, a tame or
+    restive game with γ0 only); --full prints the whole superscript. With several
+    heaps the genus theory prediction of the misère outcome of their sum is shown.
+
+    Examples: nimlab genus octal -p code=0.77 -n 21; nimlab genus octal -p code=0.77 5;
+    nimlab genus nim 2 2.
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    import nimlab
+    from nimlab.core.errors import InvalidParameterError
+
+    g = game_from_cli(game_name, params)
+    if (n is None) == (not position):
+        if n is None:
+            raise InvalidParameterError(
+                "give a position (for example 3 4) or -n N for the genus sequence of heaps 0..N-1"
+            )
+        raise InvalidParameterError("give either a position or -n N, not both")
+    sym = (lambda x: x.full_symbol) if full else str
+    if n is not None:
+        seq = nimlab.genus_sequence(g, n, max_forms=max_forms)
+        if as_json:
+            emit_json({"game": g.label(), "n": n, "genus": [x.as_dict() for x in seq]})
+            return
+        if latex:
+            click.echo(_genus_latex([(str(h), x) for h, x in enumerate(seq)]))
+            return
+        table = Table(title=f"{g.label()}: genus of heaps 0..{n - 1}")
+        for col in ("heap", "genus", "γ0", "phylum"):
+            table.add_column(col, justify="right" if col != "phylum" else "left")
+        for h, x in enumerate(seq):
+            table.add_row(str(h), sym(x), str(x.misere_value), x.phylum.kind)
+        Console().print(table)
+        return
+    pos = g.parse_position(list(position))
+    whole = nimlab.genus(g, pos, max_forms=max_forms)
+    comps = g.components(pos)
+    parts = [] if comps is None else [nimlab.genus(r, p, max_forms=max_forms) for r, p in comps]
+    pred = nimlab.genus_outcome(parts) if len(parts) > 1 else None
+    if as_json:
+        data: dict[str, Any] = {"game": g.label(), "position": list(pos), "genus": whole.as_dict()}
+        if pred is not None:
+            data["parts"] = [p.as_dict() for p in parts]
+            data["genus_theory"] = pred.as_dict()
+        emit_json(data)
+        return
+    if latex:
+        click.echo(_genus_latex([(g.format_position(pos), whole)]))
+        return
+    click.echo(f"{sym(whole)}  ({whole.phylum.kind}; misère {'P' if whole.is_p else 'N'})")
+    if pred is not None:
+        click.echo("parts: " + " + ".join(sym(p) for p in parts))
+        verdict = "undecided" if pred.outcome is None else str(pred.outcome)
+        click.echo(f"genus theory: {verdict} ({pred.reason})")

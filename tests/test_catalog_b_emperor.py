@@ -73,8 +73,11 @@ def test_positions_canonical_parse_format() -> None:
     assert EMPEROR.canonical(((2, 1), (4,), (3, 3))) == ((1, 2), (3, 3), (4,))
     assert EMPEROR.parse_position(["1,2", "3,3", "4"]) == ((1, 2), (3, 3), (4,))
     assert EMPEROR.format_position(((1, 2), (3, 3), (4,))) == "1,2 3,3 4"
-    assert EMPEROR.format_position(((), (5,))) == ", 5"
-    assert EMPEROR.parse_position([",", "5"]) == ((), (5,))
+    for tokens in ([",", "5"], ["1,,2"], [",1"], [",,,,"]):
+        with pytest.raises(InvalidPositionError, match="empty"):
+            EMPEROR.parse_position(tokens)
+    with pytest.raises(InvalidPositionError, match="range 1 is empty"):
+        EMPEROR.validate([(), (5,)])
 
 
 def test_cli_reads_ranges(capsys: pytest.CaptureFixture[str]) -> None:

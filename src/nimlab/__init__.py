@@ -40,6 +40,11 @@ _LAZY: dict[str, str] = {
     "NoClosedFormError": "nimlab.core",
     "SearchTooLargeError": "nimlab.core",
     "MoveSetTooLargeError": "nimlab.core.errors",
+    "ClusterError": "nimlab.core.errors",
+    "InvalidArgumentError": "nimlab.core.errors",
+    "OutputPathError": "nimlab.core.errors",
+    "StoreError": "nimlab.core.errors",
+    "WorkTooLargeError": "nimlab.core.errors",
     # registry
     "game": "nimlab.catalog",
     "games": "nimlab.catalog",
@@ -103,11 +108,13 @@ _LAZY: dict[str, str] = {
 
 __all__ = [
     "BinaryView",
+    "ClusterError",
     "Explanation",
     "GameInfo",
     "GameTree",
     "Genus",
     "HeapRuleset",
+    "InvalidArgumentError",
     "InvalidParameterError",
     "InvalidPositionError",
     "MoveSetTooLargeError",
@@ -116,18 +123,21 @@ __all__ = [
     "NimlabError",
     "NoClosedFormError",
     "Outcome",
+    "OutputPathError",
     "Param",
     "Periodicity",
     "PreferenceProfile",
     "Ruleset",
     "SearchTooLargeError",
     "Solver",
+    "StoreError",
     "SumRuleset",
     "TableView",
     "Theorem",
     "UnknownGameError",
     "UnknownTheoremError",
     "VerificationResult",
+    "WorkTooLargeError",
     "binary_view",
     "check_theorem",
     "explain",
@@ -189,7 +199,14 @@ if TYPE_CHECKING:
         UnknownGameError,
         UnknownTheoremError,
     )
-    from nimlab.core.errors import MoveSetTooLargeError
+    from nimlab.core.errors import (
+        ClusterError,
+        InvalidArgumentError,
+        MoveSetTooLargeError,
+        OutputPathError,
+        StoreError,
+        WorkTooLargeError,
+    )
     from nimlab.engine import (
         Periodicity,
         nim_div,

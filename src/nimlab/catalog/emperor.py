@@ -154,6 +154,11 @@ class Emperor(Ruleset[EmperorPosition]):
                 heaps = tuple(_as_int(self.name, i, h) for h in r)
             else:
                 heaps = (_as_int(self.name, i, r),)
+            if not heaps:
+                raise InvalidPositionError(
+                    f"{self.name}: range {i} is empty, but a range has at least one heap "
+                    "(example: 1,2 3,3 4)"
+                )
             for h in heaps:
                 if h < 0:
                     raise InvalidPositionError(
@@ -192,5 +197,5 @@ class Emperor(Ruleset[EmperorPosition]):
         return emperor_is_p(position, self.k)
 
     def format_position(self, position: EmperorPosition) -> str:
-        """Ranges separated by spaces, heaps by commas (an empty range is ``,``)."""
-        return " ".join(",".join(str(h) for h in r) if r else "," for r in position)
+        """Ranges separated by spaces, heaps by commas."""
+        return " ".join(",".join(str(h) for h in r) for r in position)

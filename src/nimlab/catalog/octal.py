@@ -62,6 +62,11 @@ def parse_octal_code(code: str) -> tuple[tuple[int, bool], ...]:
             "optionally followed by ! (unequal split), for example 0.77 (Kayles), 0.07 "
             "(Dawson's Kayles) or 4!.0 (Grundy's game)"
         )
+    if not m.group(2):
+        raise InvalidParameterError(
+            f"octal code {code!r} has no digit after the point: write at least one, for "
+            "example 0.77 (Kayles) or 4!.0 (Grundy's game)"
+        )
     head = m.group(1) or "0"
     digits = [(int(head[0], 16), head.endswith("!"))]
     for dm in re.finditer(r"([0-9a-fA-F])(!?)", m.group(2)):

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from nimlab.core.errors import InvalidParameterError, UnknownGameError
+from nimlab.core.errors import InvalidArgumentError, InvalidParameterError, UnknownGameError
 from nimlab.core.params import Param
 from nimlab.core.ruleset import Ruleset
 
@@ -70,6 +70,10 @@ def _load() -> None:
 
 def game_class(name: str) -> type[Ruleset[Any]]:
     """The ruleset class registered under *name* (or an alias)."""
+    if not isinstance(name, str):
+        raise InvalidArgumentError(
+            f"a game name is text such as 'nim' (run `nimlab list`), got {name!r:.60}"
+        )
     _load()
     canonical = _NAMES.get(_key(name))
     if canonical is None:

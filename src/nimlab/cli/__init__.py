@@ -15,14 +15,43 @@ from nimlab.cli.app import cli
 __all__ = ["cli", "main"]
 
 
+# Integers printed by the command line may be longer than Python's default limit of 4300
+# digits (a nim product of two 4000-digit numbers); inputs are bounded by
+# nimlab.core.params.MAX_INT_DIGITS, so the conversions stay fast.
+_MAX_STR_DIGITS = 100_000
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; user mistakes print one line and exit with status 2."""
+    """Run the command line; user mistakes print one line and exit with status 2.
+
+    Failures that are not a :class:`~nimlab.core.errors.NimlabError` still print one line:
+    an operating-system error or exhausted memory (status 2), and an internal error (status
+    1, with the traceback only when ``NIMLAB_DEBUG`` is set).
+    """
+    import os
+
     from nimlab.core.errors import NimlabError
 
+    if sys.get_int_max_str_digits() and sys.get_int_max_str_digits() < _MAX_STR_DIGITS:
+        sys.set_int_max_str_digits(_MAX_STR_DIGITS)
     try:
         rv = cli.main(args=argv, prog_name="nimlab", standalone_mode=False)
     except NimlabError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {_one_line(exc)}", err=True)
+        return 2
+    except MemoryError:
+        click.echo(
+            "error: out of memory: the computation is too large for this machine; "
+            "use a smaller input",
+            err=True,
+        )
+        return 2
+    except RecursionError:
+        click.echo("error: the input is nested too deeply to be read", err=True)
+        return 2
+    except OSError as exc:
+        where = f": {exc.filename}" if exc.filename else ""
+        click.echo(f"error: {exc.strerror or exc}{where}", err=True)
         return 2
     except click.ClickException as exc:
         exc.show()
@@ -35,7 +64,22 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except click.exceptions.Exit as exc:
         return exc.exit_code
+    except Exception as exc:
+        if os.environ.get("NIMLAB_DEBUG"):
+            raise
+        click.echo(
+            f"internal error: {type(exc).__name__}: {_one_line(exc)} (this is a bug in "
+            "nimlab; run with NIMLAB_DEBUG=1 for the traceback and report it)",
+            err=True,
+        )
+        return 1
     return rv if isinstance(rv, int) else 0
+
+
+def _one_line(exc: BaseException) -> str:
+    """The message of *exc* on one line, cut to a readable length."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 1000 else text[:997] + "..."
 
 
 if __name__ == "__main__":  # pragma: no cover

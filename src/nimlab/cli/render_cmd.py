@@ -8,7 +8,6 @@ game's criterion reads.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -42,9 +41,19 @@ def _image_size(text: str) -> tuple[int, int]:
 
 
 def _write(path: str, text: str) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    from nimlab.core.paths import write_text
+
+    write_text(path, text if text.endswith("\n") else text + "\n")
     click.echo(f"wrote {path}", err=True)
+
+
+def _check_outputs(*paths: str | None) -> None:
+    """Refuse a bad output path before anything is computed."""
+    from nimlab.core.paths import output_path
+
+    for path in paths:
+        if path is not None:
+            output_path(path)
 
 
 @click.command("table")
@@ -110,6 +119,7 @@ def table_cmd(
     from nimlab.render import table_view
     from nimlab.render.tables import parse_highlight
 
+    _check_outputs(csv_file, json_file, md_file, latex_file, png_file, svg_file)
     g = game_from_cli(game_name, params)
     sizes = _size(size_text)
     mark = parse_highlight(highlight)
@@ -189,6 +199,7 @@ def tree_cmd(
     """
     import nimlab
 
+    _check_outputs(dot_file, svg_file, tikz_file)
     g = game_from_cli(game_name, params)
     pos = position_from_cli(g, heaps)
     t = nimlab.game_tree(g, pos, depth=depth, dag=dag, max_nodes=max_nodes)

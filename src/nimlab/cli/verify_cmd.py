@@ -214,6 +214,8 @@ def reproduce_cmd(workers: int | None, store: str | None, no_store: bool, as_jso
     import nimlab
     from nimlab.core.errors import NimlabError
 
+    if not no_store:
+        nimlab.runs(store, limit=1)  # a broken store is refused before any work
     rows: list[dict[str, Any]] = []
     t_all = time.perf_counter()
     for t in nimlab.theorems():

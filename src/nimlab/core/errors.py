@@ -8,14 +8,19 @@ status 2; the Python API raises these exceptions unchanged.
 from __future__ import annotations
 
 __all__ = [
+    "ClusterError",
+    "InvalidArgumentError",
     "InvalidParameterError",
     "InvalidPositionError",
     "MoveSetTooLargeError",
     "NimlabError",
     "NoClosedFormError",
+    "OutputPathError",
     "SearchTooLargeError",
+    "StoreError",
     "UnknownGameError",
     "UnknownTheoremError",
+    "WorkTooLargeError",
 ]
 
 
@@ -58,3 +63,36 @@ class SearchTooLargeError(NimlabError, RuntimeError):
 
 class MoveSetTooLargeError(SearchTooLargeError):
     """The moves (or winning moves) of a position are too many to scan or to list."""
+
+
+class WorkTooLargeError(SearchTooLargeError):
+    """A computation (a table, a sequence, a verification) is larger than its budget.
+
+    Raised before any of the work is done; the message names the option that raises the
+    budget.
+    """
+
+
+class InvalidArgumentError(NimlabError, TypeError, ValueError):
+    """An argument of a public function has the wrong type or a meaningless value.
+
+    Examples
+    --------
+    >>> from nimlab import grundy
+    >>> grundy(None, (1, 2))
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidArgumentError: game must be a ruleset or a game name, got None
+    """
+
+
+class StoreError(NimlabError, RuntimeError):
+    """The results store cannot be opened or used (not a database, read-only, locked, ...)."""
+
+
+class OutputPathError(NimlabError, ValueError):
+    """An output file cannot be written at the given path (a directory, no such folder)."""
+
+
+class ClusterError(NimlabError, RuntimeError):
+    """A Dask scheduler address is malformed or the scheduler cannot be reached or was lost."""

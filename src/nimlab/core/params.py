@@ -8,18 +8,21 @@ for the API, the CLI and the web app alike.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from nimlab.core.errors import InvalidParameterError
 
 __all__ = [
+    "MAX_INT_DIGITS",
+    "MAX_SET_SIZE",
     "REQUIRED",
     "Param",
     "as_index",
     "parse_int",
     "parse_int_set",
+    "read_int",
     "to_int",
     "to_int_set",
 ]
@@ -31,6 +34,42 @@ class _Required:
 
 
 REQUIRED: Final[Any] = _Required()
+
+# The longest integer nimlab reads from text (heaps, parameters): 10**4000 is far beyond
+# any exact computation, and reading longer digit strings costs quadratic time.
+MAX_INT_DIGITS: Final = 4000
+# The largest set of integers a parameter such as S may hold (ranges 1..N included).
+MAX_SET_SIZE: Final = 1_000_000
+
+
+def shown(text: str, width: int = 40) -> str:
+    """*text* quoted and cut to *width* characters for an error message."""
+    return repr(text) if len(text) <= width else repr(text[: width - 3] + "...")
+
+
+def read_int(text: str) -> int:
+    """Read a decimal integer of at most :data:`MAX_INT_DIGITS` digits.
+
+    Raises ValueError (with the reason) on anything else; callers turn it into their own
+    precise error.
+
+    Examples
+    --------
+    >>> read_int(" -12 ")
+    -12
+    >>> read_int("9" * 5000)
+    Traceback (most recent call last):
+    ...
+    ValueError: an integer of 5,000 digits is longer than the 4,000 digits nimlab reads
+    """
+    t = text.strip()
+    digits = len(t.lstrip("+-"))
+    if digits > MAX_INT_DIGITS:
+        raise ValueError(
+            f"an integer of {digits:,} digits is longer than the {MAX_INT_DIGITS:,} digits "
+            "nimlab reads"
+        )
+    return int(t)
 
 
 def as_index(value: object) -> int | None:
@@ -72,24 +111,58 @@ def to_int(name: str, value: object) -> int:
 def parse_int(name: str, text: str) -> int:
     """Read an integer parameter from text, with a clear error."""
     try:
-        return int(text.strip())
-    except ValueError:
+        return read_int(text)
+    except ValueError as exc:
+        why = str(exc) if "digits" in str(exc) else f"got {shown(text)}"
         raise InvalidParameterError(
-            f"parameter {name} must be an integer, got {text!r} (example: -p {name}=3)"
+            f"parameter {name} must be an integer, {why} (example: -p {name}=3)"
         ) from None
 
 
 def to_int_set(name: str, value: object) -> frozenset[int]:
-    """Check a finite set of integers given as any iterable of ints (or a string)."""
+    """Check a finite set of integers given as any iterable of ints (or a string).
+
+    A mapping is refused (``{1: 2}`` is not a set), and so is a set larger than
+    :data:`MAX_SET_SIZE`, before it is built.
+
+    Examples
+    --------
+    >>> sorted(to_int_set("S", range(1, 4)))
+    [1, 2, 3]
+    >>> to_int_set("S", {1: 2})
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidParameterError: parameter S must be a finite set of integers, got {1: 2}
+    """
     if isinstance(value, str):
         return parse_int_set(name, value)
     if isinstance(value, int) and not isinstance(value, bool):
         return frozenset({value})
-    if not isinstance(value, Iterable):
+    if isinstance(value, Mapping) or not isinstance(value, Iterable):
         raise InvalidParameterError(
             f"parameter {name} must be a finite set of integers, got {value!r}"
         )
-    return frozenset(to_int(name, v) for v in value)
+    if isinstance(value, range) and _range_len(value) > MAX_SET_SIZE:
+        raise InvalidParameterError(_too_many(name, _range_len(value)))
+    out: set[int] = set()
+    for v in value:
+        out.add(to_int(name, v))
+        if len(out) > MAX_SET_SIZE:
+            raise InvalidParameterError(_too_many(name, None))
+    return frozenset(out)
+
+
+def _range_len(r: range) -> int:
+    """``len(r)``, also for ranges longer than the largest C integer."""
+    return max(0, (r.stop - r.start + r.step - (1 if r.step > 0 else -1)) // r.step)
+
+
+def _too_many(name: str, n: int | None) -> str:
+    count = f"{n:,}" if n is not None else f"more than {MAX_SET_SIZE:,}"
+    return (
+        f"parameter {name} has {count} elements, too many: nimlab takes at most "
+        f"{MAX_SET_SIZE:,} (a set of moves that large is better written as an all-but game)"
+    )
 
 
 def parse_int_set(name: str, text: str) -> frozenset[int]:
@@ -109,14 +182,22 @@ def parse_int_set(name: str, text: str) -> frozenset[int]:
         try:
             if ".." in part:
                 lo, hi = part.split("..", 1)
-                out.update(range(int(lo), int(hi) + 1))
+                r = range(read_int(lo), read_int(hi) + 1)
+                if _range_len(r) + len(out) > MAX_SET_SIZE:
+                    raise InvalidParameterError(_too_many(name, _range_len(r) + len(out)))
+                out.update(r)
             else:
-                out.add(int(part))
-        except ValueError:
+                out.add(read_int(part))
+        except InvalidParameterError:
+            raise
+        except ValueError as exc:
+            why = f" ({exc})" if "digits" in str(exc) else ""
             raise InvalidParameterError(
                 f"parameter {name} must be integers separated by commas (ranges a..b allowed), "
-                f"got {text!r} (example: -p {name}=1,3,4)"
+                f"got {shown(text)}{why} (example: -p {name}=1,3,4)"
             ) from None
+        if len(out) > MAX_SET_SIZE:
+            raise InvalidParameterError(_too_many(name, None))
     return frozenset(out)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from nimlab.core.errors import InvalidPositionError
-from nimlab.core.params import Param, as_index
+from nimlab.core.params import Param, as_index, read_int, shown
 
 if TYPE_CHECKING:
     from nimlab.core.kernels import OneHeapKernel, TableKernel
@@ -226,15 +226,21 @@ def parse_group_tokens(tokens: Sequence[str]) -> tuple[int | tuple[int, ...], ..
     """
     out: list[int | tuple[int, ...]] = []
     for tok in tokens:
+        if "," in tok and any(x.strip() == "" for x in tok.split(",")):
+            raise InvalidPositionError(
+                f"cannot read {shown(tok)}: a group has an empty entry; write groups as "
+                "integers separated by single commas, like 1,2 3,3"
+            )
         try:
             if "," in tok:
-                out.append(tuple(int(x) for x in tok.split(",") if x.strip() != ""))
+                out.append(tuple(read_int(x) for x in tok.split(",")))
             else:
-                out.append(int(tok))
-        except ValueError:
+                out.append(read_int(tok))
+        except ValueError as exc:
+            why = f" ({exc})" if "digits" in str(exc) else ""
             raise InvalidPositionError(
-                f"cannot read {tok!r} as a heap: write heaps as integers like 3 4 5, "
-                "groups with commas like 1,2 3,3"
+                f"cannot read {shown(tok)} as a heap{why}: write heaps as integers like "
+                "3 4 5, groups with commas like 1,2 3,3"
             ) from None
     return tuple(out)
 

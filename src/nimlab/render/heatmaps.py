@@ -239,7 +239,9 @@ def heatmap(
     >>> root.get("width"), root.get("height")
     ('400px', '380px')
     """
-    out = Path(path)
+    from nimlab.core.paths import output_path
+
+    out = output_path(path, "heatmap")
     fmt = out.suffix.lower().lstrip(".")
     if fmt not in _FORMATS:
         raise InvalidParameterError(
@@ -286,12 +288,16 @@ def heatmap(
         import textwrap
 
         fig.suptitle(textwrap.fill(title, max(20, int(w / 9.5))), fontsize=11)
-    out.parent.mkdir(parents=True, exist_ok=True)
     import matplotlib
 
     # SVG: keep text as text (searchable, smaller) and ids reproducible
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "nimlab"}):
-        fig.savefig(out, format=fmt, dpi=dpi, metadata={"Date": None} if fmt == "svg" else None)
+        try:
+            fig.savefig(out, format=fmt, dpi=dpi, metadata={"Date": None} if fmt == "svg" else None)
+        except OSError as exc:
+            from nimlab.core.errors import OutputPathError
+
+            raise OutputPathError(f"cannot write the heatmap to {path}: {exc.strerror}") from None
     if fmt == "svg":
         _fix_svg_size(out, size)
     return out

@@ -19,7 +19,17 @@ def as_game(game: Ruleset[Any] | str) -> Ruleset[Any]:
         from nimlab.catalog.registry import game as lookup
 
         return lookup(game)
+    if not isinstance(game, Ruleset):
+        from nimlab.core.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"game must be a ruleset or a game name, got {_short(game)}")
     return game
+
+
+def _short(value: object) -> str:
+    """``repr(value)`` cut to a readable length, for error messages."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # A position whose box of smaller positions has at least this many cells is solved with a

@@ -9,18 +9,24 @@ primary key: a run killed at any moment resumes without losing or double-countin
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import socket
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-__all__ = ["RunRecord", "Store", "default_store_path", "runs"]
+from nimlab.core.errors import StoreError
+
+__all__ = ["BUSY_TIMEOUT", "RunRecord", "Store", "default_store_path", "runs"]
+
+# seconds a writer waits for another process's lock on the store before giving up
+BUSY_TIMEOUT = 60.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -82,6 +88,120 @@ def _tuplify(x: Any) -> Any:
     return x
 
 
+def _checked_path(path: str | os.PathLike[str] | None) -> Path:
+    """The store's path, refused with a clear error before SQLite sees it.
+
+    The default store's folder is created; a folder the user named must exist.
+    """
+    if path is None:
+        p = default_store_path()
+        if p.parent.is_file():
+            raise StoreError(f"cannot create the results store {p}: {p.parent} is a file")
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the folder of the results store {p}: {exc.strerror}; "
+                "set $NIMLAB_STORE or pass --store PATH"
+            ) from None
+    else:
+        text = os.fspath(path)
+        if not str(text).strip():
+            raise StoreError("the results store path is empty: give --store PATH or --no-store")
+        p = Path(text).expanduser()
+    if p.is_dir():
+        raise StoreError(
+            f"the results store {p} is a directory: give a file such as {p}/results.sqlite"
+        )
+    if p.exists() and not p.is_file():
+        raise StoreError(f"the results store {p} is not a regular file (a device or a pipe)")
+    for parent in p.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise StoreError(f"cannot create the results store {p}: {parent} is not a folder")
+            break
+    if not p.parent.is_dir():
+        raise StoreError(
+            f"cannot create the results store {p}: the folder {p.parent} does not exist"
+        )
+    return p
+
+
+def _store_error(path: Path, exc: sqlite3.Error, timeout: float) -> StoreError:
+    """One clear line for an SQLite failure on the store at *path*."""
+    msg = str(exc)
+    low = msg.lower()
+    if "locked" in low or "busy" in low:
+        why = f"it is locked by another process (waited {timeout:g} s); try again later"
+    elif "not a database" in low or "malformed" in low or "corrupt" in low:
+        why = "it is not a nimlab results store (not an SQLite database, or damaged)"
+    elif "readonly" in low or "read-only" in low:
+        why = "it is read-only; give a writable --store PATH or --no-store"
+    elif "unable to open" in low:
+        why = "the file cannot be opened (check the path and its permissions)"
+    elif "disk i/o" in low:
+        why = "a disk I/O error (is it a regular file on a writable disk?)"
+    else:
+        why = msg
+    return StoreError(f"results store {path}: {why}")
+
+
+def _columns(conn: sqlite3.Connection) -> dict[str, set[str]]:
+    tables = [str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    return {t: {str(r[1]) for r in conn.execute(f"PRAGMA table_info('{t}')")} for t in tables}
+
+
+@functools.cache
+def _schema_columns() -> dict[str, set[str]]:
+    """Each table of :data:`_SCHEMA` and its columns."""
+    mem = sqlite3.connect(":memory:")
+    try:
+        mem.executescript(_SCHEMA)
+        return {t: c for t, c in _columns(mem).items() if not t.startswith("sqlite_")}
+    finally:
+        mem.close()
+
+
+def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a database whose tables lack columns that nimlab reads and writes."""
+    found = {t: c for t, c in _columns(conn).items() if not t.startswith("sqlite_")}
+    ours = _schema_columns()
+    if found and not set(found) & set(ours):
+        raise StoreError(
+            f"results store {path}: it is an SQLite database of another program (tables "
+            f"{', '.join(sorted(found)[:3])}), not a nimlab results store: give another "
+            "--store PATH"
+        )
+    for table, cols in ours.items():
+        if table not in found:
+            continue
+        missing = cols - found[table]
+        if missing:
+            raise StoreError(
+                f"results store {path}: its table {table!r} has another schema (no column "
+                f"{sorted(missing)[0]!r}); it was not made by this version of nimlab: give "
+                "another --store PATH"
+            )
+
+
+_S = TypeVar("_S", bound="Store")
+_R = TypeVar("_R")
+_A = ParamSpec("_A")
+
+
+def _guarded(
+    f: Callable[Concatenate[_S, _A], _R],
+) -> Callable[Concatenate[_S, _A], _R]:
+    """Run a read of the store with SQLite errors turned into :class:`StoreError`."""
+
+    def wrapper(self: _S, /, *args: _A.args, **kwargs: _A.kwargs) -> _R:
+        with self._errors():
+            return f(self, *args, **kwargs)
+
+    functools.update_wrapper(wrapper, f)
+    return wrapper
+
+
 @dataclass(frozen=True)
 class RunRecord:
     """One row of the ``runs`` table."""
@@ -134,17 +254,31 @@ class Store:
     []
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(path).expanduser() if path is not None else default_store_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(str(self.path), timeout=60.0, isolation_level=None)
-        self.conn.execute("PRAGMA busy_timeout = 60000")
-        self.conn.execute("PRAGMA journal_mode = WAL")
-        self.conn.execute("PRAGMA synchronous = NORMAL")
-        with self._tx():
-            for stmt in _SCHEMA.split(";"):
-                if stmt.strip():
-                    self.conn.execute(stmt)
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, *, timeout: float = BUSY_TIMEOUT
+    ) -> None:
+        self.path = _checked_path(path)
+        self.timeout = timeout
+        try:
+            self.conn = sqlite3.connect(
+                str(self.path), timeout=timeout, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise _store_error(self.path, exc, timeout) from None
+        try:
+            self.conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+            _check_schema(self.conn, self.path)
+            with self._tx():
+                for stmt in _SCHEMA.split(";"):
+                    if stmt.strip():
+                        self.conn.execute(stmt)
+        except BaseException as exc:
+            self.conn.close()
+            if isinstance(exc, sqlite3.Error):
+                raise _store_error(self.path, exc, timeout) from None
+            raise
 
     def close(self) -> None:
         """Close the connection."""
@@ -152,13 +286,22 @@ class Store:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        self.conn.execute("BEGIN IMMEDIATE")
+        with self._errors():
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Turn an SQLite error into one clear :class:`StoreError`."""
         try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+            yield
+        except sqlite3.Error as exc:
+            raise _store_error(self.path, exc, self.timeout) from None
 
     # -- runs -----------------------------------------------------------------------
     def create_run(
@@ -201,6 +344,7 @@ class Store:
         assert rid is not None
         return int(rid)
 
+    @_guarded
     def find_resumable(self, spec_key: str) -> int | None:
         """The latest unfinished run with this spec, or None."""
         row = self.conn.execute(
@@ -210,6 +354,7 @@ class Store:
         ).fetchone()
         return None if row is None else int(row[0])
 
+    @_guarded
     def run_spec(self, run_id: int) -> tuple[str, bytes | None] | None:
         """``(spec_key, pickled spec)`` of a run, or None if there is no such run."""
         row = self.conn.execute(
@@ -268,6 +413,7 @@ class Store:
             c.execute("UPDATE runs SET positions = positions + ? WHERE id = ?", (positions, run_id))
         return True
 
+    @_guarded
     def done_chunks(self, run_id: int) -> dict[int, tuple[int, float, dict[str, Any] | None]]:
         """Recorded chunks of a run: index -> (positions, seconds, failure or None)."""
         out: dict[int, tuple[int, float, dict[str, Any] | None]] = {}
@@ -292,6 +438,7 @@ class Store:
         return out
 
     # -- listing --------------------------------------------------------------------
+    @_guarded
     def runs(self, limit: int = 100) -> list[RunRecord]:
         """The latest runs, newest first (a ``running`` run whose process is gone on this
         host is shown as ``interrupted``)."""

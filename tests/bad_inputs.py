@@ -1,0 +1,262 @@
+"""The bad-input probe: inputs a new user may try, and the one clear error each must give.
+
+Issue 11 (part 3) tried 561 commands and 188 API calls as a new user would; this table
+keeps them (and more) so that every feature is held to the same rule: bad input gives one
+line on stderr and exit status 2 on the command line, a precise
+:class:`~nimlab.core.errors.NimlabError` subclass in Python; never a traceback, a hang or
+an out-of-memory; budgets are checked before work and memory are spent.
+
+The table is data, shared by every interface: ``tests/test_bad_inputs.py`` runs the CLI
+and API cases, and a later interface (the web server) reuses :data:`BAD_GAME_INPUTS`
+(a game, its parameters as text and a position as tokens, as a form would send them).
+
+Placeholders in arguments: ``{tmp}`` is a folder prepared by :func:`prepare_files` (a text
+file, a truncated database, a database of another schema, a regular file ``afile``, ...),
+``{big}`` is 10**1000.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["API_CASES", "BAD_GAME_INPUTS", "CLI_CASES", "Api", "Cli", "prepare_files"]
+
+BIG = str(10**1000)
+
+
+@dataclass(frozen=True)
+class Cli:
+    """One command line and what it must give: *code* and *fragment* on stderr's line.
+
+    ``isolate`` runs it in a subprocess under a memory cap (cases that once filled memory
+    or hung); others run in-process, which is faster.
+    """
+
+    id: str
+    argv: tuple[str, ...]
+    fragment: str
+    code: int = 2
+    timeout: float = 30.0
+    isolate: bool = False
+
+
+@dataclass(frozen=True)
+class Api:
+    """One Python call and the NimlabError subclass it must raise.
+
+    *call* is an expression with ``nimlab``, ``tmp`` (the prepared folder) and ``probe``
+    (this module) in scope.
+    """
+
+    id: str
+    call: str
+    error: str
+    fragment: str
+    timeout: float = 30.0
+    isolate: bool = False
+
+
+@dataclass(frozen=True)
+class BadGameInput:
+    """A game, its parameters and a position as text (what a form or a command line sends)."""
+
+    id: str
+    game: str
+    params: tuple[tuple[str, str], ...]
+    position: tuple[str, ...]
+    error: str
+    fragment: str
+
+
+def c(id: str, cmd: str | list[str], fragment: str, **kw: object) -> Cli:
+    argv = tuple(cmd.split()) if isinstance(cmd, str) else tuple(cmd)
+    return Cli(id, argv, fragment, **kw)  # type: ignore[arg-type]
+
+
+def prepare_files(tmp: str) -> None:
+    """Create the broken stores and files the cases refer to as ``{tmp}/...``."""
+    import os
+    import sqlite3
+
+    with open(os.path.join(tmp, "text.sqlite"), "w") as f:
+        f.write("this is not a database\n")
+    good = os.path.join(tmp, "full.sqlite")
+    con = sqlite3.connect(good)
+    con.execute("CREATE TABLE t (a INTEGER)")
+    con.executemany("INSERT INTO t VALUES (?)", [(i,) for i in range(5000)])
+    con.commit()
+    con.close()
+    with open(good, "rb") as f:
+        head = f.read(3000)
+    with open(os.path.join(tmp, "trunc.sqlite"), "wb") as f:
+        f.write(head)
+    con = sqlite3.connect(os.path.join(tmp, "other.sqlite"))
+    con.execute("CREATE TABLE runs (id INTEGER, name TEXT)")
+    con.commit()
+    con.close()
+    with open(os.path.join(tmp, "afile"), "w") as f:
+        f.write("a regular file\n")
+    os.makedirs(os.path.join(tmp, "adir"), exist_ok=True)
+
+
+# -- games, parameters and positions (shared with every interface) -----------------------
+
+BAD_GAME_INPUTS: tuple[BadGameInput, ...] = (
+    BadGameInput("emperor-comma", "emperor", (), (",",), "InvalidPositionError", "empty"),
+    BadGameInput("emperor-commas", "emperor", (), (",,,,",), "InvalidPositionError", "empty"),
+    BadGameInput("emperor-gap", "emperor", (), ("1,,2",), "InvalidPositionError", "empty"),
+    BadGameInput("emperor-lead", "emperor", (), (",1",), "InvalidPositionError", "empty"),
+    BadGameInput("turtles-gap", "turning-turtles", (), ("1,,2",), "InvalidPositionError", "empty"),
+    BadGameInput("turtles-lead", "turning-turtles", (), (",1,2",), "InvalidPositionError", "empty"),
+    BadGameInput("nim-negative", "nim", (), ("-3", "4"), "InvalidPositionError", "heap 1 is -3"),
+    BadGameInput("nim-word", "nim", (), ("x",), "InvalidPositionError", "cannot read 'x'"),
+    BadGameInput("nim-huge-digits", "nim", (), ("9" * 5000,), "InvalidPositionError", "digits"),
+    BadGameInput("unknown-game", "nimm", (), ("3",), "UnknownGameError", "unknown game"),
+    BadGameInput(
+        "octal-dot", "octal", (("code", "."),), ("3",), "InvalidParameterError", "octal code"
+    ),
+    BadGameInput(
+        "octal-zero-dot", "octal", (("code", "0."),), ("3",), "InvalidParameterError", "octal code"
+    ),
+    BadGameInput(
+        "octal-bang", "octal", (("code", "4!."),), ("3",), "InvalidParameterError", "octal code"
+    ),
+    BadGameInput(
+        "sub-huge-range",
+        "subtraction",
+        (("S", "1..100000000"),),
+        ("5",),
+        "InvalidParameterError",
+        "too many",
+    ),
+    BadGameInput(
+        "param-huge-digits",
+        "moore",
+        (("k", "9" * 5000),),
+        ("1",),
+        "InvalidParameterError",
+        "digits",
+    ),
+)
+
+
+def _game_cli(b: BadGameInput, command: str) -> Cli:
+    argv = [command, b.game]
+    for k, v in b.params:
+        argv += ["-p", f"{k}={v}"]
+    return Cli(f"{command}-{b.id}", (*argv, *b.position), b.fragment)
+
+
+def _game_api(b: BadGameInput) -> Api:
+    params = ", ".join(f"{k}={v!r}" for k, v in b.params)
+    g = f"nimlab.game({b.game!r}{', ' if params else ''}{params})"
+    pos = f"{g}.parse_position({list(b.position)!r})"
+    return Api(f"api-{b.id}", f"nimlab.grundy({g}, {pos})", b.error, b.fragment)
+
+
+# -- the command line --------------------------------------------------------------------
+
+_STORE_CMDS = (
+    ("verify", ["verify", "S19-T1", "--bound", "4", "--workers", "1"]),
+    ("runs", ["runs"]),
+)
+
+_BROKEN_STORES = (
+    ("dir", "{tmp}/adir", "is a directory"),
+    ("text", "{tmp}/text.sqlite", "not a nimlab results store"),
+    ("trunc", "{tmp}/trunc.sqlite", "not a nimlab results store"),
+    ("schema", "{tmp}/other.sqlite", "another schema"),
+    ("foreign", "{tmp}/full.sqlite", "another program"),
+    ("under-file", "{tmp}/afile/x.sqlite", "is not a folder"),
+    ("no-parent", "{tmp}/nodir/x.sqlite", "does not exist"),
+    ("devnull", "/dev/null", "not a regular file"),
+    ("empty", "", "empty"),
+)
+
+CLI_CASES: tuple[Cli, ...] = (
+    # -- the store --
+    *(
+        c(f"store-{what}-{name}", [*argv, "--store", path], frag)
+        for what, argv in _STORE_CMDS
+        for name, path, frag in _BROKEN_STORES
+    ),
+    c("store-reproduce-dir", "reproduce --store {tmp}/adir", "is a directory"),
+    # -- output paths: a directory, a missing folder (never created) --
+    *(
+        c(
+            f"out-{opt}-dir",
+            ["table", "nim", "--size", "4", f"--{opt}", "{tmp}/adir"],
+            "is a directory",
+        )
+        for opt in ("csv", "json-file", "latex", "markdown", "png", "svg")
+    ),
+    *(
+        c(
+            f"out-tree-{opt}-dir",
+            ["tree", "nim", "1", "2", f"--{opt}", "{tmp}/adir"],
+            "is a directory",
+        )
+        for opt in ("dot", "svg", "tikz")
+    ),
+    c(
+        "out-png-no-parent",
+        "table nim --size 4 --png {tmp}/nonexistent/dir/x.png",
+        "does not exist",
+    ),
+    c("out-csv-no-parent", "table nim --size 4 --csv {tmp}/nonexistent/x.csv", "does not exist"),
+    c("out-csv-under-file", "table nim --size 4 --csv {tmp}/afile/x.csv", "not a folder"),
+    c("out-dot-empty", ["tree", "nim", "1", "2", "--dot", ""], "empty"),
+    # -- positions and parameters, from the shared table --
+    *(_game_cli(b, "grundy") for b in BAD_GAME_INPUTS),
+)
+
+# -- the Python API ----------------------------------------------------------------------
+
+API_CASES: tuple[Api, ...] = (
+    *(_game_api(b) for b in BAD_GAME_INPUTS),
+    # -- types --
+    Api("api-grundy-none", "nimlab.grundy(None, (1, 2))", "InvalidArgumentError", "got None"),
+    Api("api-outcome-int", "nimlab.outcome(5, (1, 2))", "InvalidArgumentError", "got 5"),
+    Api("api-game-int", "nimlab.game(5)", "InvalidArgumentError", "got 5"),
+    Api("api-game-none", "nimlab.game(None)", "InvalidArgumentError", "got None"),
+    Api("api-sub-dict", "nimlab.game('subtraction', S={1: 2})", "InvalidParameterError", "{1: 2}"),
+    Api(
+        "api-sub-huge-range",
+        "nimlab.game('subtraction', S=range(1, 10**9))",
+        "InvalidParameterError",
+        "too many",
+        isolate=True,
+    ),
+    Api(
+        "api-sub-astronomic-range",
+        "nimlab.game('subtraction', S=range(1, 10**100))",
+        "InvalidParameterError",
+        "too many",
+    ),
+    Api("api-store-dir", "nimlab.runs(tmp + '/adir')", "StoreError", "is a directory"),
+    Api("api-store-text", "nimlab.runs(tmp + '/text.sqlite')", "StoreError", "not a nimlab"),
+    Api(
+        "api-store-locked",
+        "probe.locked_store(tmp)",
+        "StoreError",
+        "locked by another process",
+    ),
+)
+
+
+def locked_store(tmp: str) -> None:
+    """Open a store while another connection holds its write lock (short timeout)."""
+    import os
+    import sqlite3
+
+    from nimlab.verification.store import Store
+
+    path = os.path.join(tmp, "locked.sqlite")
+    Store(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        Store(path, timeout=0.2)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()

@@ -21,7 +21,7 @@ import numpy as np
 import nimlab
 from nimlab.formulas.nimmul import nimmul as exact
 
-REF = Path("/work/shared/reference/nim_product64.c")
+REF = Path(__file__).resolve().parent / "reference_c" / "nim_product64.c"
 
 
 def c_table_ns() -> float | None:

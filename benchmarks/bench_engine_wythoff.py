@@ -21,9 +21,7 @@ import numpy as np
 
 from nimlab import table
 
-REF = Path(__file__).resolve().parents[2] / "shared" / "reference" / "wythoff_table.c"
-if not REF.exists():  # the repository may live elsewhere: fall back to the known place
-    REF = Path("/work/shared/reference/wythoff_table.c")
+REF = Path(__file__).resolve().parent / "reference_c" / "wythoff_table.c"
 
 
 def compile_c(tmp: str) -> str | None:

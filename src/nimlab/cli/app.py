@@ -9,6 +9,8 @@ from typing import Any
 
 import click
 
+from nimlab import __version__
+
 __all__ = [
     "HEAP_CONTEXT",
     "cli",
@@ -60,7 +62,7 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="nimlab", prog_name="nimlab")
+@click.version_option(version=__version__, prog_name="nimlab")
 def cli() -> None:
     """nimlab: impartial games of the Nim family.
 

@@ -367,9 +367,9 @@ def _dask(
     try:
         dist: Any = importlib.import_module("distributed")
         Client, LocalCluster, as_completed = dist.Client, dist.LocalCluster, dist.as_completed
-    except ImportError as exc:  # pragma: no cover - dask is a dependency
+    except ImportError as exc:  # pragma: no cover - the [dask] extra is installed in tests
         raise InvalidParameterError(
-            "Dask is not installed: pip install 'dask[distributed]'"
+            "Dask is not installed: pip install 'nimlab[dask]'"
         ) from exc
     cluster = None
     if scheduler:

@@ -1,6 +1,8 @@
-"""Every example of the documentation site runs: ``pycon`` blocks as doctests (one namespace
-per page, in order) and ``console`` blocks command by command, compared with the output the
-page shows (``...`` stands for any text, as in doctests)."""
+"""Every example of the documentation site runs: ``pycon`` blocks (and ``python`` blocks
+written as ``>>>`` sessions) as doctests, one namespace per page, in order; and ``console``
+blocks command by command, compared with the output the page shows (``...`` stands for any
+text, as in doctests). A command shown without output must succeed (exit status 0).
+Blocks in other languages (``bash``, ``text``) are not run."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ def blocks(text: str, lang: str) -> list[tuple[int, str]]:
         (text.count("\n", 0, m.start()) + 1, m.group(2))
         for m in FENCE.finditer(text)
         if m.group(1) == lang
+        or (lang == "pycon" and m.group(1) == "python" and m.group(2).startswith(">>>"))
     ]
 
 
@@ -87,9 +90,12 @@ def test_console_examples(
     for line, cmd, shown in found:
         argv = shlex.split(cmd, comments=True)
         assert argv[0] == "nimlab", f"{page}:{line}: only nimlab commands run here: {cmd}"
-        main(argv[1:])
+        code = main(argv[1:])
         out, err = capsys.readouterr()
         got = out + err
+        if not shown:
+            assert code == 0, f"{page}:{line}: $ {cmd}\nexit status {code}\n{got}"
+            continue
         assert checker.check_output(shown, got, FLAGS), (
             f"{page}:{line}: $ {cmd}\n--- shown ---\n{shown}--- printed ---\n{got}"
         )

@@ -38,6 +38,7 @@ class Cli:
     code: int = 2
     timeout: float = 30.0
     isolate: bool = False
+    env: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,58 @@ CLI_CASES: tuple[Cli, ...] = (
     c("out-csv-no-parent", "table nim --size 4 --csv {tmp}/nonexistent/x.csv", "does not exist"),
     c("out-csv-under-file", "table nim --size 4 --csv {tmp}/afile/x.csv", "not a folder"),
     c("out-dot-empty", ["tree", "nim", "1", "2", "--dot", ""], "empty"),
+    # -- expressions: nesting and shifts are bounded --
+    *(
+        c(
+            f"expr-{name}",
+            ["verify", "--game", "nim", "--formula", text, "--heaps", "2", "--bound", "4"]
+            + ["--no-store", "--workers", "1"],
+            frag,
+            isolate=True,
+        )
+        for name, text, frag in (
+            ("minus-900", "-" * 900 + "a", "nested more than 100 levels"),
+            ("not-400", "not " * 400 + "a", "nested more than 100 levels"),
+            ("sum-301", "+".join(["a"] * 301), "nested more than 100 levels"),
+            ("xor-660", "^".join(["a"] * 660), "nested more than 100 levels"),
+            ("shift-2-40", "1 << (1 << 40)", "shifts"),
+            ("shift-2-33-plus", "(1 << (1 << 33)) + a", "shifts"),
+            ("shift-1e9", "(a+1) << 1000000000", "shifts"),
+            ("parens-300", "(" * 300 + "a" + ")" * 300, "nested"),
+        )
+    ),
+    # -- verification options --
+    c("verify-bound-0", "verify S19-T1 --bound 0 --no-store", "bound must be >= 1"),
+    c("verify-bound-float", "verify S19-T1 --bound 1.5 --no-store", "not a valid integer"),
+    c("verify-no-store-resume", "verify S19-T1 --no-store --resume", "contradict"),
+    c("verify-store-and-no-store", "verify S19-T1 --no-store --store {tmp}/s.sqlite", "not both"),
+    c("verify-theorem-run", "verify S19-T1 --resume --run 99999", "--run ID"),
+    c(
+        "verify-run-missing",
+        "verify --game nim --formula a^b --bound 4 --resume --run 99999 --workers 1",
+        "no run 99999",
+    ),
+    c("verify-workers-0", "verify S19-T1 --workers 0 --no-store", "--workers must be >= 1"),
+    c(
+        "verify-chunk-0",
+        "verify --game nim --formula a^b --bound 4 --chunk-size 0 --no-store",
+        "chunk size",
+    ),
+    c(
+        "verify-misere-formula",
+        "verify --game nim --formula a^b --misere --bound 4 --no-store",
+        "misere applies to a claimed P-set",
+    ),
+    c("verify-scheduler-words", ["verify", "S19-T1", "--scheduler", "not a url"], "scheduler"),
+    c("verify-scheduler-scheme", "verify S19-T1 --scheduler zzz://127.0.0.1:1", "scheduler"),
+    c(
+        "env-progress-interval",
+        "verify S19-T1 --bound 4 --no-store",
+        "NIMLAB_PROGRESS_INTERVAL must be a positive number",
+        env=(("NIMLAB_PROGRESS_INTERVAL", "abc"),),
+    ),
+    c("cli-missing-arg", "grundy", "Missing argument"),
+    c("cli-unknown-command", "frobnicate", "No such command"),
     # -- positions and parameters, from the shared table --
     *(_game_cli(b, "grundy") for b in BAD_GAME_INPUTS),
 )
@@ -215,6 +268,30 @@ CLI_CASES: tuple[Cli, ...] = (
 API_CASES: tuple[Api, ...] = (
     *(_game_api(b) for b in BAD_GAME_INPUTS),
     # -- types --
+    Api(
+        "api-misere-text",
+        "nimlab.outcome('nim', (1, 1), misere='no')",
+        "InvalidArgumentError",
+        "misere",
+    ),
+    Api(
+        "api-verify-heaps-text",
+        "nimlab.verify('nim', 'a^b', bound=4, heaps='2', workers=1)",
+        "InvalidArgumentError",
+        "heaps must be an integer",
+    ),
+    Api(
+        "api-theorem-bound-float",
+        "nimlab.check_theorem('S19-T1', bound=1.5)",
+        "InvalidArgumentError",
+        "bound must be an integer",
+    ),
+    Api(
+        "api-verify-workers-0",
+        "nimlab.verify('nim', 'a^b', bound=4, heaps=2, workers=0)",
+        "InvalidArgumentError",
+        "workers",
+    ),
     Api("api-grundy-none", "nimlab.grundy(None, (1, 2))", "InvalidArgumentError", "got None"),
     Api("api-outcome-int", "nimlab.outcome(5, (1, 2))", "InvalidArgumentError", "got 5"),
     Api("api-game-int", "nimlab.game(5)", "InvalidArgumentError", "got 5"),

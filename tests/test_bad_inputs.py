@@ -99,9 +99,15 @@ def _check_line(code: int, err: str, case: probe.Cli) -> None:
 
 @pytest.mark.parametrize("case", probe.CLI_CASES, ids=lambda c: c.id)
 def test_cli(
-    case: probe.Cli, files: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    case: probe.Cli,
+    files: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     argv = _expand(case.argv, files)
+    for name, value in case.env:
+        monkeypatch.setenv(name, value)
     if case.isolate:
         code, err = _run_isolated(_MAIN, argv, tmp_path, case.timeout)
     else:

@@ -53,8 +53,18 @@ def main(argv: list[str] | None = None) -> int:
         where = f": {exc.filename}" if exc.filename else ""
         click.echo(f"error: {exc.strerror or exc}{where}", err=True)
         return 2
+    except click.UsageError as exc:
+        hint = (
+            f" (see nimlab {exc.ctx.command_path.partition(' ')[2]} --help)".replace(
+                "nimlab  --help", "nimlab --help"
+            )
+            if exc.ctx is not None
+            else ""
+        )
+        click.echo(f"error: {_one_line(exc.format_message())}{hint}", err=True)
+        return 2
     except click.ClickException as exc:
-        exc.show()
+        click.echo(f"error: {_one_line(exc.format_message())}", err=True)
         return exc.exit_code
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
@@ -76,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     return rv if isinstance(rv, int) else 0
 
 
-def _one_line(exc: BaseException) -> str:
+def _one_line(exc: BaseException | str) -> str:
     """The message of *exc* on one line, cut to a readable length."""
     text = " ".join(str(exc).split())
     return text if len(text) <= 1000 else text[:997] + "..."

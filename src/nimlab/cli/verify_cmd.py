@@ -54,7 +54,11 @@ def theorems_cmd(as_json: bool) -> None:
 
 def _store_arg(store: str | None, no_store: bool) -> Any:
     if no_store:
-        return None
+        if store is not None:
+            from nimlab.core.errors import InvalidParameterError
+
+            raise InvalidParameterError("give either --store PATH or --no-store, not both")
+        return False
     return store if store is not None else True
 
 
@@ -159,6 +163,11 @@ def verify_cmd(
         if game_name or formula or p_set:
             raise InvalidParameterError(
                 "give either a theorem ID or --game with --formula/--p-set, not both"
+            )
+        if run_id is not None:
+            raise InvalidParameterError(
+                "--run ID resumes one run of a conjecture (--game); a theorem's runs are "
+                "resumed with --resume alone"
             )
         t = nimlab.theorem(theorem_id)
         b = t.default_bound if bound is None else bound

@@ -58,6 +58,13 @@ def _by_kernel(g: Ruleset[Any], pos: Any, kind: str) -> int | bool | None:
     return bool(value) if kind != "grundy" else int(value)
 
 
+def _check_misere(misere: object) -> None:
+    if not isinstance(misere, bool):
+        from nimlab.core.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"misere must be True or False, got {_short(misere)}")
+
+
 def _check_method(method: str) -> Method:
     if method not in _METHODS:
         from nimlab.core.errors import InvalidParameterError
@@ -145,6 +152,7 @@ def outcome(
     <Outcome.N: 'N'>
     """
     g = as_game(game)
+    _check_misere(misere)
     pos = g.validate(position)
     m = _check_method(method)
     if m == "auto":
@@ -183,6 +191,7 @@ def winning_moves(
     []
     """
     g = as_game(game)
+    _check_misere(misere)
     pos = g.validate(position)
     m = _check_method(method)
     from nimlab.solvers.strategy import find_winning_moves

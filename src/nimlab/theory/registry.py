@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from nimlab.core.errors import UnknownTheoremError
+from nimlab.core.errors import NimlabError, UnknownTheoremError
 from nimlab.core.ruleset import Ruleset
 
 __all__ = [
@@ -261,6 +261,28 @@ def theorem(tid: str) -> Theorem:
     return t
 
 
+def _check_bound(bound: object) -> None:
+    from nimlab.core.errors import InvalidArgumentError, InvalidParameterError
+    from nimlab.core.params import as_index
+
+    b = as_index(bound)
+    if b is None:
+        raise InvalidArgumentError(f"bound must be an integer, got {bound!r:.40}")
+    if b < 1:
+        raise InvalidParameterError(
+            f"bound must be >= 1, got {b}: a check of no position proves nothing"
+        )
+
+
+def _no_position(t: Theorem, b: int) -> NimlabError:
+    from nimlab.core.errors import InvalidParameterError
+
+    return InvalidParameterError(
+        f"{t.id}: no position has every heap < {b}, so nothing would be checked; raise the "
+        f"bound (default {t.default_bound})"
+    )
+
+
 def check_theorem(
     tid: str | Theorem,
     bound: int | None = None,
@@ -296,9 +318,13 @@ def check_theorem(
     """
     t = tid if isinstance(tid, Theorem) else theorem(tid)
     b = t.default_bound if bound is None else bound
+    _check_bound(b)
     if t.kind == "custom":
         assert t.custom_check is not None
-        return t.custom_check(b)
+        custom = t.custom_check(b)
+        if custom.ok and custom.positions_checked == 0:
+            raise _no_position(t, b)
+        return custom
     assert t.instances is not None
     if method == "search":
         return _check_search(t, b)
@@ -360,6 +386,8 @@ def check_theorem(
                 "+".join(sorted(used)),
                 tuple(runs),
             )
+    if count == 0:
+        raise _no_position(t, b)
     return CheckResult(
         t.id,
         b,
@@ -397,4 +425,6 @@ def _check_search(t: Theorem, b: int, instances: Iterable[Instance] | None = Non
                     time.perf_counter() - start,
                     Counterexample(inst.game.label(), pos, claimed, actual),
                 )
+    if count == 0:
+        raise _no_position(t, b)
     return CheckResult(t.id, b, count, True, time.perf_counter() - start)

@@ -39,6 +39,34 @@ _BINOPS: dict[type[ast.operator], str] = {
 _CMPOPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 _LETTERS = "abcdefghijklmnopqrstuvw"
 _LIMIT = 1 << 62
+# An expression nests at most this deep (its syntax tree), so that checking and compiling
+# it never exhausts Python's recursion limit.
+MAX_DEPTH = 100
+# ``x << n`` with n beyond this many bits, or a shift whose result has more bits, is refused
+# when it is evaluated (a number of 2**40 bits would fill the memory).
+MAX_SHIFT_BITS = 100_000
+
+
+def _shl(x: int, n: int) -> int:
+    """``x << n`` with the size of the result bounded (the ``<<`` of expressions)."""
+    if n > MAX_SHIFT_BITS or (n > 0 and x and x.bit_length() + n > MAX_SHIFT_BITS):
+        raise InvalidParameterError(
+            f"the expression shifts {x.bit_length()}-bit numbers left by {n} bits, beyond the "
+            f"{MAX_SHIFT_BITS:,} bits nimlab computes with"
+        )
+    return x << n
+
+
+class _SafeShift(ast.NodeTransformer):
+    """Rewrite ``x << n`` as ``_shl(x, n)`` (bounded) for evaluation over Python ints."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.LShift):
+            return ast.Call(
+                func=ast.Name(id="_shl", ctx=ast.Load()), args=[node.left, node.right], keywords=[]
+            )
+        return node
 
 
 def v2(n: int) -> int:
@@ -216,6 +244,20 @@ def parse_expression(
     return e
 
 
+def _check_depth(src: str, tree: ast.expr) -> None:
+    """Refuse a tree deeper than :data:`MAX_DEPTH` (counted without recursion)."""
+    todo: list[tuple[ast.AST, int]] = [(tree, 1)]
+    while todo:
+        node, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise _err(
+                src[:40] + ("..." if len(src) > 40 else ""),
+                f"it is nested more than {MAX_DEPTH} levels deep (a chain of operators counts "
+                "one level each); split it with parentheses or simplify it",
+            )
+        todo.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+
+
 def _check(src: str, names: Mapping[str, int], consts: Mapping[str, int]) -> ast.expr:
     if not isinstance(src, str) or not src.strip():
         raise _err(str(src), "the expression is empty")
@@ -225,6 +267,9 @@ def _check(src: str, names: Mapping[str, int], consts: Mapping[str, int]) -> ast
         tree = ast.parse(src.strip(), mode="eval")
     except SyntaxError as exc:
         raise _err(src, f"syntax error ({exc.msg})") from None
+    except (RecursionError, MemoryError):
+        raise _err(src, f"it is nested more than {MAX_DEPTH} levels deep") from None
+    _check_depth(src, tree.body)
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.BinOp):
@@ -293,9 +338,12 @@ def _lambda_source(
 def _compile(
     tree: ast.expr, n_heaps: int, consts: Mapping[str, int]
 ) -> Callable[[tuple[int, ...]], Any]:
+    import copy
+
     names = heap_names(n_heaps)
-    expr, used = _lambda_source(tree, n_heaps, consts)
-    env: dict[str, Any] = {"__builtins__": {}, **FUNCTIONS, **consts}
+    safe = _SafeShift().visit(copy.deepcopy(tree))
+    expr, used = _lambda_source(safe, n_heaps, consts)
+    env: dict[str, Any] = {"__builtins__": {}, **FUNCTIONS, **consts, "_shl": _shl}
     # The tree holds only whitelisted nodes (checked by _check): evaluating it is safe.
     lam = eval(compile(expr, "<formula>", "eval"), env)
     idx = [names[n] for n in used]

@@ -13,13 +13,15 @@ import importlib
 import json
 import os
 import pickle
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from nimlab.core.errors import InvalidParameterError, NimlabError
+from nimlab.core.errors import InvalidArgumentError, InvalidParameterError, NimlabError
+from nimlab.core.params import as_index
 from nimlab.core.ruleset import Ruleset
 from nimlab.verification.expr import parse_expression
 from nimlab.verification.local import (
@@ -414,6 +416,74 @@ def _dask(
 # -- progress ---------------------------------------------------------------------------
 
 
+def _env_seconds(name: str, default: float) -> float:
+    """A positive number of seconds from environment variable *name*, or a clear error."""
+    text = os.environ.get(name)
+    if text is None or not text.strip():
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise InvalidParameterError(
+            f"environment variable {name} must be a positive number of seconds, got "
+            f"{text[:40]!r} (unset it or write for example {name}=5)"
+        )
+    return value
+
+
+_SCHEDULER = re.compile(
+    r"^(?:(tcp|tls|inproc|ucx|ws|wss)://)?([\w.\-]+|\[[0-9a-fA-F:]+\])(?::(\d{1,5}))?/?$"
+)
+
+
+def check_scheduler(address: str) -> str:
+    """A Dask scheduler address (``tcp://host:8786``, ``host:8786``), or a ClusterError.
+
+    Examples
+    --------
+    >>> check_scheduler("tcp://127.0.0.1:8786")
+    'tcp://127.0.0.1:8786'
+    >>> check_scheduler("zzz://127.0.0.1:1")
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.ClusterError: cannot read the Dask scheduler address 'zzz://127.0.0.1:1': write it as tcp://HOST:PORT (for example tcp://10.0.0.1:8786)
+    """
+    from nimlab.core.errors import ClusterError
+
+    m = _SCHEDULER.match(address.strip()) if isinstance(address, str) else None
+    if m is None or (m.group(3) is not None and not 0 < int(m.group(3)) < 65536):
+        raise ClusterError(
+            f"cannot read the Dask scheduler address {str(address)[:60]!r}: write it as "
+            "tcp://HOST:PORT (for example tcp://10.0.0.1:8786)"
+        )
+    return address.strip()
+
+
+def _check_run_args(
+    workers: object, scheduler: object, store: object, resume: object, chunk_size: object = None
+) -> None:
+    """Refuse meaningless run options before anything is opened or started."""
+    from nimlab.core.errors import InvalidArgumentError
+    from nimlab.core.params import as_index
+
+    if workers is not None and (as_index(workers) is None or as_index(workers) < 1):  # type: ignore[operator]
+        raise InvalidArgumentError(f"workers must be an integer >= 1, got {workers!r:.40}")
+    if chunk_size is not None and (as_index(chunk_size) is None or as_index(chunk_size) < 1):  # type: ignore[operator]
+        raise InvalidArgumentError(
+            f"chunk size must be an integer >= 1 (positions per chunk), got {chunk_size!r:.40}"
+        )
+    if scheduler is not None:
+        check_scheduler(scheduler)  # type: ignore[arg-type]
+    if not isinstance(resume, (bool, int)):
+        raise InvalidArgumentError(f"resume must be True, False or a run id, got {resume!r:.40}")
+    if store is False and resume is not False:
+        raise InvalidParameterError(
+            "resume needs the results store: --no-store (store=False) and --resume contradict"
+        )
+
+
 class _Progress:
     def __init__(self, label: str, total_chunks: int, enabled: bool) -> None:
         self.enabled = enabled
@@ -424,7 +494,7 @@ class _Progress:
         self.t0 = time.perf_counter()
         self.last = self.t0
         self.bar: Any = None
-        self.interval = float(os.environ.get("NIMLAB_PROGRESS_INTERVAL", "5"))
+        self.interval = _env_seconds("NIMLAB_PROGRESS_INTERVAL", 5.0)
         if enabled and sys.stderr.isatty():
             from rich.progress import (
                 BarColumn,
@@ -503,6 +573,7 @@ def run_spec(
     """Check every chunk of *spec*; see :func:`verify` for the parameters."""
     from nimlab.verification.store import Store
 
+    _check_run_args(workers, scheduler, store, resume)
     st: Store | None = None
     own = False
     if store is not None and store is not False:
@@ -744,6 +815,17 @@ def verify(
     g = as_game(game)
     if (formula is None) == (p_set is None):
         raise InvalidParameterError("give exactly one of formula= or p_set=")
+    if not isinstance(misere, bool):
+        raise InvalidArgumentError(f"misere must be True or False, got {misere!r:.40}")
+    if misere and formula is not None:
+        raise InvalidParameterError(
+            "misere applies to a claimed P-set (--p-set); a Grundy function (--formula) is "
+            "about normal play"
+        )
+    for name, value in (("bound", bound), ("heaps", heaps)):
+        if value is not None and as_index(value) is None:
+            raise InvalidArgumentError(f"{name} must be an integer, got {value!r:.40}")
+    _check_run_args(workers, scheduler, store, resume, chunk_size)
     kind: CheckKind = "grundy" if formula is not None else ("misere-p-set" if misere else "p-set")
     raw = formula if formula is not None else p_set
     if positions is not None:

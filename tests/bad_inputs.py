@@ -254,7 +254,7 @@ CLI_CASES: tuple[Cli, ...] = (
     c(
         "env-progress-interval",
         "verify S19-T1 --bound 4 --no-store",
-        "NIMLAB_PROGRESS_INTERVAL must be a positive number",
+        "NIMLAB_PROGRESS_INTERVAL must be a number of seconds",
         env=(("NIMLAB_PROGRESS_INTERVAL", "abc"),),
     ),
     c("cli-missing-arg", "grundy", "Missing argument"),

@@ -261,14 +261,14 @@ def theorem(tid: str) -> Theorem:
     return t
 
 
-def _check_bound(bound: object) -> None:
+def _check_bound(bound: object, used: bool = True) -> None:
     from nimlab.core.errors import InvalidArgumentError, InvalidParameterError
     from nimlab.core.params import as_index
 
     b = as_index(bound)
     if b is None:
         raise InvalidArgumentError(f"bound must be an integer, got {bound!r:.40}")
-    if b < 1:
+    if used and b < 1:
         raise InvalidParameterError(
             f"bound must be >= 1, got {b}: a check of no position proves nothing"
         )
@@ -318,7 +318,7 @@ def check_theorem(
     """
     t = tid if isinstance(tid, Theorem) else theorem(tid)
     b = t.default_bound if bound is None else bound
-    _check_bound(b)
+    _check_bound(b, used=t.kind != "custom")
     if t.kind == "custom":
         assert t.custom_check is not None
         custom = t.custom_check(b)

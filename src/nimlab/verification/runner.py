@@ -417,7 +417,7 @@ def _dask(
 
 
 def _env_seconds(name: str, default: float) -> float:
-    """A positive number of seconds from environment variable *name*, or a clear error."""
+    """A number of seconds >= 0 from environment variable *name*, or a clear error."""
     text = os.environ.get(name)
     if text is None or not text.strip():
         return default
@@ -425,9 +425,9 @@ def _env_seconds(name: str, default: float) -> float:
         value = float(text)
     except ValueError:
         value = float("nan")
-    if not 0 < value < float("inf"):
+    if not 0 <= value < float("inf"):
         raise InvalidParameterError(
-            f"environment variable {name} must be a positive number of seconds, got "
+            f"environment variable {name} must be a number of seconds >= 0, got "
             f"{text[:40]!r} (unset it or write for example {name}=5)"
         )
     return value

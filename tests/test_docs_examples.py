@@ -1,7 +1,9 @@
-"""Every example of the documentation site runs: ``pycon`` blocks (and ``python`` blocks
+"""Every example of the documentation site and of README.md runs: ``pycon`` blocks (and ``python`` blocks
 written as ``>>>`` sessions) as doctests, one namespace per page, in order; and ``console``
 blocks command by command, compared with the output the page shows (``...`` stands for any
-text, as in doctests). A command shown without output must succeed (exit status 0).
+text, as in doctests). A command shown without output must succeed (exit status 0). Commands
+run in an empty directory (with a ``docs/images`` folder for the README's pictures); besides
+``nimlab`` only ``cat FILE`` is understood.
 Blocks in other languages (``bash``, ``text``) are not run."""
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from nimlab.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
-PAGES = sorted(p.relative_to(ROOT).as_posix() for p in DOCS.rglob("*.md"))
+PAGES = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in DOCS.rglob("*.md"))]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
@@ -84,15 +86,19 @@ def test_console_examples(
     if not found:
         pytest.skip("no console examples on this page")
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs" / "images").mkdir(parents=True)
     monkeypatch.setenv("NIMLAB_STORE", str(tmp_path / "results.sqlite"))
     os.environ.pop("COLUMNS", None)
     checker = doctest.OutputChecker()
     for line, cmd, shown in found:
         argv = shlex.split(cmd, comments=True)
-        assert argv[0] == "nimlab", f"{page}:{line}: only nimlab commands run here: {cmd}"
-        code = main(argv[1:])
-        out, err = capsys.readouterr()
-        got = out + err
+        if argv[0] == "cat" and len(argv) == 2:
+            code, got = 0, Path(argv[1]).read_text(encoding="utf-8")
+        else:
+            assert argv[0] == "nimlab", f"{page}:{line}: only nimlab and cat run here: {cmd}"
+            code = main(argv[1:])
+            out, err = capsys.readouterr()
+            got = out + err
         if not shown:
             assert code == 0, f"{page}:{line}: $ {cmd}\nexit status {code}\n{got}"
             continue

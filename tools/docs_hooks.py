@@ -95,7 +95,8 @@ def _page_url(src_uri: str, from_uri: str) -> str:
 
 
 def theorem_anchor(tid: str) -> str:
-    return tid.lower().replace(".", "")
+    """The HTML id of a result's section: ``S18-T8`` -> ``s18-t8``, ``Sh-T6*`` -> ``sh-t6-star``."""
+    return re.sub(r"[^a-z0-9]+", "-", tid.lower().replace("*", "-star")).strip("-")
 
 
 # ---------------------------------------------------------------- generated pages
@@ -125,7 +126,7 @@ def theorems_page() -> str:
         game = t["game"]
         page = _owner.get(game)
         g = f"[`{game}`]({_page_url(page, 'theorems.md')})" if page else f"`{game}`"
-        cells = [f"[{t['id']}](#{theorem_anchor(t['id'])})", g, _md(t["statement"])]
+        cells = [f"[{_md(t['id'])}](#{theorem_anchor(t['id'])})", g, _md(t["statement"])]
         if has_status:
             cells.append(str(t.get("status", "")))
         out.append("| " + " | ".join(cells) + " |")
@@ -155,7 +156,7 @@ def _theorem_block(t: dict[str, Any], from_uri: str, level: int) -> list[str]:
     tid = t["id"]
     page = _owner.get(t["game"])
     game = f"[`{t['game']}`]({_page_url(page, from_uri)})" if page else f"`{t['game']}`"
-    lines = [f"{'#' * level} {tid} {{#{theorem_anchor(tid)}}}", "", _md(t["statement"]), ""]
+    lines = [f"{'#' * level} {_md(tid)} {{#{theorem_anchor(tid)}}}", "", _md(t["statement"]), ""]
     facts = [f"game {game}", f"kind `{t['kind']}`"]
     if t.get("status"):
         facts.insert(0, f"status **{t['status']}**")
@@ -360,5 +361,5 @@ def _results(names: list[str], src: str) -> str:
     for t in rows:
         link = _page_url("theorems.md", src) + "#" + theorem_anchor(t["id"])
         status = f" *({t['status']})*" if t.get("status") else ""
-        out.append(f"- [**{t['id']}**]({link}){status} [{t['paper']}]: {_md(t['statement'])}")
+        out.append(f"- [**{_md(t['id'])}**]({link}){status} [{t['paper']}]: {_md(t['statement'])}")
     return "\n".join(out) + "\n"

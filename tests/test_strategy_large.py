@@ -41,10 +41,16 @@ def reduced(before: tuple[int, ...], after: tuple[int, ...]) -> list[int]:
     return [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
 
 
+# A call takes milliseconds in practice; the bound only catches work that grows with the
+# heaps (exponential in their digits), so it is generous: a loaded CI machine, or mutmut's
+# instrumentation (docs/MUTATION.md), runs the same calls several times slower.
+CALL_SECONDS = 10.0
+
+
 def timed(fn: Any, *args: Any, **kw: Any) -> Any:
     t = time.perf_counter()
     out = fn(*args, **kw)
-    assert time.perf_counter() - t < 2.0  # milliseconds in practice; generous for CI
+    assert time.perf_counter() - t < CALL_SECONDS
     return out
 
 
@@ -250,7 +256,7 @@ def test_move_set_too_large_without_construction() -> None:
     t = time.perf_counter()
     with pytest.raises(SearchTooLargeError, match="no construction"):
         winning_moves(g, pos)
-    assert time.perf_counter() - t < 1.0
+    assert time.perf_counter() - t < CALL_SECONDS
 
 
 def test_construction_without_full_list_needs_limit() -> None:

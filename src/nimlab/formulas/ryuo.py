@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from nimlab.core.errors import InvalidParameterError
+
 __all__ = ["restricted_ryuo_grundy", "rgames_grundy", "ryuo_grundy"]
 
 
 def _check_p(p: int) -> None:
-    if p < 1:
-        raise ValueError(f"p must be a positive integer, got {p}")
+    if isinstance(p, bool) or not isinstance(p, int) or p < 1:
+        raise InvalidParameterError(f"p must be an integer >= 1, got {p!r}")
 
 
 def ryuo_grundy(x: int, y: int, p: int) -> int:
@@ -50,11 +52,15 @@ def restricted_ryuo_grundy(x: int, y: int, p: int, q: int) -> int:
     >>> restricted_ryuo_grundy(1, 1, 2, 3)
     Traceback (most recent call last):
     ...
-    ValueError: S18-T9 needs p | q, got p=2, q=3
+    nimlab.core.errors.InvalidParameterError: S18-T9 needs p | q, got p=2, q=3
+    >>> restricted_ryuo_grundy(1, 1, 0, 3)
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidParameterError: p must be an integer >= 1, got 0
     """
     _check_p(p)
-    if q < 1 or q % p:
-        raise ValueError(f"S18-T9 needs p | q, got p={p}, q={q}")
+    if isinstance(q, bool) or not isinstance(q, int) or q < 1 or q % p:
+        raise InvalidParameterError(f"S18-T9 needs p | q, got p={p!r}, q={q!r}")
     return p * (((x % q) // p) ^ ((y % q) // p)) + (x + y) % p
 
 
@@ -81,7 +87,9 @@ def rgames_grundy(heaps: Sequence[int], part_values: Sequence[int], p: int) -> i
     """
     _check_p(p)
     if len(heaps) != len(part_values):
-        raise ValueError("one Grundy value per heap is needed")
+        raise InvalidParameterError(
+            f"one Grundy value per heap is needed, got {len(part_values)} for {len(heaps)} heaps"
+        )
     acc = 0
     for v in part_values:
         acc ^= v // p

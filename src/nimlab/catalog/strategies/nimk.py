@@ -13,6 +13,7 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
+from nimlab.core.errors import InvalidParameterError
 from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
 
@@ -30,6 +31,15 @@ __all__ = [
 Heaps = tuple[int, ...]
 
 
+def _modulus(K: object) -> int:
+    """``K + 1`` for a valid ``K`` (an integer ``>= 1``), else a precise error."""
+    if isinstance(K, bool) or not isinstance(K, int) or K < 1:
+        raise InvalidParameterError(
+            f"K must be an integer >= 1 (the number of heaps a move may touch), got {K!r}"
+        )
+    return K + 1
+
+
 def nimk_is_p(heaps: Heaps, K: int) -> bool:
     """Moore's criterion: every binary digit is set in a multiple of ``K+1`` heaps.
 
@@ -38,7 +48,7 @@ def nimk_is_p(heaps: Heaps, K: int) -> bool:
     >>> nimk_is_p((3, 3, 3), 2), nimk_is_p((3, 4, 5), 2)
     (True, False)
     """
-    m = K + 1
+    m = _modulus(K)
     width = max(heaps, default=0).bit_length()
     return all(sum((h >> j) & 1 for h in heaps) % m == 0 for j in range(width))
 
@@ -46,7 +56,7 @@ def nimk_is_p(heaps: Heaps, K: int) -> bool:
 def _misere_nimk_is_p(heaps: Heaps, K: int) -> bool:
     if any(h > 1 for h in heaps):
         return nimk_is_p(heaps, K)
-    return sum(heaps) % (K + 1) == 1
+    return sum(heaps) % _modulus(K) == 1
 
 
 # -- Nim -------------------------------------------------------------------------------
@@ -115,7 +125,10 @@ def naito_procedure(heaps: Heaps, K: int) -> Heaps | None:
     (3, 3, 3)
     >>> naito_procedure((3, 4, 5, 9), 2)
     (1, 4, 5, 5)
+    >>> naito_procedure((3, 3, 3), 2) is None   # a P-position: no winning move
+    True
     """
+    m = _modulus(K)
     if K == 1:  # the procedure is Bouton's move on the first heap with the top digit
         s = 0
         for h in heaps:
@@ -124,7 +137,6 @@ def naito_procedure(heaps: Heaps, K: int) -> Heaps | None:
             if h ^ s < h:
                 return heaps[:i] + (h ^ s,) + heaps[i + 1 :]
         return None
-    m = K + 1
     new = list(heaps)
     chosen: list[int] = []
     in_chosen = [False] * len(heaps)
@@ -169,8 +181,13 @@ def nimk_moves(heaps: Heaps, K: int) -> Iterator[Heaps]:
     [(3, 3, 3)]
     >>> sorted(nimk_moves((7, 6, 5), 1))
     [(3, 6, 5), (7, 2, 5), (7, 6, 1)]
+
+    A P-position has no winning move:
+
+    >>> list(nimk_moves((3, 3, 3), 2)), list(nimk_moves((0, 0), 1))
+    ([], [])
     """
-    m = K + 1
+    m = _modulus(K)
     n = len(heaps)
     width = max(heaps, default=0).bit_length()
     if width == 0:
@@ -224,7 +241,7 @@ def misere_nimk_moves(heaps: Heaps, K: int) -> Iterator[Heaps]:
     >>> list(misere_nimk_moves((2, 3, 1), 2))
     [(0, 0, 1)]
     """
-    m = K + 1
+    m = _modulus(K)
     n = len(heaps)
     if _misere_nimk_is_p(heaps, K):
         return

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from nimlab.catalog.ryuo import splits
+from nimlab.core.errors import InvalidParameterError
 from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
 
@@ -32,7 +33,17 @@ __all__ = [
 Heaps = tuple[int, ...]
 
 
+def _positive(name: str, v: object) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        raise InvalidParameterError(f"{name} must be an integer >= 1, got {v!r}")
+    return v
+
+
 def _ryuo_like(x: int, y: int, p: int, q: int | None) -> list[Heaps]:
+    _positive("p", p)
+    if q is not None and _positive("q", q) % p:
+        raise InvalidParameterError(f"S18-T9 needs p | q, got p={p}, q={q}")
+
     def quo(h: int) -> int:
         return (h if q is None else h % q) // p
 
@@ -77,6 +88,10 @@ def restricted_ryuo_moves(x: int, y: int, p: int, q: int) -> list[Heaps]:
     --------
     >>> restricted_ryuo_moves(7, 3, 3, 6)
     [(3, 3), (7, 2)]
+    >>> restricted_ryuo_moves(7, 3, 0, 6)
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidParameterError: p must be an integer >= 1, got 0
     """
     return _ryuo_like(x, y, p, q)
 
@@ -97,7 +112,8 @@ def restricted_ryuo_strategy(
     game: Ruleset[Any], position: Heaps, misere: bool
 ) -> Construction | None:
     """Restricted Ryuo Nim's winning moves, when ``p | q`` (normal play)."""
-    p, q = int(game.p), int(game.q)  # type: ignore[attr-defined]
+    p = _positive("p", game.p)  # type: ignore[attr-defined]
+    q = _positive("q", game.q)  # type: ignore[attr-defined]
     if misere or q % p:
         return None
     x, y = position

@@ -1,0 +1,299 @@
+"""Strategy functions called directly, on every small position, against the rules.
+
+The public helpers of ``nimlab.solvers.strategies`` (Naito's enumeration, Lim's automaton,
+Emperor's construction, Ryuo's inversion) are checked here one by one, P-positions
+included, against brute force written from the rules; and ``has_inner_period`` against
+its definition. These close gaps that mutation testing found (docs/MUTATION.md).
+"""
+
+from __future__ import annotations
+
+import itertools
+from math import lcm
+from types import SimpleNamespace
+
+import pytest
+
+from nimlab import InvalidParameterError, NimlabError, game, winning_move
+from nimlab.formulas.emperor import emperor_is_p
+from nimlab.formulas.onepile import (
+    Periodicity,
+    allbut_periodicity,
+    has_inner_period,
+    subtraction_periodicity,
+)
+from nimlab.formulas.ryuo import restricted_ryuo_grundy, rgames_grundy, ryuo_grundy
+from nimlab.solvers.strategies.emperor import emperor_move
+from nimlab.solvers.strategies.lim import lim_moves, lim_winning_t
+from nimlab.solvers.strategies.nimk import (
+    misere_nimk_moves,
+    naito_procedure,
+    nimk_is_p,
+    nimk_moves,
+)
+from nimlab.solvers.strategies.ryuo import (
+    restricted_ryuo_moves,
+    restricted_ryuo_strategy,
+    ryuo_moves,
+)
+
+
+# -- Moore's Nim_K ------------------------------------------------------------------------
+def moore_p(heaps: tuple[int, ...], K: int) -> bool:
+    """[S19] Theorem 5, written out: every binary digit is set in a multiple of K+1 heaps."""
+    return all(sum((h >> j) & 1 for h in heaps) % (K + 1) == 0 for j in range(12))
+
+
+def nimk_options(heaps: tuple[int, ...], K: int) -> set[tuple[int, ...]]:
+    """Every move of Nim_K: lower at most K heaps (at least one stone in total)."""
+    out: set[tuple[int, ...]] = set()
+    for chosen in itertools.combinations(range(len(heaps)), min(K, len(heaps))):
+        for vals in itertools.product(*(range(heaps[i] + 1) for i in chosen)):
+            new = list(heaps)
+            for i, v in zip(chosen, vals, strict=True):
+                new[i] = v
+            out.add(tuple(new))
+    out.discard(heaps)
+    return out
+
+
+NIMK_CASES = [
+    (K, pos)
+    for K in (1, 2, 3)
+    for n, bound in ((1, 9), (2, 9), (3, 8), (4, 4))
+    for pos in itertools.product(range(bound), repeat=n)
+]
+
+
+def test_nimk_moves_are_exactly_the_winning_moves_p_positions_included() -> None:
+    p_seen = 0
+    for K, pos in NIMK_CASES:
+        want = {o for o in nimk_options(pos, K) if moore_p(o, K)}
+        got = list(nimk_moves(pos, K))
+        assert len(got) == len(set(got)), (pos, K)  # no move listed twice
+        assert set(got) == want, (pos, K)
+        assert nimk_is_p(pos, K) == moore_p(pos, K), (pos, K)
+        first = naito_procedure(pos, K)
+        if moore_p(pos, K):
+            p_seen += 1
+            assert got == [] and first is None, (pos, K)
+        else:
+            assert first in want, (pos, K)
+    assert p_seen > 100
+
+
+def misere_moore_p(heaps: tuple[int, ...], K: int) -> bool:
+    """[N99] Theorem 2.10 written out."""
+    if any(h > 1 for h in heaps):
+        return moore_p(heaps, K)
+    return sum(heaps) % (K + 1) == 1
+
+
+def test_misere_nimk_moves_are_exactly_the_winning_moves() -> None:
+    for K, pos in NIMK_CASES:
+        want = {o for o in nimk_options(pos, K) if misere_moore_p(o, K)}
+        got = list(misere_nimk_moves(pos, K))
+        assert len(got) == len(set(got)), (pos, K)
+        assert set(got) == want, (pos, K)
+
+
+@pytest.mark.parametrize("bad", [0, -1, True, 1.5, "2"])
+def test_nimk_functions_refuse_a_bad_k(bad: object) -> None:
+    for fn in (nimk_is_p, naito_procedure):
+        with pytest.raises(InvalidParameterError, match="K must be an integer >= 1"):
+            fn((1, 2, 3), bad)  # type: ignore[arg-type]
+    for gen in (nimk_moves, misere_nimk_moves):
+        with pytest.raises(InvalidParameterError, match="K must be an integer >= 1"):
+            list(gen((1, 2, 3), bad))  # type: ignore[arg-type]
+
+
+# -- Lim ----------------------------------------------------------------------------------
+def test_lim_winning_t_is_every_winning_t_p_positions_included() -> None:
+    p_seen = 0
+    for x, y, z in itertools.product(range(20), repeat=3):
+        want = [
+            t
+            for t in range(1, min(x, y) + 1)
+            if ((x - t) & (y - t)) | ((x - t) & (z + t)) | ((y - t) & (z + t)) == 0
+        ]
+        assert lim_winning_t(x, y, z) == want, (x, y, z)
+        if (x & y) | (x & z) | (y & z) == 0:  # a P-position (S19-T8): no winning t
+            p_seen += 1
+            assert want == []
+    assert p_seen > 500
+
+
+def test_lim_moves_are_exactly_the_winning_moves() -> None:
+    for pos in itertools.product(range(12), repeat=3):
+        want = set()
+        for i, j, k in ((0, 1, 2), (0, 2, 1), (1, 2, 0)):
+            for t in range(1, min(pos[i], pos[j]) + 1):
+                new = list(pos)
+                new[i] -= t
+                new[j] -= t
+                new[k] += t
+                a, b, c = new
+                if (a & b) | (a & c) | (b & c) == 0:
+                    want.add(tuple(new))
+        got = lim_moves(pos)
+        assert len(got) == len(set(got)) and set(got) == want, pos
+
+
+# -- Emperor Nim --------------------------------------------------------------------------
+def legal_emperor_move(before: tuple[tuple[int, ...], ...], after: object, k: int) -> bool:
+    """[S19] Games 9/10: at most k ranges play freely, every other range changes at most
+    one heap, heaps only shrink, at least one stone is taken, the ranges keep their heaps."""
+    assert isinstance(after, tuple) and len(after) == len(before)
+    free = 0
+    for r0, r1 in zip(before, after, strict=True):
+        if len(r0) != len(r1) or any(b > a or b < 0 for a, b in zip(r0, r1, strict=True)):
+            return False
+        changed = sum(1 for a, b in zip(r0, r1, strict=True) if a != b)
+        free += changed > 1
+    return free <= k and after != before
+
+
+EMPEROR_SHAPES = [(3, 3), (3, 3, 3), (3, 1, 2), (2, 3)]
+
+
+@pytest.mark.parametrize("shape", EMPEROR_SHAPES)
+@pytest.mark.parametrize("k", [1, 2])
+def test_every_emperor_move_is_legal_and_wins(shape: tuple[int, ...], k: int) -> None:
+    """Every position with ranges of these sizes (3 heaps per range included), heaps < 4
+    (< 3 for three ranges of 3): the move is legal, reaches P, and exists iff N."""
+    bound = 3 if sum(shape) > 6 else 4
+    n_moves = 0
+    for flat in itertools.product(range(bound), repeat=sum(shape)):
+        it = iter(flat)
+        pos = tuple(tuple(next(it) for _ in range(size)) for size in shape)
+        mv = emperor_move(pos, k)
+        if emperor_is_p(pos, k):
+            assert mv is None, pos
+            continue
+        assert mv is not None, pos
+        assert legal_emperor_move(pos, mv, k), (pos, mv)
+        assert emperor_is_p(mv, k), (pos, mv)
+        n_moves += 1
+    assert n_moves > 100
+
+
+def test_emperor_strategy_through_the_public_api_on_ranges_of_three() -> None:
+    for k in (1, 2):
+        g = game("emperor", k=k)
+        for pos in [((4, 4, 4), (1, 2, 3)), ((4, 4, 4), (4, 4, 4), (7, 1, 1)), ((5, 6, 7),)]:
+            mv = winning_move(g, pos)
+            assert mv is not None and legal_emperor_move(pos, mv, k), (pos, mv)
+            assert emperor_is_p(mv, k)
+
+
+# -- Ryuo Nim and restricted Ryuo Nim -----------------------------------------------------
+def ryuo_options(x: int, y: int, p: int, q: int | None) -> set[tuple[int, int]]:
+    """[S18] Definitions 13/14: one heap loses < q (any, for Ryuo), or both lose t < p."""
+    out = set()
+    for v in range(x):
+        if q is None or x - v < q:
+            out.add((v, y))
+    for v in range(y):
+        if q is None or y - v < q:
+            out.add((x, v))
+    for t in range(1, p):
+        for a in range(t + 1):
+            if a <= x and t - a <= y:
+                out.add((x - a, y - (t - a)))
+    return out
+
+
+@pytest.mark.parametrize(("p", "q"), [(1, None), (2, None), (3, None), (2, 4), (3, 6), (2, 2)])
+def test_ryuo_moves_are_exactly_the_winning_moves(p: int, q: int | None) -> None:
+    def value(x: int, y: int) -> int:
+        return ryuo_grundy(x, y, p) if q is None else restricted_ryuo_grundy(x, y, p, q)
+
+    for x, y in itertools.product(range(14), repeat=2):
+        want = {o for o in ryuo_options(x, y, p, q) if value(*o) == 0}
+        got = ryuo_moves(x, y, p) if q is None else restricted_ryuo_moves(x, y, p, q)
+        assert len(got) == len(set(got)) and set(got) == want, (x, y)
+
+
+def test_ryuo_with_p_0_is_a_clear_parameter_error() -> None:
+    for call in (
+        lambda: ryuo_moves(3, 4, 0),
+        lambda: restricted_ryuo_moves(3, 4, 0, 3),
+        lambda: restricted_ryuo_moves(3, 4, 2, 0),
+        lambda: restricted_ryuo_moves(3, 4, 2, 3),  # p must divide q
+        lambda: ryuo_grundy(3, 4, 0),
+        lambda: restricted_ryuo_grundy(3, 4, 0, 3),
+        lambda: rgames_grundy((1, 2), (1, 2), 0),
+        lambda: rgames_grundy((1, 2), (1,), 2),
+    ):
+        with pytest.raises(InvalidParameterError):
+            call()
+    broken = SimpleNamespace(p=0, q=3)  # a game object that escaped validation
+    with pytest.raises(InvalidParameterError, match="p must be an integer >= 1, got 0"):
+        restricted_ryuo_strategy(broken, (3, 4), False)  # type: ignore[arg-type]
+    with pytest.raises(NimlabError):
+        game("restricted-ryuo", p=0, q=3)
+
+
+# -- inner periods ([S18] Definition 11) --------------------------------------------------
+def inner_period_by_definition(per: Periodicity, p: int) -> bool:
+    """Definition 11 checked term by term over many periods: pure periodicity, G(k) ≡ k
+    (mod p), and G(k+1) = G(k) + 1 inside each block of p."""
+    if per.preperiod != 0:
+        return False
+    span = 3 * lcm(per.period, p) + p
+    return all(
+        per.grundy(n) % p == n % p and (n % p == p - 1 or per.grundy(n + 1) == per.grundy(n) + 1)
+        for n in range(span)
+    )
+
+
+def test_has_inner_period_matches_the_definition() -> None:
+    sequences = [subtraction_periodicity(s) for s in _subsets(range(1, 7), 1, 3)]
+    sequences += [allbut_periodicity(s) for s in _subsets(range(1, 9), 0, 2)]
+    # not purely periodic (preperiods 8, 11, 12): never an inner period
+    sequences += [subtraction_periodicity(s) for s in ({2, 4, 7}, {1, 6, 9}, {2, 7, 8})]
+    verdicts = set()
+    for per in sequences:
+        for p in range(1, 11):
+            want = inner_period_by_definition(per, p)
+            assert has_inner_period(per, p) == want, (per, p)
+            verdicts.add((want, per.pure))
+    assert verdicts == {(True, True), (False, True), (False, False)}
+
+
+def _subsets(items: range, lo: int, hi: int) -> list[set[int]]:
+    return [set(c) for r in range(lo, hi + 1) for c in itertools.combinations(items, r)]
+
+
+@pytest.mark.parametrize(
+    ("per", "p", "reason"),
+    [
+        (Periodicity(1, 1, 1, (5, 1)), 1, "not purely periodic"),
+        (Periodicity(0, 2, 3, (0, 1)), 2, "saltus 3 is not a multiple of 2"),
+        (Periodicity(0, 2, 2, (1, 0)), 2, "G(0) = 1 is not 0 mod 2"),
+        (Periodicity(0, 4, 4, (0, 3, 2, 1)), 2, "G(1) = 3 is not G(0) + 1"),
+        (Periodicity(0, 3, 0, (0, 1, 2)), 2, "G(3) = 0 is not 3 mod 2"),
+        (Periodicity(0, 4, 0, (0, 1, 0, 1)), 4, "G(2) = 0 is not 2 mod 4"),
+    ],
+)
+def test_has_inner_period_negative_cases(per: Periodicity, p: int, reason: str) -> None:
+    assert not has_inner_period(per, p), reason
+    assert not inner_period_by_definition(per, p), reason
+
+
+@pytest.mark.parametrize(
+    ("per", "p"),
+    [
+        (Periodicity(0, 1, 1, (0,)), 5),  # Nim: every p
+        (Periodicity(0, 2, 2, (0, 1)), 2),
+        (Periodicity(0, 6, 3, (0, 1, 2, 0, 1, 2)), 3),  # the saltus 3 over 6 is a multiple of 3
+    ],
+)
+def test_has_inner_period_positive_cases(per: Periodicity, p: int) -> None:
+    assert has_inner_period(per, p)
+    assert inner_period_by_definition(per, p)
+
+
+def test_has_inner_period_refuses_p_below_1() -> None:
+    with pytest.raises(ValueError, match="positive integer"):
+        has_inner_period(Periodicity(0, 1, 1, (0,)), 0)

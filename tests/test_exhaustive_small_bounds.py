@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nimlab.catalog.strategies.delete import sd4_is_p, single_delete4_move
 from nimlab.formulas.circular import cn64_is_p
 from nimlab.formulas.delete import single_delete4_is_p
-from nimlab.solvers.strategies.delete import sd4_is_p, single_delete4_move
 
 
 # -- CN(6, 4), [S19] Theorem 9 -------------------------------------------------------------

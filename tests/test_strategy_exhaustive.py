@@ -1,6 +1,6 @@
 """Strategy functions called directly, on every small position, against the rules.
 
-The public helpers of ``nimlab.solvers.strategies`` (Naito's enumeration, Lim's automaton,
+The public helpers of ``nimlab.catalog.strategies`` (Naito's enumeration, Lim's automaton,
 Emperor's construction, Ryuo's inversion) are checked here one by one, P-positions
 included, against brute force written from the rules; and ``has_inner_period`` against
 its definition. These close gaps that mutation testing found (docs/MUTATION.md).
@@ -15,6 +15,19 @@ from types import SimpleNamespace
 import pytest
 
 from nimlab import InvalidParameterError, NimlabError, game, winning_move
+from nimlab.catalog.strategies.emperor import emperor_move
+from nimlab.catalog.strategies.lim import lim_moves, lim_winning_t
+from nimlab.catalog.strategies.nimk import (
+    misere_nimk_moves,
+    naito_procedure,
+    nimk_is_p,
+    nimk_moves,
+)
+from nimlab.catalog.strategies.ryuo import (
+    restricted_ryuo_moves,
+    restricted_ryuo_strategy,
+    ryuo_moves,
+)
 from nimlab.formulas.emperor import emperor_is_p
 from nimlab.formulas.onepile import (
     Periodicity,
@@ -23,19 +36,6 @@ from nimlab.formulas.onepile import (
     subtraction_periodicity,
 )
 from nimlab.formulas.ryuo import restricted_ryuo_grundy, rgames_grundy, ryuo_grundy
-from nimlab.solvers.strategies.emperor import emperor_move
-from nimlab.solvers.strategies.lim import lim_moves, lim_winning_t
-from nimlab.solvers.strategies.nimk import (
-    misere_nimk_moves,
-    naito_procedure,
-    nimk_is_p,
-    nimk_moves,
-)
-from nimlab.solvers.strategies.ryuo import (
-    restricted_ryuo_moves,
-    restricted_ryuo_strategy,
-    ryuo_moves,
-)
 
 
 # -- Moore's Nim_K ------------------------------------------------------------------------

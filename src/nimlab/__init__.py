@@ -69,15 +69,15 @@ _LAZY: dict[str, str] = {
     "local_check": "nimlab.verification",
     "runs": "nimlab.verification",
     # fast engine (numpy/numba, loaded on first use)
-    "table": "nimlab.engine",
-    "nimmul": "nimlab.engine",
-    "nim_square": "nimlab.engine",
-    "nim_inverse": "nimlab.engine",
-    "nim_div": "nimlab.engine",
-    "sequence": "nimlab.engine",
-    "periodicity": "nimlab.engine",
-    "periodicity_of": "nimlab.engine",
-    "Periodicity": "nimlab.engine",
+    "table": "nimlab.engine.tables",
+    "nimmul": "nimlab.engine.nimarith",
+    "nim_square": "nimlab.engine.nimarith",
+    "nim_inverse": "nimlab.engine.nimarith",
+    "nim_div": "nimlab.engine.nimarith",
+    "sequence": "nimlab.engine.sequences",
+    "periodicity": "nimlab.engine.periodicity",
+    "periodicity_of": "nimlab.engine.periodicity",
+    "Periodicity": "nimlab.engine.periodicity",
     # multiplayer play with preferences
     "last_mover": "nimlab.solvers.multiplayer",
     "i_position": "nimlab.solvers.multiplayer",
@@ -207,17 +207,10 @@ if TYPE_CHECKING:
         StoreError,
         WorkTooLargeError,
     )
-    from nimlab.engine import (
-        Periodicity,
-        nim_div,
-        nim_inverse,
-        nim_square,
-        nimmul,
-        periodicity,
-        periodicity_of,
-        sequence,
-        table,
-    )
+    from nimlab.engine.nimarith import nim_div, nim_inverse, nim_square, nimmul
+    from nimlab.engine.periodicity import Periodicity, periodicity, periodicity_of
+    from nimlab.engine.sequences import sequence
+    from nimlab.engine.tables import table
     from nimlab.misere import (
         Genus,
         genus,

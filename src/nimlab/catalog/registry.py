@@ -16,7 +16,15 @@ from nimlab.core.errors import InvalidArgumentError, InvalidParameterError, Unkn
 from nimlab.core.params import Param
 from nimlab.core.ruleset import Ruleset
 
-__all__ = ["GameInfo", "game", "game_class", "games", "parse_game_spec", "register"]
+__all__ = [
+    "GameInfo",
+    "as_game",
+    "game",
+    "game_class",
+    "games",
+    "parse_game_spec",
+    "register",
+]
 
 # Catalog modules, imported on the first lookup (each registers its games).
 CATALOG_MODULES: tuple[str, ...] = (
@@ -106,6 +114,25 @@ def game(name: str, **params: Any) -> Ruleset[Any]:
     """
     cls = game_class(name)
     return cls(**_read_params(cls, params))
+
+
+def as_game(game_or_name: Ruleset[Any] | str) -> Ruleset[Any]:
+    """Return a ruleset itself, or the registry's game of that name (default parameters).
+
+    Examples
+    --------
+    >>> as_game("nim").label(), as_game(as_game("wythoff")).label()
+    ('nim', 'wythoff')
+    """
+    if isinstance(game_or_name, str):
+        return game(game_or_name)
+    if not isinstance(game_or_name, Ruleset):
+        from nimlab.core.errors import InvalidArgumentError
+
+        text = repr(game_or_name)
+        short = text if len(text) <= 60 else text[:57] + "..."
+        raise InvalidArgumentError(f"game must be a ruleset or a game name, got {short}")
+    return game_or_name
 
 
 def _read_params(cls: type[Ruleset[Any]], params: Mapping[str, Any]) -> dict[str, Any]:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["Outcome"]
+__all__ = ["Counterexample", "Outcome"]
 
 
 class Outcome(enum.Enum):
@@ -33,3 +35,26 @@ class Outcome(enum.Enum):
     def from_bool(cls, is_p: bool) -> Outcome:
         """Return ``P`` when *is_p* is true, else ``N``."""
         return cls.P if is_p else cls.N
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A position where the claim and exhaustive search disagree."""
+
+    game: str
+    position: Any
+    claimed: Any
+    actual: Any
+    detail: str = ""
+    option: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "game": self.game,
+            "position": self.position,
+            "claimed": self.claimed,
+            "actual": self.actual,
+            "detail": self.detail,
+            "option": self.option,
+        }

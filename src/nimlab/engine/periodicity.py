@@ -252,8 +252,8 @@ def periodicity_of(
     >>> periodicity_of(game("subtraction", S="1,3,4"), 50).summary()
     'period 7, preperiod 0, inner period 1 (proved: subtraction periodicity: G(n+7) = G(n) for 0 <= n < 4)'
     """
+    from nimlab.catalog.registry import as_game
     from nimlab.engine.sequences import sequence
-    from nimlab.solvers.api import as_game
 
     g = as_game(game)
     seq = sequence(g, n_max).astype(np.int64)

@@ -300,7 +300,7 @@ def sequence(
     >>> sequence(game("octal", code="0.07"), 10).tolist()  # Dawson's Kayles
     [0, 0, 1, 1, 2, 0, 3, 1, 1, 0]
     """
-    from nimlab.solvers.api import as_game
+    from nimlab.catalog.registry import as_game
 
     g = as_game(game)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
@@ -333,7 +333,7 @@ def sequence(
 
 def _generic_sequence(g: Ruleset[Any], n: int) -> npt.NDArray[Any]:
     from nimlab.core.errors import InvalidPositionError
-    from nimlab.solvers.search import Solver
+    from nimlab.engine.search import Solver
 
     if (n_heaps := getattr(g, "n_heaps", None)) and n_heaps != 1:
         raise InvalidParameterError(

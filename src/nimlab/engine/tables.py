@@ -54,7 +54,7 @@ DEFAULT_MAX_GENERIC = 2_000_000
 
 
 def _as_game(game: Ruleset[Any] | str) -> Ruleset[Any]:
-    from nimlab.solvers.api import as_game
+    from nimlab.catalog.registry import as_game
 
     return as_game(game)
 
@@ -292,7 +292,7 @@ def _run_lines2(
 def _generic_table(
     g: Ruleset[Any], shape: tuple[int, ...], kind: str, max_positions: int
 ) -> npt.NDArray[Any]:
-    from nimlab.solvers.search import Solver
+    from nimlab.engine.search import Solver
 
     cells = 1
     for n in shape:

@@ -4,32 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from nimlab.catalog.registry import as_game
 from nimlab.core.results import Outcome
 from nimlab.core.ruleset import Ruleset
-from nimlab.solvers.search import DEFAULT_MAX_MOVES, DEFAULT_MAX_POSITIONS, Method, Solver
+from nimlab.engine.search import DEFAULT_MAX_MOVES, DEFAULT_MAX_POSITIONS, Method, Solver
 
 __all__ = ["as_game", "grundy", "moves", "outcome", "winning_moves"]
 
 _METHODS = ("auto", "search", "formula")
-
-
-def as_game(game: Ruleset[Any] | str) -> Ruleset[Any]:
-    """Return *game* itself, or the registry's game of that name (with default parameters)."""
-    if isinstance(game, str):
-        from nimlab.catalog.registry import game as lookup
-
-        return lookup(game)
-    if not isinstance(game, Ruleset):
-        from nimlab.core.errors import InvalidArgumentError
-
-        raise InvalidArgumentError(f"game must be a ruleset or a game name, got {_short(game)}")
-    return game
-
-
-def _short(value: object) -> str:
-    """``repr(value)`` cut to a readable length, for error messages."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # A position whose box of smaller positions has at least this many cells is solved with a

@@ -315,8 +315,8 @@ def explain(
     >>> explain("welter", (1, 2, 4)).theorem
     'S19-T7'
     """
-    from nimlab.solvers.api import as_game
-    from nimlab.solvers.search import Solver
+    from nimlab.catalog.registry import as_game
+    from nimlab.engine.search import Solver
     from nimlab.solvers.strategy import construction, winning_move
 
     g = as_game(game)

@@ -583,7 +583,7 @@ def _setup(
     to_move: int,
     max_positions: int,
 ) -> tuple[MultiplayerSolver[Any], Any, int]:
-    from nimlab.solvers.api import as_game
+    from nimlab.catalog.registry import as_game
 
     g = as_game(game)
     pos = g.validate(position)

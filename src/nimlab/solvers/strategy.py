@@ -133,7 +133,7 @@ def _scan(
     first: Any,
     limit: int | None,
 ) -> list[Any]:
-    from nimlab.solvers.search import Solver
+    from nimlab.engine.search import Solver
 
     solver: Solver[Any] = Solver(game, max_positions)
     out: list[Any] = [] if first is None else [first]
@@ -256,7 +256,7 @@ def winning_move(
     >>> winning_move("nim", (1, 2, 3)) is None
     True
     """
-    from nimlab.solvers.api import as_game
+    from nimlab.catalog.registry import as_game
 
     g = as_game(game)
     pos = g.validate(position)

@@ -113,7 +113,7 @@ def nim_k_game(k: int) -> Ruleset[Any]:
 
     Examples
     --------
-    >>> from nimlab.solvers.search import Solver
+    >>> from nimlab.engine.search import Solver
     >>> g = nim_k_game(2)
     >>> Solver(g).is_p((3, 3, 3), method="search")   # digit sums (3, 3) ≡ 0 mod 3
     True

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from nimlab.core.errors import NimlabError, UnknownTheoremError
+from nimlab.core.results import Counterexample
 from nimlab.core.ruleset import Ruleset
 
 __all__ = [
@@ -70,29 +71,6 @@ class Instance:
             return self.positions
         sp = self.space
         return (p for i in range(sp.n_chunks) for p in sp.chunk(i))
-
-
-@dataclass(frozen=True)
-class Counterexample:
-    """A position where the claim and exhaustive search disagree."""
-
-    game: str
-    position: Any
-    claimed: Any
-    actual: Any
-    detail: str = ""
-    option: Any = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "game": self.game,
-            "position": self.position,
-            "claimed": self.claimed,
-            "actual": self.actual,
-            "detail": self.detail,
-            "option": self.option,
-        }
 
 
 @dataclass(frozen=True)
@@ -333,7 +311,8 @@ def check_theorem(
 
         raise InvalidParameterError(f"unknown method {method!r}: choose local or search")
     from nimlab.core.errors import InvalidParameterError as _NotClosed
-    from nimlab.verification.local import Claim, ObjectTheoremClaim, TheoremClaim
+    from nimlab.theory.claims import ObjectTheoremClaim, TheoremClaim
+    from nimlab.verification.local import Claim
     from nimlab.verification.runner import LIST_CHUNK, CheckSpec, VerificationResult, run_spec
     from nimlab.verification.spaces import BoxSpace, ListSpace
 
@@ -402,7 +381,7 @@ def check_theorem(
 
 def _check_search(t: Theorem, b: int, instances: Iterable[Instance] | None = None) -> CheckResult:
     """Compare the claim with exhaustive search at every position, serially."""
-    from nimlab.solvers.search import Solver
+    from nimlab.engine.search import Solver
 
     assert t.instances is not None
     start = time.perf_counter()

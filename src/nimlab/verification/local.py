@@ -29,8 +29,6 @@ __all__ = [
     "ExprClaim",
     "Failure",
     "FunctionClaim",
-    "ObjectTheoremClaim",
-    "TheoremClaim",
     "check_chunk",
     "check_position",
     "local_check",
@@ -110,63 +108,6 @@ class FunctionClaim(Claim):
 
         h = hashlib.sha1(code.co_code + repr(code.co_consts).encode()).hexdigest()[:12]
         return f"fn:{name}:{h}"
-
-
-@dataclass(frozen=True)
-class TheoremClaim(Claim):
-    """The claim of a registered theorem (looked up by id in each worker)."""
-
-    tid: str
-    _t: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"tid": self.tid}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        object.__setattr__(self, "tid", state["tid"])
-        object.__setattr__(self, "_t", {})
-
-    def value(self, game: Ruleset[Any], position: Any) -> Any:
-        fn = self._t.get("claimed")
-        if fn is None:
-            from nimlab.theory.registry import theorem
-
-            fn = self._t["claimed"] = theorem(self.tid).claimed
-        return fn(game, position)
-
-    def key(self) -> str:
-        return f"theorem:{self.tid}"
-
-    def vectorised(self, game: Ruleset[Any], bound: int) -> Callable[..., Any] | None:
-        from nimlab.theory.registry import theorem
-
-        vc = theorem(self.tid).vector_claim
-        if vc is None:
-            return None
-        return lambda *heaps: vc(game, heaps)
-
-
-@dataclass(frozen=True)
-class ObjectTheoremClaim(Claim):
-    """The claim of a :class:`~nimlab.theory.registry.Theorem` object that is not the
-    registered one (a modified copy): pickled with the spec."""
-
-    theorem: Any
-
-    def value(self, game: Ruleset[Any], position: Any) -> Any:
-        return self.theorem.claimed(game, position)
-
-    def key(self) -> str:
-        fn = self.theorem.claim
-        code = getattr(fn, "__code__", None)
-        extra = "" if code is None else repr(code.co_code)
-        return f"theorem-object:{self.theorem.id}:{hash(extra)}"
-
-    def vectorised(self, game: Ruleset[Any], bound: int) -> Callable[..., Any] | None:
-        vc = self.theorem.vector_claim
-        if vc is None:
-            return None
-        return lambda *heaps: vc(game, heaps)
 
 
 @dataclass(frozen=True)

@@ -548,7 +548,7 @@ class _Progress:
 
 def _actual(game: Ruleset[Any], kind: str, pos: Any) -> Any:
     from nimlab.core.errors import SearchTooLargeError
-    from nimlab.solvers.search import Solver
+    from nimlab.engine.search import Solver
 
     s = Solver(game, max_positions=2_000_000)
     try:
@@ -600,7 +600,7 @@ def _run(
     progress: bool,
     what: str,
 ) -> VerificationResult:
-    from nimlab.theory.registry import Counterexample
+    from nimlab.core.results import Counterexample
 
     t0 = time.perf_counter()
     n_chunks = spec.space.n_chunks
@@ -810,7 +810,7 @@ def verify(
     >>> r.counterexample.position, r.counterexample.claimed, r.counterexample.actual
     ((1, 1), 1, 0)
     """
-    from nimlab.solvers.api import as_game
+    from nimlab.catalog.registry import as_game
 
     g = as_game(game)
     if (formula is None) == (p_set is None):

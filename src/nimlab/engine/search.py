@@ -1,0 +1,229 @@
+"""Exact solvers by exhaustive search: memoised, iterative, no recursion limit.
+
+One :class:`Solver` holds the memo tables for one ruleset. Searches use an explicit
+stack, so a chain of 200000 positions is no problem, and they stop with
+:class:`~nimlab.core.errors.SearchTooLargeError` once more than ``max_positions``
+positions would be stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any, Generic, Literal, TypeVar
+
+from nimlab.core.errors import NimlabError, NoClosedFormError, SearchTooLargeError
+from nimlab.core.ruleset import Ruleset
+from nimlab.formulas.nim import mex
+
+__all__ = ["DEFAULT_MAX_MOVES", "DEFAULT_MAX_POSITIONS", "Method", "Solver", "mex"]
+
+P = TypeVar("P", bound=Hashable)
+Method = Literal["auto", "search", "formula"]
+DEFAULT_MAX_POSITIONS = 5_000_000
+# options listed by one search call: bounds the work (and time, about 1-2 µs each) of a
+# search whose positions have very many moves, long before its memo fills up
+DEFAULT_MAX_MOVES = 5_000_000
+
+
+class Solver(Generic[P]):
+    """Memoised exact solver for one ruleset.
+
+    Parameters
+    ----------
+    game : Ruleset
+        The rules.
+    max_positions : int
+        Budget of stored positions per table; exceeding it raises SearchTooLargeError.
+    max_moves : int
+        Budget of options listed by one search call; exceeding it raises
+        SearchTooLargeError (a position with a huge move set is refused quickly).
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> s = Solver(game("subtraction", S={1, 2, 3}))
+    >>> s.grundy((10,), method="search")
+    2
+    """
+
+    def __init__(
+        self,
+        game: Ruleset[P],
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        max_moves: int = DEFAULT_MAX_MOVES,
+    ) -> None:
+        self.game = game
+        self.max_positions = max_positions
+        self.max_moves = max_moves
+        self._moves_listed = 0
+        self._grundy: dict[P, int] = {}
+        self._outcome: dict[bool, dict[P, bool]] = {False: {}, True: {}}
+        self._sub: dict[Ruleset[Any], Solver[Any]] = {}
+
+    # -- helpers ----------------------------------------------------------------
+    def children(self, position: P) -> list[P]:
+        """Distinct canonical options of *position*."""
+        canon = self.game.canonical
+        return list(dict.fromkeys(canon(c) for c in self.game.moves(position)))
+
+    def _sub_solver(self, game: Ruleset[Any]) -> Solver[Any]:
+        if game == self.game:
+            return self
+        s = self._sub.get(game)
+        if s is None:
+            s = self._sub[game] = Solver(game, self.max_positions, self.max_moves)
+        return s
+
+    def _too_large(self, what: str) -> SearchTooLargeError:
+        return SearchTooLargeError(
+            f"{self.game.label()}: exhaustive {what} search would store more than "
+            f"{self.max_positions:,} positions; use a smaller position, a closed form "
+            "(method='auto'), or raise max_positions"
+        )
+
+    def _descend(
+        self,
+        stack: list[tuple[P, list[P], list[int]]],
+        on_stack: set[P],
+        child: P,
+        stored: int,
+        what: str,
+    ) -> None:
+        """Push *child* on the search path: refuse a loop and a search over the budget.
+
+        Shared by the Grundy and outcome searches; *stored* is the size of their memo.
+        """
+        if child in on_stack:
+            raise NimlabError(
+                f"{self.game.label()}: the game is loopy at "
+                f"{self.game.format_position(child)}; only short games can be solved"
+            )
+        if stored + len(stack) >= self.max_positions:
+            raise self._too_large(what)
+        kids = self.children(child)
+        self._moves_listed += len(kids)
+        if self._moves_listed > self.max_moves:
+            raise SearchTooLargeError(
+                f"{self.game.label()}: exhaustive {what} search listed more than "
+                f"{self.max_moves:,} moves (positions here have very many options); use a "
+                "smaller position, a closed form (method='auto'), a table "
+                "(nimlab.table), or raise max_moves"
+            )
+        stack.append((child, kids, [0]))
+        on_stack.add(child)
+
+    # -- Grundy values ------------------------------------------------------------
+    def grundy(self, position: P, method: Method = "auto") -> int:
+        """Grundy value of a valid *position*."""
+        if method != "search":
+            g = self.game.closed_grundy(position)
+            if g is not None:
+                return g
+            if method == "formula":
+                raise NoClosedFormError(
+                    f"{self.game.label()}: no proved closed form for the Grundy value of "
+                    f"{self.game.format_position(position)}; use method='search'"
+                )
+        comps = self.game.components(position)
+        if comps is not None and len(comps) != 1:
+            total = 0
+            for g_, p_ in comps:
+                total ^= self._sub_solver(g_).grundy(p_, method)
+            return total
+        if comps is not None and comps[0][0] != self.game:
+            g_, p_ = comps[0]
+            return self._sub_solver(g_).grundy(p_, method)
+        return self._search_grundy(self.game.canonical(position))
+
+    def _search_grundy(self, root: P) -> int:
+        memo = self._grundy
+        if root in memo:
+            return memo[root]
+        self._moves_listed = 0
+        stack: list[tuple[P, list[P], list[int]]] = [(root, self.children(root), [0])]
+        on_stack = {root}
+        while stack:
+            pos, kids, idx = stack[-1]
+            i = idx[0]
+            n = len(kids)
+            while i < n and kids[i] in memo:
+                i += 1
+            idx[0] = i
+            if i < n:
+                self._descend(stack, on_stack, kids[i], len(memo), "Grundy")
+                continue
+            memo[pos] = mex(memo[k] for k in kids)
+            stack.pop()
+            on_stack.discard(pos)
+        return memo[root]
+
+    # -- outcomes ---------------------------------------------------------------
+    def is_p(self, position: P, misere: bool = False, method: Method = "auto") -> bool:
+        """Whether a valid *position* is a P-position (normal or misère play)."""
+        if method != "search":
+            closed = (
+                self.game.closed_misere_is_p(position)
+                if misere
+                else self.game.closed_is_p(position)
+            )
+            if closed is not None:
+                return closed
+            if method == "formula":
+                play = "misère" if misere else "normal"
+                raise NoClosedFormError(
+                    f"{self.game.label()}: no proved {play}-play criterion applies to "
+                    f"{self.game.format_position(position)}; use method='search'"
+                )
+        if not misere:
+            comps = self.game.components(position)
+            if comps is not None and len(comps) != 1:
+                return self.grundy(position, method) == 0
+        return self._search_outcome(self.game.canonical(position), misere)
+
+    def _search_outcome(self, root: P, misere: bool) -> bool:
+        memo = self._outcome[misere]
+        if root in memo:
+            return memo[root]
+        self._moves_listed = 0
+        terminal_is_p = not misere
+        stack: list[tuple[P, list[P], list[int]]] = [(root, self.children(root), [0])]
+        on_stack = {root}
+        while stack:
+            pos, kids, idx = stack[-1]
+            i = idx[0]
+            n = len(kids)
+            result: bool | None = None
+            if n == 0:
+                result = terminal_is_p
+            else:
+                while i < n:
+                    k = kids[i]
+                    v = memo.get(k)
+                    if v is None:
+                        break
+                    if v:  # an option is P: this position is N
+                        result = False
+                        break
+                    i += 1
+                idx[0] = i
+                if result is None and i == n:
+                    result = True
+            if result is not None:
+                memo[pos] = result
+                stack.pop()
+                on_stack.discard(pos)
+                continue
+            self._descend(stack, on_stack, kids[i], len(memo), "outcome")
+        return memo[root]
+
+    def winning_moves(self, position: P, misere: bool = False, method: Method = "auto") -> list[P]:
+        """Options of *position* that are P-positions, in move order, without repeats."""
+        out: list[P] = []
+        seen: set[P] = set()
+        for child in self.game.moves(position):
+            if child in seen:
+                continue
+            seen.add(child)
+            if self.is_p(child, misere, method):
+                out.append(child)
+        return out

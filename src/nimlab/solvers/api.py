@@ -14,6 +14,12 @@ __all__ = ["as_game", "grundy", "moves", "outcome", "winning_moves"]
 _METHODS = ("auto", "search", "formula")
 
 
+def _short(value: object) -> str:
+    """``repr(value)`` cut to a readable length, for error messages."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 # A position whose box of smaller positions has at least this many cells is solved with a
 # compiled table kernel (nimlab.engine) when the game has one: numba is imported only then.
 KERNEL_MIN_CELLS = 20_000

@@ -42,6 +42,7 @@ COMMANDS: dict[str, str] = {
     "periodicity": "nimlab.cli.engine_cmd:periodicity_cmd",
     "nimmul": "nimlab.cli.engine_cmd:nimmul_cmd",
     "genus": "nimlab.cli.misere_cmd:genus_cmd",
+    "serve": "nimlab.cli.serve_cmd:serve_cmd",
 }
 
 

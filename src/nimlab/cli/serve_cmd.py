@@ -1,0 +1,49 @@
+"""``nimlab serve``: the web playground on uvicorn (the web stack is imported only here)."""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["serve_cmd"]
+
+
+@click.command("serve")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to bind; the loopback unless told otherwise (0.0.0.0 serves the network).",
+)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(0.1, 600),
+    default=10.0,
+    show_default=True,
+    help="Seconds one request may compute.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=4,
+    show_default=True,
+    help="Computations running at once (threads).",
+)
+def serve_cmd(host: str, port: int, time_limit: float, workers: int) -> None:
+    """Start the web playground: play every game, see why each move wins.
+
+    Open http://127.0.0.1:8000 in a browser; stop with Ctrl-C.
+    """
+    try:
+        import uvicorn
+
+        from nimlab.web.app import create_app
+        from nimlab.web.limits import Limits
+    except ImportError as e:
+        raise click.UsageError(
+            f"the web playground needs the [web] extra ({e.name} is missing): "
+            'pip install "nimlab[web]"'
+        ) from None
+    app = create_app(Limits(time_limit=time_limit, workers=workers))
+    click.echo(f"nimlab playground on http://{host}:{port} (Ctrl-C stops it)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")

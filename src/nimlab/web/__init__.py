@@ -1,0 +1,1 @@
+"""The web playground (``nimlab serve``): FastAPI on uvicorn, over the public API."""

@@ -1,0 +1,466 @@
+"""The FastAPI application of the playground: pages, JSON API, limits and error handling.
+
+:func:`create_app` builds the app; ``nimlab serve`` runs it on uvicorn. Pages are Jinja2
+templates; their scripts and styles are files of this package (no CDN: the page works
+offline). Every computation runs through :class:`~nimlab.web.limits.WorkerPool` (a time
+limit per request); errors are JSON ``{"error": ..., "type": ...}`` with a 4xx status for
+the API and a message in the page for the pages, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import nimlab
+from nimlab.web import service
+from nimlab.web.limits import Busy, Limits, TooSlow, WorkerPool
+from nimlab.web.models import (
+    AnalysisRequest,
+    ComputerRequest,
+    GameRequest,
+    MoveRequest,
+    MultiplayerRequest,
+    PositionRequest,
+    RandomRequest,
+    TableRequest,
+)
+
+__all__ = ["create_app"]
+
+HERE = Path(__file__).parent
+log = logging.getLogger("nimlab.web")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+# -- errors -------------------------------------------------------------------------------
+
+
+def _status_of(exc: BaseException) -> int:
+    if isinstance(exc, Busy):
+        return 429
+    if isinstance(exc, (TooSlow, nimlab.SearchTooLargeError)):
+        return 422
+    return 400
+
+
+def _error_body(message: str, kind: str) -> dict[str, str]:
+    return {"error": message, "type": kind}
+
+
+def _first_line(message: str) -> str:
+    return message.strip().splitlines()[0] if message.strip() else "invalid request"
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+        msg = str(err.get("msg", "invalid value"))
+        if err.get("type") == "json_invalid":
+            return "the request body is not valid JSON"
+        if err.get("type") == "missing":
+            msg = "this field is required"
+        parts.append(f"{loc}: {msg}" if loc else msg)
+    return "; ".join(parts) or "invalid request"
+
+
+class BodyLimit:
+    """ASGI middleware: refuse request bodies larger than *max_bytes* with status 413.
+
+    The declared ``Content-Length`` is checked first; a body sent in chunks is counted
+    as it arrives.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        message = (
+            f"the request body is larger than {self.max_bytes:,} bytes, the limit of this server"
+        )
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    await self._reject(
+                        scope, send, 400, "the Content-Length header is not a number"
+                    )
+                    return
+                if declared > self.max_bytes:
+                    await self._reject(scope, send, 413, message)
+                    return
+        received = 0
+        too_large = False
+        replaced = False
+
+        class _TooLarge(Exception):
+            pass
+
+        async def limited_receive() -> Message:
+            nonlocal received, too_large
+            msg = await receive()
+            if msg["type"] == "http.request":
+                received += len(msg.get("body", b""))
+                if received > self.max_bytes:
+                    too_large = True
+                    raise _TooLarge
+            return msg
+
+        async def guarded_send(msg: Message) -> None:
+            # once the body is known to be too large, whatever the app answers becomes a 413
+            nonlocal replaced
+            if too_large:
+                if not replaced:
+                    replaced = True
+                    await self._reject(scope, send, 413, message)
+                return
+            await send(msg)
+
+        try:
+            await self.app(scope, limited_receive, guarded_send)
+        except _TooLarge:
+            if not replaced:
+                replaced = True
+                await self._reject(scope, send, 413, message)
+
+    async def _reject(self, scope: Scope, send: Send, status: int, message: str) -> None:
+        if str(scope.get("path", "")).startswith("/api"):
+            body = json.dumps(_error_body(message, "RequestTooLarge")).encode()
+            ctype = b"application/json"
+        else:
+            body = f"<!doctype html><title>nimlab</title><p role=alert>{message}</p>".encode()
+            ctype = b"text/html; charset=utf-8"
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(b"content-type", ctype), (b"content-length", str(len(body)).encode())],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+# -- the app ------------------------------------------------------------------------------
+
+
+def create_app(limits: Limits | None = None) -> FastAPI:
+    """Build the playground app.
+
+    Parameters
+    ----------
+    limits : Limits, optional
+        Bounds of every request (defaults: :class:`~nimlab.web.limits.Limits`).
+
+    Returns
+    -------
+    fastapi.FastAPI
+        An ASGI app; serve it with uvicorn (``nimlab serve`` does).
+
+    Examples
+    --------
+    >>> from fastapi.testclient import TestClient
+    >>> with TestClient(create_app()) as client:
+    ...     r = client.post("/api/analysis", json={"game": "nim", "position": "3 4 5"})
+    >>> r.status_code, r.json()["outcome"], r.json()["winning_moves"]
+    (200, 'N', ['1 4 5'])
+    """
+    lim = limits or Limits()
+    pool = WorkerPool(lim)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> Any:
+        yield
+        pool.shutdown()
+
+    app = FastAPI(
+        title="nimlab playground",
+        version=nimlab.__version__,
+        description=(
+            "Play the games of nimlab against the perfect computer and see why each move "
+            "wins. Every request is stateless: send the game, its parameters and the "
+            "current position. Errors are JSON objects `{error, type}` with a 4xx status."
+        ),
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.limits = lim
+    app.state.pool = pool
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    def wants_json(request: Request) -> bool:
+        return request.url.path.startswith("/api") or request.url.path == "/openapi.json"
+
+    def page_error(request: Request, status: int, message: str) -> Response:
+        return templates.TemplateResponse(
+            request, "error.html", {"message": message, "status": status}, status_code=status
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def on_validation(request: Request, exc: RequestValidationError) -> Response:
+        msg = _validation_message(exc)
+        if wants_json(request):
+            return JSONResponse(_error_body(msg, "InvalidRequest"), status_code=422)
+        return page_error(request, 422, msg)
+
+    @app.exception_handler(nimlab.NimlabError)
+    async def on_nimlab(request: Request, exc: nimlab.NimlabError) -> Response:
+        status = _status_of(exc)
+        msg = _first_line(str(exc))
+        if wants_json(request):
+            return JSONResponse(_error_body(msg, type(exc).__name__), status_code=status)
+        return page_error(request, status, msg)
+
+    @app.exception_handler(Busy)
+    @app.exception_handler(TooSlow)
+    async def on_limit(request: Request, exc: Exception) -> Response:
+        status = _status_of(exc)
+        headers = {"Retry-After": "5"} if status == 429 else None
+        if wants_json(request):
+            return JSONResponse(
+                _error_body(str(exc), type(exc).__name__), status_code=status, headers=headers
+            )
+        return page_error(request, status, str(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(request: Request, exc: StarletteHTTPException) -> Response:
+        msg = str(exc.detail) if exc.status_code != 404 else f"no page at {request.url.path}"
+        if wants_json(request):
+            return JSONResponse(_error_body(msg, "HTTPError"), status_code=exc.status_code)
+        return page_error(request, exc.status_code, msg)
+
+    @app.exception_handler(Exception)
+    async def on_unexpected(request: Request, exc: Exception) -> Response:
+        log.exception("unexpected error on %s", request.url.path)
+        msg = "internal error: the request could not be answered (see the server log)"
+        if wants_json(request):
+            return JSONResponse(_error_body(msg, "InternalError"), status_code=500)
+        return page_error(request, 500, msg)
+
+    # -- JSON API -------------------------------------------------------------------------
+
+    async def run(fn: Callable[..., Any], *args: Any) -> Any:
+        return await pool.run(fn, *args)
+
+    def game_of(req: GameRequest) -> nimlab.Ruleset[Any]:
+        return service.build_game(req.game, req.param_texts())
+
+    def game_pos(req: PositionRequest) -> tuple[nimlab.Ruleset[Any], Any]:
+        g = game_of(req)
+        return g, service.read_position(g, req.position, lim)
+
+    @app.get("/api/games", tags=["games"], summary="Every game of the registry")
+    async def api_games() -> list[dict[str, Any]]:
+        """Name, aliases, one-line rules, theorem ids and parameters of every game."""
+        result: list[dict[str, Any]] = await run(service.catalog)
+        return result
+
+    @app.post("/api/position", tags=["play"], summary="Validate a position")
+    async def api_position(req: PositionRequest) -> dict[str, Any]:
+        """The position normalised by the game's rules, its drawing and whether it is over."""
+
+        def work() -> dict[str, Any]:
+            g, pos = game_pos(req)
+            return service.state(g, pos, lim)
+
+        result: dict[str, Any] = await run(work)
+        return result
+
+    @app.post("/api/random", tags=["play"], summary="A random position")
+    async def api_random(req: RandomRequest) -> dict[str, Any]:
+        """A random valid position with heaps (or coordinates) up to ``size``."""
+
+        def work() -> dict[str, Any]:
+            return service.random_position(game_of(req), req.size, lim, req.seed)
+
+        result: dict[str, Any] = await run(work)
+        return result
+
+    @app.post("/api/move", tags=["play"], summary="Play a move")
+    async def api_move(req: MoveRequest) -> dict[str, Any]:
+        """Check the player's move against the rules; the new position, or 400 if illegal."""
+
+        def work() -> dict[str, Any]:
+            g, pos = game_pos(req)
+            return service.apply_move(g, pos, req.move, lim)
+
+        result: dict[str, Any] = await run(work)
+        return result
+
+    @app.post("/api/computer", tags=["play"], summary="The computer's move")
+    async def api_computer(req: ComputerRequest) -> dict[str, Any]:
+        """The computer's move at the given strength, and the new position."""
+
+        def work() -> dict[str, Any]:
+            g, pos = game_pos(req)
+            return service.computer_move(g, pos, req.misere, req.strength, lim, req.seed)
+
+        result: dict[str, Any] = await run(work)
+        return result
+
+    @app.post("/api/analysis", tags=["understand"], summary="Outcome, value and options")
+    async def api_analysis(req: AnalysisRequest) -> dict[str, Any]:
+        """Outcome (P/N), Grundy value, every option coloured winning or losing for the
+        mover, the winning moves, and with ``explain`` the explanation of the winning move
+        (binary table, nim-sum, theorem id, construction)."""
+
+        def work() -> dict[str, Any]:
+            g, pos = game_pos(req)
+            return service.analyse(g, pos, req.misere, lim, explain=req.explain)
+
+        result: dict[str, Any] = await run(work)
+        return result
+
+    @app.post("/api/tree", tags=["understand"], summary="Game tree (SVG)")
+    async def api_tree(req: PositionRequest) -> dict[str, Any]:
+        """The game tree of a small position as SVG, shallower (or merged) when large."""
+
+        def work() -> dict[str, Any]:
+            g, pos = game_pos(req)
+            return service.tree_svg(g, pos, lim)
+
+        result: dict[str, Any] = await run(work)
+        return result
+
+    @app.post("/api/table", tags=["understand"], summary="Grundy table of a two-heap game")
+    async def api_table(req: TableRequest) -> dict[str, Any]:
+        """Grundy values (misère: P/N) of the positions (x, y), x, y < size, position marked."""
+
+        def work() -> dict[str, Any]:
+            g, pos = game_pos(req)
+            return service.grundy_table(g, pos, req.misere, req.size, lim)
+
+        result: dict[str, Any] = await run(work)
+        return result
+
+    @app.post("/api/multiplayer", tags=["multiplayer"], summary="Who moves last ([SM])")
+    async def api_multiplayer(req: MultiplayerRequest) -> dict[str, Any]:
+        """With m players and their preferences: the last mover under perfect play, every
+        option's last mover and the options the player to move picks."""
+
+        def work() -> dict[str, Any]:
+            g, pos = game_pos(req)
+            return service.multiplayer(g, pos, req.players, req.preference, req.to_move, lim)
+
+        result: dict[str, Any] = await run(work)
+        return result
+
+    # -- pages ----------------------------------------------------------------------------
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def index(request: Request) -> Response:
+        games = await run(service.catalog)
+        return templates.TemplateResponse(request, "index.html", {"games": games})
+
+    def setup_context(request: Request, name: str) -> dict[str, Any]:
+        info = next(
+            (g for g in service.catalog() if g["name"] == name or name in g["aliases"]), None
+        )
+        if info is None:
+            nimlab.game(name)  # raises UnknownGameError with suggestions
+            raise nimlab.UnknownGameError(f"unknown game {name!r}")
+        q = request.query_params
+        return {
+            "info": info,
+            "values": {
+                p["name"]: q.get("p." + p["name"], p["default"] or "") for p in info["params"]
+            },
+            "position": q.get("position", ""),
+            "misere": q.get("misere") in ("1", "on", "true"),
+            "first": q.get("first", "human"),
+            "strength": q.get("strength", "perfect"),
+        }
+
+    @app.get("/game/{name}", response_class=HTMLResponse, include_in_schema=False)
+    async def setup(request: Request, name: str) -> Response:
+        ctx = await run(setup_context, request, name)
+        if not ctx["position"]:
+            ctx["position"] = await run(_example_position, ctx, lim)
+        return templates.TemplateResponse(request, "setup.html", ctx)
+
+    @app.get("/play", response_class=HTMLResponse, include_in_schema=False)
+    async def play(request: Request) -> Response:
+        q = request.query_params
+        name = q.get("game", "")
+        if not name or len(name) > 64:
+            raise nimlab.UnknownGameError("choose a game: /play?game=nim&position=3+4+5")
+        ctx = await run(setup_context, request, name)
+        params = {k[2:]: v for k, v in q.multi_items() if k.startswith("p.")}
+
+        def work() -> dict[str, Any]:
+            g = service.build_game(name, params)
+            pos = service.read_position(g, ctx["position"], lim)
+            return {**service.state(g, pos, lim), "params": {k: v for k, v in params.items() if v}}
+
+        try:
+            init = await run(work)
+        except nimlab.NimlabError as e:
+            ctx["error"] = _first_line(str(e))
+            return templates.TemplateResponse(request, "setup.html", ctx, status_code=400)
+        if ctx["first"] not in ("human", "computer") or ctx["strength"] not in service.STRENGTHS:
+            ctx["error"] = "first must be human or computer; strength perfect, random or mixed"
+            return templates.TemplateResponse(request, "setup.html", ctx, status_code=400)
+        init.update(
+            name=ctx["info"]["name"],
+            misere=ctx["misere"],
+            first=ctx["first"],
+            strength=ctx["strength"],
+        )
+        return templates.TemplateResponse(
+            request, "play.html", {**ctx, "init": init, "two_heaps": _two_heaps(init)}
+        )
+
+    @app.get("/multiplayer", response_class=HTMLResponse, include_in_schema=False)
+    async def multiplayer_page(request: Request) -> Response:
+        games = await run(service.catalog)
+        return templates.TemplateResponse(request, "multiplayer.html", {"games": games})
+
+    @app.get("/api", response_class=HTMLResponse, include_in_schema=False)
+    async def api_doc(request: Request) -> Response:
+        return templates.TemplateResponse(request, "api.html", {"spec": app.openapi()})
+
+    app.add_middleware(BodyLimit, max_bytes=lim.max_body_bytes)
+    return app
+
+
+def _two_heaps(init: dict[str, Any]) -> bool:
+    v = init.get("view", {})
+    return v.get("kind") == "heaps" and len(v.get("heaps", [])) == 2
+
+
+def _example_position(ctx: dict[str, Any], lim: Limits) -> str:
+    """A first position for the setup form (seeded by the game's name: the same each time)."""
+    info = ctx["info"]
+    try:
+        g = service.build_game(info["name"], ctx["values"])
+    except nimlab.NimlabError:
+        return ""
+    seed = sum(map(ord, info["name"]))
+    try:
+        text: str = service.random_position(g, 6, lim, seed)["position"]
+    except nimlab.NimlabError:
+        return ""
+    return text

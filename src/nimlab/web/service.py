@@ -83,8 +83,7 @@ def game_info(info: nimlab.GameInfo) -> dict[str, Any]:
     Examples
     --------
     >>> import nimlab
-    >>> info = next(i for i in nimlab.games() if i.name == "moore")
-    >>> d = game_info(info)
+    >>> d = game_info(nimlab.games()[[i.name for i in nimlab.games()].index("moore")])
     >>> d["params"][0]["name"], d["params"][0]["required"]
     ('k', True)
     """

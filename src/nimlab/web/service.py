@@ -201,9 +201,7 @@ def view(g: nimlab.Ruleset[Any], pos: Any) -> dict[str, Any]:
 
 def estimate_moves(g: nimlab.Ruleset[Any], pos: Any) -> int | None:
     """nimlab's estimate of the number of moves of *pos* (None when the game gives none)."""
-    from nimlab.solvers.strategy import estimate_moves as estimate
-
-    return estimate(g, pos)
+    return g.estimate_moves(pos)
 
 
 def _too_many_moves(g: nimlab.Ruleset[Any], pos: Any, limits: Limits) -> int | None:

@@ -14,11 +14,16 @@ trap 'rm -rf "$tmp"' EXIT
     cat "$tmp/build.log"; exit 1; }
 "$PY" -m twine check --strict "$tmp"/dist/*
 
+# every file of the package in the checkout must be in the installed wheel
+(cd src && find nimlab -type f ! -name '*.pyc' ! -path '*/__pycache__/*') >"$tmp/files.txt"
+
 python3 -m venv "$tmp/venv"
-"$tmp/venv/bin/pip" install -q "$tmp"/dist/*.whl
+whl=$(ls "$tmp"/dist/*.whl)
+"$tmp/venv/bin/pip" install -q "$whl[web]"
 cd "$tmp"   # away from the checkout: only the installed wheel can be imported
 "$tmp/venv/bin/nimlab" --version
 "$tmp/venv/bin/nimlab" reproduce --help >/dev/null
+"$tmp/venv/bin/nimlab" serve --help >/dev/null
 test "$("$tmp/venv/bin/nimlab" grundy nim 3 4 5)" = 2
 "$tmp/venv/bin/python" - <<'PYEOF'
 import pathlib, sys
@@ -26,7 +31,12 @@ import nimlab
 
 here = pathlib.Path(nimlab.__file__).resolve()
 assert pathlib.Path(sys.prefix).resolve() in here.parents, f"nimlab imported from {here}"
-assert (here.parent / "py.typed").exists(), "py.typed is missing from the wheel"
+root = here.parent.parent
+missing = [f for f in pathlib.Path("files.txt").read_text().split() if not (root / f).exists()]
+assert not missing, f"files missing from the wheel: {missing}"
+from nimlab.web.app import create_app
+
+create_app()  # the playground's templates and static files load from the wheel
 assert nimlab.grundy("wythoff", (3, 5)) == 0
 assert nimlab.check_theorem("S19-T1").ok
 print(f"nimlab {nimlab.__version__}: wheel installed and working in {sys.prefix}")

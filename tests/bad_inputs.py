@@ -28,6 +28,9 @@ BIG = str(10**1000)
 class Cli:
     """One command line and what it must give: *code* and *fragment* on stderr's line.
 
+    A case with ``code=0`` is an input that looks dangerous (a huge parameter) but needs
+    no huge work: it must succeed, quickly.
+
     ``isolate`` runs it in a subprocess under a memory cap (cases that once filled memory
     or hung); others run in-process, which is faster.
     """
@@ -259,6 +262,36 @@ CLI_CASES: tuple[Cli, ...] = (
     ),
     c("cli-missing-arg", "grundy", "Missing argument"),
     c("cli-unknown-command", "frobnicate", "No such command"),
+    # -- move sets estimated before they are listed --
+    *(
+        c(f"moves-budget-{i}", cmd, frag, isolate=True, timeout=20)
+        for i, (cmd, frag) in enumerate(
+            (
+                ("grundy wythoff 1000000000 1000000001", "moves"),
+                ("moves nim {big} {big}", "too many to list"),
+                ("grundy single-delete 100000 100000 100000 100000 100000", "budget"),
+                ("grundy moore -p k=3 1000 1000 1000", "budget"),
+                ("grundy moore -p k=2 " + " ".join(["1"] * 1000), "budget"),
+                ("grundy emperor -p k=2 100,100 100,100 100,100", "budget"),
+                ("moves moore -p k=3 1000 1000 1000", "too many to list"),
+                ("moves wythoff {big} {big} --winning --misere", "moves"),
+            )
+        )
+    ),
+    # -- huge parameters that need no huge work --
+    *(
+        c(f"huge-param-{i}", cmd, frag, code=0, isolate=True, timeout=20)
+        for i, (cmd, frag) in enumerate(
+            (
+                ("table nimhoff -p k=1000000000 --size 4", ""),
+                ("table ryuo -p p=1000000000000 --size 4", ""),
+                ("table restricted-ryuo -p p=3 -p q=1000000000000 --size 4", ""),
+                ("tree ryuo -p p=1000000000000 2 1", ""),
+                ("moves ryuo -p p=1000000000000 3 4", ""),
+                ("grundy nimhoff -p k=1000000000 5 7", ""),
+            )
+        )
+    ),
     # -- positions and parameters, from the shared table --
     *(_game_cli(b, "grundy") for b in BAD_GAME_INPUTS),
 )

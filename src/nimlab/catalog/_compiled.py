@@ -148,7 +148,7 @@ def ryuo(p: int, q: int | None) -> Any:
             yield setitem(h, 0, x - t)
         for t in range(1, my + 1):
             yield setitem(h, 1, y - t)
-        for t in range(1, p):
+        for t in range(1, min(p, x + y + 1)):
             for a in range(max(0, t - y), min(t, x) + 1):
                 yield setitem(setitem(h, 0, x - a), 1, y - (t - a))
 
@@ -156,7 +156,7 @@ def ryuo(p: int, q: int | None) -> Any:
 
 
 def nimhoff(k: int) -> Any:
-    s = 1 << k
+    s = 1 << min(k, 62)  # compiled heaps are below 2^62: a larger 2^k allows no pair move
 
     @njit
     def gen(h: Any) -> Any:  # pragma: no cover - compiled

@@ -83,8 +83,8 @@ class Nimhoff(HeapRuleset):
         for i, h in enumerate(position):
             for v in range(h):
                 yield position[:i] + (v,) + position[i + 1 :]
-        s = 1 << self.k
-        big = [i for i, h in enumerate(position) if h >= s]
+        big = [i for i, h in enumerate(position) if h.bit_length() > self.k]  # h >= 2^k
+        s = 1 << self.k if len(big) > 1 else 0
         for x, i in enumerate(big):
             for j in big[x + 1 :]:
                 new = list(position)
@@ -97,7 +97,9 @@ class Nimhoff(HeapRuleset):
         d = len(shape)
         if d not in (2, 3):
             return None
-        return LinesKernel((True,) * d, (0,) * d, tuple(pair_offsets(d, 2**self.k)))
+        fits = self.k < max(shape).bit_length()  # 2^k < max(shape): a pair move fits
+        offs = tuple(pair_offsets(d, 1 << self.k)) if fits else ()
+        return LinesKernel((True,) * d, (0,) * d, offs)
 
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""

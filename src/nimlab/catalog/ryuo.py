@@ -127,7 +127,8 @@ class Ryuo(HeapRuleset):
         heaps = int_heaps(position)
         if heaps is None:
             return None
-        return sum(heaps) + len(heaps) * self.p * self.p
+        top = min(self.p, sum(heaps) + 1)  # a sum-move takes t < p stones, t <= x + y
+        return sum(heaps) + top * (top + 1) // 2
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         x, y = position
@@ -135,7 +136,7 @@ class Ryuo(HeapRuleset):
             yield (v, y)
         for v in range(y):
             yield (x, v)
-        for t in range(1, self.p):
+        for t in range(1, min(self.p, x + y + 1)):
             yield from splits(position, t)
 
     def compiled_options(self) -> Any:
@@ -152,7 +153,8 @@ class Ryuo(HeapRuleset):
         """Two lines of cofinite moves plus the sum-moves as explicit vectors."""
         if len(shape) != 2:
             return None
-        offs = tuple(c for t in range(1, self.p) for c in compositions(t, 2))
+        top = min(self.p, shape[0] + shape[1] - 1)  # no larger sum-move fits the table
+        offs = tuple(c for t in range(1, top) for c in compositions(t, 2))
         return LinesKernel((True, True), (0, 0), offs)
 
 
@@ -207,7 +209,8 @@ class RestrictedRyuo(HeapRuleset):
         heaps = int_heaps(position)
         if heaps is None:
             return None
-        return sum(heaps) + len(heaps) * self.p * self.p
+        top = min(self.p, sum(heaps) + 1)  # a sum-move takes t < p stones, t <= x + y
+        return sum(heaps) + top * (top + 1) // 2
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         x, y = position
@@ -215,7 +218,7 @@ class RestrictedRyuo(HeapRuleset):
             yield (x - t, y)
         for t in range(1, min(self.q - 1, y) + 1):
             yield (x, y - t)
-        for t in range(1, self.p):
+        for t in range(1, min(self.p, x + y + 1)):
             yield from splits(position, t)
 
     def compiled_options(self) -> Any:
@@ -236,8 +239,10 @@ class RestrictedRyuo(HeapRuleset):
         """Every move as an explicit vector (no cofinite line)."""
         if len(shape) != 2:
             return None
-        offs = [c for t in range(1, self.p) for c in compositions(t, 2)]
-        offs += [(s, 0) for s in range(1, self.q)] + [(0, s) for s in range(1, self.q)]
+        top = min(self.p, shape[0] + shape[1] - 1)  # no larger move fits the table
+        offs = [c for t in range(1, top) for c in compositions(t, 2)]
+        offs += [(s, 0) for s in range(1, min(self.q, shape[0]))]
+        offs += [(0, s) for s in range(1, min(self.q, shape[1]))]
         return LinesKernel((False, False), (0, 0), tuple(sorted(set(offs))))
 
 

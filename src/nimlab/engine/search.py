@@ -11,7 +11,12 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any, Generic, Literal, TypeVar
 
-from nimlab.core.errors import NimlabError, NoClosedFormError, SearchTooLargeError
+from nimlab.core.errors import (
+    MoveSetTooLargeError,
+    NimlabError,
+    NoClosedFormError,
+    SearchTooLargeError,
+)
 from nimlab.core.ruleset import Ruleset
 from nimlab.formulas.nim import mex
 
@@ -23,6 +28,17 @@ DEFAULT_MAX_POSITIONS = 5_000_000
 # options listed by one search call: bounds the work (and time, about 1-2 µs each) of a
 # search whose positions have very many moves, long before its memo fills up
 DEFAULT_MAX_MOVES = 5_000_000
+
+
+def _count(n: int) -> str:
+    """*n* with thousands separators, or its order of magnitude when it is huge."""
+    return f"{n:,}" if n < 10**15 else f"10^{len(str(n)) - 1}"
+
+
+def _shown(game: Ruleset[Any], position: Any) -> str:
+    """The position as the command line writes it, cut to a readable length."""
+    text = game.format_position(position)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class Solver(Generic[P]):
@@ -62,7 +78,22 @@ class Solver(Generic[P]):
 
     # -- helpers ----------------------------------------------------------------
     def children(self, position: P) -> list[P]:
-        """Distinct canonical options of *position*."""
+        """Distinct canonical options of *position*.
+
+        The game's estimate of the number of moves, weighed by the length of the position
+        (each option is a tuple as long), is checked against the moves budget first, so
+        that a position with billions of options is refused before they are listed.
+        """
+        est = self.game.estimate_moves(position)
+        # each option is a new position as long as this one: weigh the count by its length
+        width = max(1, len(position)) if isinstance(position, tuple) else 1
+        if est is not None and est * width + self._moves_listed > self.max_moves:
+            raise MoveSetTooLargeError(
+                f"{self.game.label()}: {_shown(self.game, position)} has about {_count(est)} "
+                f"moves, more than the search's budget of {self.max_moves:,} moves listed; "
+                "use a smaller position, a closed form (method='auto'), a table "
+                "(nimlab.table), or raise max_moves"
+            )
         canon = self.game.canonical
         return list(dict.fromkeys(canon(c) for c in self.game.moves(position)))
 

@@ -187,15 +187,43 @@ def winning_moves(
     return find_winning_moves(g, pos, misere, method=m, limit=limit, max_positions=max_positions)
 
 
-def moves(game: Ruleset[Any] | str, position: object) -> list[Any]:
+def moves(
+    game: Ruleset[Any] | str, position: object, *, max_moves: int = DEFAULT_MAX_MOVES
+) -> list[Any]:
     """All distinct options of *position*, in the game's move order.
+
+    A position with more than *max_moves* options raises
+    :class:`~nimlab.core.errors.MoveSetTooLargeError`, before they are listed when the
+    game can estimate their number.
 
     Examples
     --------
     >>> from nimlab import moves
     >>> moves("nim", (1, 2))
     [(0, 2), (1, 0), (1, 1)]
+    >>> moves("nim", (10**1000,))
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.MoveSetTooLargeError: nim: 1000000000000000000000000000000000000000000000000000000... has about 10^1000 moves, too many to list (at most 5,000,000); use a smaller position or raise max_moves
     """
+    from nimlab.core.errors import MoveSetTooLargeError
+    from nimlab.engine.search import _count, _shown
+
     g = as_game(game)
     pos = g.validate(position)
-    return list(dict.fromkeys(g.moves(pos)))
+
+    def too_many(about: str) -> MoveSetTooLargeError:
+        return MoveSetTooLargeError(
+            f"{g.label()}: {_shown(g, pos)} has {about} moves, too many to list (at most "
+            f"{max_moves:,}); use a smaller position or raise max_moves"
+        )
+
+    est = g.estimate_moves(pos)
+    if est is not None and est > max_moves:
+        raise too_many(f"about {_count(est)}")
+    out: dict[Any, None] = {}
+    for count, m in enumerate(g.moves(pos), 1):
+        if count > max_moves:
+            raise too_many(f"more than {max_moves:,}")
+        out[m] = None
+    return list(out)

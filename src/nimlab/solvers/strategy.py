@@ -99,11 +99,25 @@ def _take(
         n = c.count() if c.count is not None else None
         how_many = f"{n:,}" if n is not None else f"more than {list_limit:,}"
         raise MoveSetTooLargeError(
-            f"{game.label()}: {game.format_position(position)} has {how_many} winning "
+            f"{game.label()}: {_shown(game, position)} has {how_many} winning "
             f"moves, too many to list; pass limit=N (--limit N) to get the first N "
             f"({c.procedure} gives its own move first), or use nimlab.winning_move"
         )
     return out
+
+
+def _shown(game: Ruleset[Any], position: Any) -> str:
+    """The position as the command line writes it, cut to a readable length."""
+    from nimlab.engine.search import _shown as shown
+
+    return shown(game, position)
+
+
+def _count(n: int) -> str:
+    """*n* with thousands separators, or its order of magnitude when it is huge."""
+    from nimlab.engine.search import _count as count
+
+    return count(n)
 
 
 def estimate_moves(game: Ruleset[Any], position: Any) -> int | None:
@@ -141,7 +155,7 @@ def _scan(
     for count, child in enumerate(game.moves(position), 1):
         if count > max_moves:
             raise MoveSetTooLargeError(
-                f"{game.label()}: {game.format_position(position)} has more than "
+                f"{game.label()}: {_shown(game, position)} has more than "
                 f"{max_moves:,} moves, too many to scan; use a smaller position or raise "
                 "max_moves"
             )
@@ -221,12 +235,12 @@ def find_winning_moves(
             return [first]
         if c is not None:
             raise MoveSetTooLargeError(
-                f"{game.label()}: {game.format_position(position)} has about {est:.3g} "
+                f"{game.label()}: {_shown(game, position)} has about {_count(est)} "
                 f"moves, too many to scan for the full list; {c.procedure} builds one "
                 "winning move: use nimlab.winning_move, or winning_moves(..., limit=1) (--limit 1)"
             )
         raise MoveSetTooLargeError(
-            f"{game.label()}: {game.format_position(position)} has about {est:.3g} moves, "
+            f"{game.label()}: {_shown(game, position)} has about {_count(est)} moves, "
             f"more than the {max_moves:,} a scan may score, and no construction of a "
             "winning move is known for this game; use a smaller position"
         )

@@ -370,9 +370,7 @@ def _dask(
         dist: Any = importlib.import_module("distributed")
         Client, LocalCluster, as_completed = dist.Client, dist.LocalCluster, dist.as_completed
     except ImportError as exc:  # pragma: no cover - the [dask] extra is installed in tests
-        raise InvalidParameterError(
-            "Dask is not installed: pip install 'nimlab[dask]'"
-        ) from exc
+        raise InvalidParameterError("Dask is not installed: pip install 'nimlab[dask]'") from exc
     cluster = None
     if scheduler:
         try:

@@ -97,8 +97,8 @@ class Nimhoff(HeapRuleset):
         d = len(shape)
         if d not in (2, 3):
             return None
-        fits = self.k < max(shape).bit_length()  # 2^k < max(shape): a pair move fits
-        offs = tuple(pair_offsets(d, 1 << self.k)) if fits else ()
+        # compiled heaps are below 2^62: a larger 2^k allows no pair move
+        offs = tuple(pair_offsets(d, 1 << self.k)) if self.k < 62 else ()
         return LinesKernel((True,) * d, (0,) * d, offs)
 
     def compiled_options(self) -> Any:

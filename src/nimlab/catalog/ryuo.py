@@ -58,6 +58,10 @@ __all__ = [
     "sum_move_period",
 ]
 
+# Ryuo kernels list their sum-moves as about p^2/2 explicit vectors; beyond this p the
+# tables use the generic search, which lists only the moves a position has.
+MAX_KERNEL_P = 1024
+
 
 def _positive_int(game: str, name: str, value: object, doc: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -153,8 +157,9 @@ class Ryuo(HeapRuleset):
         """Two lines of cofinite moves plus the sum-moves as explicit vectors."""
         if len(shape) != 2:
             return None
-        top = min(self.p, shape[0] + shape[1] - 1)  # no larger sum-move fits the table
-        offs = tuple(c for t in range(1, top) for c in compositions(t, 2))
+        if self.p > MAX_KERNEL_P:
+            return None  # about p^2/2 move vectors: the generic search lists only those that fit
+        offs = tuple(c for t in range(1, self.p) for c in compositions(t, 2))
         return LinesKernel((True, True), (0, 0), offs)
 
 
@@ -239,10 +244,10 @@ class RestrictedRyuo(HeapRuleset):
         """Every move as an explicit vector (no cofinite line)."""
         if len(shape) != 2:
             return None
-        top = min(self.p, shape[0] + shape[1] - 1)  # no larger move fits the table
-        offs = [c for t in range(1, top) for c in compositions(t, 2)]
-        offs += [(s, 0) for s in range(1, min(self.q, shape[0]))]
-        offs += [(0, s) for s in range(1, min(self.q, shape[1]))]
+        if self.p > MAX_KERNEL_P or self.q > MAX_KERNEL_P**2:
+            return None  # too many move vectors: the generic search lists only those that fit
+        offs = [c for t in range(1, self.p) for c in compositions(t, 2)]
+        offs += [(s, 0) for s in range(1, self.q)] + [(0, s) for s in range(1, self.q)]
         return LinesKernel((False, False), (0, 0), tuple(sorted(set(offs))))
 
 

@@ -44,12 +44,21 @@ RESULTS = "<!-- nimlab:results -->"
 PICTURE = re.compile(r"^```nimlab-picture\n(.*?)^```\n", re.M | re.S)
 FRONT = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 
+# the papers of the result ids (the same references as CITATION.cff); all are in Japanese
 PAPERS = {
-    "S19": "Suetsugu 2019, binary expansions, Delete Nim and Emperor Nim",
-    "S18": "Suetsugu 2018, Ryuo Nim and its All-but generalization",
-    "Sh": "Shinoda, generalizations of Delete Nim",
-    "N99": "Naito 1999, lecture on Nim, Nim_K, misère and many players",
-    "SM": "Suetsugu, multiplayer Nim with preference",
+    "S19": "Koki Suetsugu, *Various uses of binary expansions in determining the winning "
+    "positions of impartial games*, IPSJ SIG Technical Report, Game Informatics (SIG-GI) 41, "
+    "2019: Nim, Moore's Nim_k, Turning Turtles, Welter, Lim, Circular Nim, Nimhoff, "
+    "Delete Nim, Emperor Nim",
+    "S18": "Koki Suetsugu, *A generalization of Ryuo Nim with its vertical and horizontal "
+    "moves replaced by All-But Nim*, IPSJ SIG Technical Report, Game Informatics (SIG-GI) 40, "
+    "2018: Wythoff, Ryuo and restricted Ryuo Nim, all-but games, RGAMES",
+    "Sh": "Masato Shinoda, *Generalizations of Delete Nim Game and determining the winner*, "
+    "IPSJ SIG Technical Report, Game Informatics (SIG-GI): two-heap, ABO- and single-delete Nim",
+    "N99": "Hisashi Naito, *Strategies of games: do you know Nim?*, Nagoya University public "
+    "lecture in mathematics, 1999: Nim and Nim_K, misère play, many players",
+    "SM": "Koki Suetsugu, *The normal play and the misère play of multiplayer NIM with "
+    "preference*, IPSJ SIG Technical Report, Game Informatics (SIG-GI): preference orders",
 }
 
 _cache: dict[str, Any] = {}
@@ -362,4 +371,11 @@ def _results(names: list[str], src: str) -> str:
         link = _page_url("theorems.md", src) + "#" + theorem_anchor(t["id"])
         status = f" *({t['status']})*" if t.get("status") else ""
         out.append(f"- [**{_md(t['id'])}**]({link}){status} [{t['paper']}]: {_md(t['statement'])}")
+    keys = [k for k in PAPERS if any(t["paper"] == k for t in rows)]
+    out += [
+        "",
+        "From " + ("these papers" if len(keys) > 1 else "the paper") + " (in Japanese):",
+        "",
+    ]
+    out += [f"- **[{k}]** {PAPERS[k]}." for k in keys]
     return "\n".join(out) + "\n"

@@ -69,7 +69,7 @@ class Limits:
     max_options: int = 64
     max_position_chars: int = 1_000
     max_tokens: int = 40
-    tree_nodes: int = 120
+    tree_nodes: int = 60
     max_table: int = 24
     max_players: int = 8
 

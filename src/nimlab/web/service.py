@@ -337,7 +337,7 @@ def tree_svg(g: nimlab.Ruleset[Any], pos: Any, limits: Limits) -> dict[str, Any]
     if _too_many_moves(g, pos, limits):
         raise WebInputError("this position is too large for a game tree; try a smaller one")
     last: nimlab.NimlabError | None = None
-    for depth, dag in ((None, False), (None, True), (3, False), (2, False), (1, False)):
+    for depth, dag in ((None, False), (None, True), (2, False), (1, False)):
         try:
             t = nimlab.game_tree(g, pos, depth=depth, dag=dag, max_nodes=limits.tree_nodes)
         except nimlab.SearchTooLargeError as e:
@@ -513,7 +513,7 @@ def computer_move(
             # a P-position: no move wins; take the smallest step to keep the game long
             opts, _ = _options(g, pos, limits, limits.max_options * 4)
             mv = max(opts, key=_weight) if opts else None
-            how = "no winning move exists; smallest move"
+            how = "no winning move: smallest step"
     if mv is None:
         mv = _random_option(g, pos, limits, rng)
     assert mv is not None

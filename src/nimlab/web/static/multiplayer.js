@@ -64,8 +64,9 @@
     }
     const hist = $("mp-history");
     hist.replaceChildren();
+    hist.setAttribute("start", "0");
     history.forEach((e, k) => {
-      hist.append(el("li", {}, k === 0 ? "start: " + e.position : "player " + e.by + ": " + history[k - 1].position + " → " + e.position));
+      hist.append(el("li", { class: k === 0 ? "start" : "" }, k === 0 ? "start: " + e.position : "player " + e.by + ": " + history[k - 1].position + " → " + e.position));
     });
     $("mp-undo").disabled = busy || !history.some((e, k) => k > 0 && game.seats[e.by] === "human");
   }
@@ -113,6 +114,7 @@
     const t = toMove();
     try {
       busy = true;
+      draw();
       const st = await api("/api/move", { ...game.spec, position: cur.position, move: text });
       history.push({ position: st.position, view: st.view, terminal: st.terminal, by: t });
     } catch (e) {

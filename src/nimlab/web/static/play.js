@@ -168,6 +168,7 @@
   function drawHistory() {
     const list = $("history");
     list.replaceChildren();
+    list.setAttribute("start", "0");
     history.forEach((e, k) => {
       if (k === 0) {
         list.append(el("li", { class: "start" }, "start: " + e.position));
@@ -186,7 +187,10 @@
     line.hidden = !show;
     if (!show) return;
     const a = current().analysis;
-    if (a) {
+    if (current().terminal) {
+      line.textContent = "No moves left" + (a && a.value !== null ? ": Grundy value " + a.value : "") + ". " + endMessage();
+      line.className = "value-line";
+    } else if (a) {
       const who = humanTurn() ? "you" : "the player to move";
       const win = a.outcome === "N";
       line.textContent =
@@ -211,7 +215,7 @@
   // -- the game loop ------------------------------------------------------------------------
 
   async function analyse(entry) {
-    if (entry.analysis || entry.terminal) return;
+    if (entry.analysis) return;
     entry.analysis = await api("/api/analysis", { ...spec, position: entry.position });
   }
 
@@ -234,6 +238,12 @@
       setStatus(endMessage());
       document.body.dataset.over = "true";
       draw();
+      try {
+        await analyse(cur); // the final value, for the chart
+      } catch (e) {
+        /* the game is over either way */
+      }
+      if (my === seq) draw();
       return;
     }
     document.body.dataset.over = "false";

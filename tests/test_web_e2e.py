@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright import sync_api as playwright_api
+from playwright.sync_api import Page, expect
 
 CHROMIUM = os.environ.get("NIMLAB_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -33,17 +35,8 @@ ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "e2e"
 WAIT = 10_000  # ms: the longest any single step may take
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-Page = playwright_api.Page
-expect = playwright_api.expect
 
-pytestmark = [
-    pytest.mark.skipif(
-        not Path(CHROMIUM).exists(),
-        reason=f"{CHROMIUM} is missing (CI installs the Debian package chromium)",
-    ),
-    pytest.mark.timeout(60),
-]
+pytestmark = pytest.mark.timeout(60)
 
 
 def _free_port() -> int:
@@ -86,6 +79,11 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: install the Debian package chromium "
+            "(apt-get install -y chromium; .ci/run does it)"
+        )
     pw = playwright_api.sync_playwright().start()
     b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=30_000)
     try:
@@ -207,7 +205,9 @@ def test_misere_game_won_following_hints(server: str, page: Page) -> None:
     expect(page.locator("#title")).to_contain_text("misère")
     page.get_by_label("Show hints").check()
     play_out(page, "#options button.option.win")
-    expect(page.locator("#status")).to_contain_text("You win! The computer had to make the last move.")
+    expect(page.locator("#status")).to_contain_text(
+        "You win! The computer had to make the last move."
+    )
     shot(page, "play-misere-won")
 
 
@@ -296,9 +296,7 @@ def test_emperor_turtles_and_multiplayer_pages(server: str, page: Page) -> None:
             break
         before = page.locator("#mp-history li").count()
         page.locator("#mp-options button.win:not([disabled])").first.click()
-        page.wait_for_function(
-            f"document.querySelectorAll('#mp-history li').length > {before}"
-        )
+        page.wait_for_function(f"document.querySelectorAll('#mp-history li').length > {before}")
     expect(page.locator("#mp-status")).to_contain_text("Game over: player 2 made the last move.")
     shot(page, "multiplayer")
 

@@ -200,7 +200,7 @@ def view(g: nimlab.Ruleset[Any], pos: Any) -> dict[str, Any]:
 
 
 def estimate_moves(g: nimlab.Ruleset[Any], pos: Any) -> int | None:
-    """nimlab's estimate of the number of moves of *pos* (None when the game gives none)."""
+    """The game's estimate of the number of moves of *pos* (None when it gives none)."""
     return g.estimate_moves(pos)
 
 
@@ -319,6 +319,13 @@ def analyse(
             if not misere:
                 entry["value"] = solver.grundy(m)
             listed.append(entry)
+        shown = {e["position"] for e in listed}
+        for m in winning:  # a winning move beyond the listed options is listed too
+            if g.format_position(m) not in shown:
+                entry = {"position": g.format_position(m), "winning": True, "outcome": "P"}
+                if not misere:
+                    entry["value"] = 0
+                listed.insert(0, entry)
         out["options"] = listed
     if explain:
         out["explanation"] = _explanation(g, pos, misere, winning[0] if winning else None)

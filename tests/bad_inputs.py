@@ -241,6 +241,7 @@ CLI_CASES: tuple[Cli, ...] = (
         "verify --game nim --formula a^b --bound 4 --resume --run 99999 --workers 1",
         "no run 99999",
     ),
+    c("verify-theorem-chunk-0", "verify S19-T1 --chunk-size 0 --no-store", "--chunk-size"),
     c("verify-workers-0", "verify S19-T1 --workers 0 --no-store", "--workers must be >= 1"),
     c(
         "verify-chunk-0",
@@ -278,6 +279,15 @@ CLI_CASES: tuple[Cli, ...] = (
             )
         )
     ),
+    # -- multiplayer --
+    c(
+        "mp-players-million",
+        "multiplayer nim --players 1000000 --size 2",
+        "at most 1,000 players",
+        isolate=True,
+    ),
+    c("mp-last-mover-big", "last-mover nim 200 200 200 --players 3", "moves", isolate=True),
+    c("mp-last-mover-moves", "last-mover nim 2000 2000 --players 3 --moves", "moves", isolate=True),
     # -- huge parameters that need no huge work --
     *(
         c(f"huge-param-{i}", cmd, frag, code=0, isolate=True, timeout=20)

@@ -259,3 +259,11 @@ def test_play_through_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     assert last == 1
     assert printed[-1] == "player 1 made the last move."
+
+
+def test_row_labels_stand_apart_from_values(capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 11: with 11 players the value 10 ran into the row label ("010")
+    assert main(["multiplayer", "nim", "--players", "11", "--size", "3"]) == 0
+    rows = capsys.readouterr().out.splitlines()[2:]
+    assert rows[0].split() == ["0", "10", "0", "0"]
+    assert all(len(r.split()) == 4 for r in rows)

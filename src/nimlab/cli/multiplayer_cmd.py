@@ -138,11 +138,15 @@ def _render(g: Any, table: dict[str, Any], n: int, players: int) -> list[str]:
     lines = [f"{g.label()}, {players} players, {table['label']}: {what}"]
     if n == 2:
         vals = table["values"]
-        w = max(2, len(str(vals[-1])) + 1 if vals else 2)
-        lines.append(" x\\y" + "".join(f"{y:>{w}}" for y in vals))
+        # every column as wide as its widest label or value, plus one space between
+        texts = [str(y) for y in vals] + [str(v) for row in table["grid"] for v in row]
+        w = max(len(t) for t in [".", *texts]) + 1
+        lw = max(4, *(len(str(x)) for x in vals)) if vals else 4
+        corner = "x\\y"
+        lines.append(f"{corner:>{lw}}" + "".join(f"{y:>{w}}" for y in vals))
         for x, row in zip(vals, table["grid"], strict=True):
             cells = "".join(f"{'.' if v is None else v:>{w}}" for v in row)
-            lines.append(f"{x:>4}" + cells)
+            lines.append(f"{x:>{lw}}" + cells)
     else:
         for item in table["positions"]:
             lines.append(f"  {g.format_position(tuple(item['position']))}: {item['value']}")

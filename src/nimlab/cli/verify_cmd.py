@@ -157,6 +157,8 @@ def verify_cmd(
 
     if workers is not None and workers < 1:
         raise InvalidParameterError(f"--workers must be >= 1, got {workers}")
+    if chunk_size is not None and chunk_size < 1:
+        raise InvalidParameterError(f"--chunk-size must be >= 1, got {chunk_size}")
     st = _store_arg(store, no_store)
     res_flag: bool | int = run_id if run_id is not None else resume
     if theorem_id is not None:

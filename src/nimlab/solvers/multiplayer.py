@@ -50,6 +50,7 @@ from typing import Any, Generic, TypeAlias, TypeVar
 
 from nimlab.core.errors import (
     InvalidParameterError,
+    MoveSetTooLargeError,
     NimlabError,
     SearchTooLargeError,
 )
@@ -77,11 +78,19 @@ P = TypeVar("P", bound=Hashable)
 Preference: TypeAlias = tuple[int, ...]
 
 DEFAULT_MAX_POSITIONS = 5_000_000
+# options listed by a solver (moves cost more here than in nimlab.engine.search: ~3 µs)
+DEFAULT_MAX_MOVES = 1_000_000
+# players of a profile: each player's order has m entries (m^2 numbers in all)
+MAX_PLAYERS = 1000
 
 
 def _to_player(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidParameterError(f"{what} must be a player number (an integer), got {value!r}")
+    if what == "players" and value > MAX_PLAYERS:
+        raise InvalidParameterError(
+            f"multiplayer play takes at most {MAX_PLAYERS:,} players, got {value:,}"
+        )
     return value
 
 
@@ -414,10 +423,13 @@ class MultiplayerSolver(Generic[P]):
         game: Ruleset[P],
         profile: PreferenceProfile,
         max_positions: int = DEFAULT_MAX_POSITIONS,
+        max_moves: int = DEFAULT_MAX_MOVES,
     ) -> None:
         self.game = game
         self.profile = profile
         self.max_positions = max_positions
+        self.max_moves = max_moves
+        self._moves_listed = 0
         self.players = profile.players
         self._ks = profile.offsets
         # symmetric: memo[pos] = i;  general: memo[(pos, mover)] = last mover
@@ -431,9 +443,31 @@ class MultiplayerSolver(Generic[P]):
 
     # -- public --------------------------------------------------------------------
     def children(self, position: P) -> list[P]:
-        """Distinct canonical options of *position*."""
+        """Distinct canonical options of *position*, within the solver's moves budget.
+
+        As in :class:`~nimlab.engine.search.Solver`, the game's estimate of the moves
+        (weighed by the position's length) is checked before they are listed; like the
+        positions budget, the moves budget counts over the solver's lifetime.
+        """
+        est = self.game.estimate_moves(position)
+        width = max(1, len(position)) if isinstance(position, tuple) else 1
+        if est is not None and est * width + self._moves_listed > self.max_moves:
+            raise MoveSetTooLargeError(
+                f"{self.game.label()}: multiplayer search ({self.profile.label()}) would "
+                f"list more than {self.max_moves:,} moves (about {est:,} from "
+                f"{self.game.format_position(position)[:60]} alone); use a smaller position "
+                "or raise max_moves"
+            )
         canon = self.game.canonical
-        return list(dict.fromkeys(canon(c) for c in self.game.moves(position)))
+        kids = list(dict.fromkeys(canon(c) for c in self.game.moves(position)))
+        self._moves_listed += len(kids)
+        if self._moves_listed > self.max_moves:
+            raise MoveSetTooLargeError(
+                f"{self.game.label()}: multiplayer search ({self.profile.label()}) listed "
+                f"more than {self.max_moves:,} moves; use a smaller position or raise "
+                "max_moves"
+            )
+        return kids
 
     def last_mover(self, position: P, to_move: int = 0) -> int:
         """``W(position, to_move)``: the player who moves last."""

@@ -298,10 +298,41 @@ def _load_spec(blob: bytes) -> CheckSpec:
     return spec  # type: ignore[no-any-return]
 
 
+def _watch_parent(interval: float = 0.5) -> None:
+    """End this pool worker as soon as the process that started it is gone.
+
+    A client killed with SIGKILL cannot stop its workers; on Linux the kernel kills them
+    with it (``PR_SET_PDEATHSIG``), elsewhere a thread polls the parent's pid.
+    """
+    import signal
+    import threading
+
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no prctl
+            pass
+    if os.getppid() != parent:  # pragma: no cover - the parent died before the watch began
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="nimlab-parent-watch", daemon=True).start()
+
+
 def _init_worker(blob: bytes) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is handled by the main process
+    _watch_parent()
     _load_spec(blob)
 
 
@@ -359,6 +390,17 @@ def _processes(
             raise
 
 
+def _cluster_lost(scheduler: str | None, exc: BaseException) -> NimlabError:
+    """One clear error for a Dask failure that is not nimlab's (a lost scheduler, ...)."""
+    from nimlab.core.errors import ClusterError
+
+    where = f"the Dask scheduler at {scheduler}" if scheduler else "the local Dask cluster"
+    return ClusterError(
+        f"lost {where} ({type(exc).__name__}: {str(exc)[:120] or 'no detail'}); the chunks "
+        "checked so far are in the store: run the same command with --resume to continue"
+    )
+
+
 def _dask(
     blob: bytes,
     pending: list[int],
@@ -386,7 +428,12 @@ def _dask(
         )
         client = Client(cluster)
     try:
-        blob_f = client.scatter(blob, broadcast=True)
+        try:
+            blob_f = client.scatter(blob, broadcast=True)
+        except NimlabError:
+            raise
+        except Exception as exc:
+            raise _cluster_lost(scheduler, exc) from None
         tag = hashlib.sha1(blob).hexdigest()[:10]
         futs = {
             client.submit(
@@ -400,7 +447,13 @@ def _dask(
             if stop and i > stop[0]:
                 f.cancel()
                 continue
-            yield f.result()
+            try:
+                res = f.result()
+            except NimlabError:
+                raise
+            except Exception as exc:
+                raise _cluster_lost(scheduler, exc) from None
+            yield res
             if stop:
                 for g, j in futs.items():
                     if j > stop[0]:

@@ -246,7 +246,7 @@ CLI_CASES: tuple[Cli, ...] = (
     c(
         "verify-chunk-0",
         "verify --game nim --formula a^b --bound 4 --chunk-size 0 --no-store",
-        "chunk size",
+        "--chunk-size",
     ),
     c(
         "verify-misere-formula",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -10,6 +10,7 @@ import numpy as np
 import nimlab
 from nimlab.core.kernels import LinesKernel, TableKernel
 from nimlab.core.ruleset import HeapRuleset
+from nimlab.core.strategy import Construction
 from nimlab.core.views import BinaryCriterion, XorCriterion
 from nimlab.engine.tables import has_kernel
 
@@ -94,3 +95,40 @@ def test_user_game_gets_view_and_explanation_facets() -> None:
     assert e.table is not None and e.table.modulus == 2
     plain = nimlab.explain(TakeOneOrTwoFromBoth(), (3, 5))
     assert plain.table is None
+
+
+@dataclass(frozen=True)
+class Halving(HeapRuleset):
+    """A user's one-heap game with its own construction and periodicity theorem."""
+
+    name = "halving"
+    n_heaps = 1
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        (n,) = position
+        for t in (1, 2):
+            if t <= n:
+                yield (n - t,)
+
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        if misere:
+            return None
+        (n,) = position
+        moves = [] if n % 3 == 0 else [(n - n % 3,)]
+        return Construction.listed("take n mod 3", None, moves)
+
+    def periodicity_proof(
+        self, values: Sequence[int], preperiod: int, period: int, saltus: int
+    ) -> tuple[bool, str, int]:
+        return True, "subtraction {1,2}: period 3", 6
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int:
+        return 2
+
+
+def test_user_game_strategy_and_periodicity_hooks() -> None:
+    g = Halving()
+    assert nimlab.winning_moves(g, (3 * 10**40 + 1,)) == [(3 * 10**40,)]
+    assert nimlab.winning_move(g, (7,)) == (6,)
+    per = nimlab.periodicity_of(g, 30)
+    assert (per.period, per.proved, per.reason) == (3, True, "subtraction {1,2}: period 3")

@@ -70,6 +70,12 @@ PLANTS = [
         "nimlab.formulas.nim -> numpy",
     ),
     (
+        "web/service.py",
+        "import nimlab.verification.runner",
+        "The CLI uses the public API",
+        "nimlab.web.service -> nimlab.verification.runner",
+    ),
+    (
         "cli/basic.py",
         "import nimlab.engine.tables",
         "The CLI uses the public API",

@@ -1,0 +1,126 @@
+"""What a game's constructive strategy says about itself is true, on every small position.
+
+A :class:`~nimlab.core.strategy.Construction` names its procedure and the theorem it comes
+from (an explanation cites them), gives one move, and may list every move and count
+them. Here, for every position of small boxes: the theorem is registered and is about
+this game, the procedure is cited with its paper, ``one()`` is among ``every()``, and
+``count()`` is the length of ``every()``. (Mutation testing found that none of this was
+checked: docs/MUTATION.md.)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+
+from nimlab import game, theorem
+
+PAPERS = ("S19", "S18", "N99", "Sh")
+
+
+def boxes(n: int, lo: int, hi: int) -> list[tuple[int, ...]]:
+    return list(itertools.product(range(lo, hi + 1), repeat=n))
+
+
+CASES: list[tuple[str, dict[str, Any], Iterable[Any], bool]] = [
+    ("nim", {}, boxes(3, 0, 4), False),
+    ("nim", {}, boxes(3, 0, 3) + boxes(2, 0, 2), True),
+    ("moore", {"k": 2}, boxes(3, 0, 4), False),
+    ("moore", {"k": 2}, boxes(3, 0, 3), True),
+    ("circular", {"k": 1}, boxes(3, 0, 3), False),
+    ("circular", {"k": 2}, boxes(3, 0, 3), False),
+    ("circular", {"k": 3}, boxes(3, 0, 3) + boxes(4, 0, 2), False),
+    ("welter", {}, [p for p in boxes(3, 0, 5) if len(set(p)) == 3], False),
+    ("lim", {}, boxes(3, 0, 5), False),
+    ("nimhoff", {"k": 1}, boxes(2, 0, 7), False),
+    ("delete-nim", {}, boxes(2, 0, 9), False),
+    ("single-delete", {}, boxes(2, 1, 8) + boxes(3, 1, 6) + boxes(4, 1, 5), False),
+    ("single-delete", {}, [(1, 3, 5, 7, 9), (1, 1, 1, 1, 3)], False),
+    ("abo-delete", {}, boxes(3, 1, 8), False),
+    ("emperor", {"k": 1}, [((a, b), (c,)) for a, b, c in boxes(3, 0, 3)], False),
+    ("emperor", {"k": 2}, [((a, b), (c,), (d,)) for a, b, c, d in boxes(4, 0, 2)], False),
+    ("ryuo", {"p": 3}, boxes(2, 0, 9), False),
+    ("restricted-ryuo", {"p": 2, "q": 4}, boxes(2, 0, 9), False),
+    ("rgames", {"g0": "subtraction:1,2,3", "parts": "allbut:8;allbut:4,8"}, boxes(2, 0, 9), False),
+    (
+        "turning-turtles",
+        {},
+        [frozenset(s) for r in range(3) for s in itertools.combinations(boxes(2, 1, 3), r)],
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "positions", "misere"),
+    CASES,
+    ids=[f"{n}-{p}-{'misere' if m else 'normal'}" for n, p, _, m in CASES],
+)
+def test_construction_describes_itself_truly(
+    name: str, params: dict[str, Any], positions: Iterable[Any], misere: bool
+) -> None:
+    g = game(name, **params)
+    built = 0
+    for pos in positions:
+        c = g.strategy(pos, misere)
+        if c is None:
+            continue
+        built += 1
+        assert isinstance(c.procedure, str) and len(c.procedure) > 10, (pos, c)
+        if c.theorem is not None:
+            th = theorem(c.theorem)
+            assert th.id == c.theorem
+            assert th.game == g.name or c.theorem in g.theorems, (pos, c.theorem)
+            assert any(paper in c.procedure for paper in PAPERS), (pos, c.procedure)
+        one = c.one()
+        if c.every is not None:
+            every = list(c.every())
+            assert len(every) == len(set(every)), pos
+            if one is None:
+                assert every == [], pos
+            else:
+                assert every and every[0] == one, pos
+            if c.count is not None:
+                assert c.count() == len(every), pos
+    assert built > 0
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "pos"),
+    [
+        ("circular", {"k": 4}, (1, 2, 3, 4, 5, 6)),  # CN(6, 4): a criterion, no construction
+        ("circular", {"k": 2}, (1, 2, 3, 4)),  # CN(4, 2): no result at all
+        ("single-delete", {}, (1, 2, 3, 4, 5)),  # five heaps, not all odd
+    ],
+)
+def test_no_construction_where_no_paper_gives_one(
+    name: str, params: dict[str, Any], pos: tuple[int, ...]
+) -> None:
+    assert game(name, **params).strategy(pos, False) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "pos"),
+    [
+        ("lim", {}, (3, 5, 5)),
+        ("welter", {}, (1, 2, 4)),
+        ("nimhoff", {"k": 1}, (3, 5)),
+        ("delete-nim", {}, (3, 4)),
+        ("single-delete", {}, (2, 4, 7)),
+        ("abo-delete", {}, (1, 2, 6)),
+        ("emperor", {"k": 1}, ((1, 2), (3,))),
+        ("ryuo", {"p": 3}, (4, 6)),
+        ("restricted-ryuo", {"p": 2, "q": 4}, (3, 6)),
+        ("circular", {"k": 3}, (1, 2, 3)),
+        ("turning-turtles", {}, frozenset({(1, 1)})),
+    ],
+)
+def test_normal_play_constructions_do_not_claim_misere(
+    name: str, params: dict[str, Any], pos: Any
+) -> None:
+    g = game(name, **params)
+    assert g.strategy(pos, False) is not None
+    assert g.strategy(pos, True) is None

@@ -56,6 +56,10 @@ def test_pages_have_examples() -> None:
     assert checker.check_output("a ... c\n", "a b c\n", FLAGS)
 
 
+# A page runs all its examples in one test, and the first use of a compiled kernel
+# (verification, tables) compiles it with numba: longer than the 60 s default on a loaded
+# machine, so a page gets 300 s.
+@pytest.mark.timeout(300)
 @pytest.mark.parametrize("page", PAGES)
 def test_pycon_examples(page: str) -> None:
     text = (ROOT / page).read_text(encoding="utf-8")
@@ -73,6 +77,7 @@ def test_pycon_examples(page: str) -> None:
     assert runner.failures == 0, "".join(report)
 
 
+@pytest.mark.timeout(300)  # as above: every command of a page, kernels compiled on first use
 @pytest.mark.parametrize("page", PAGES)
 def test_console_examples(
     page: str, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -46,4 +46,6 @@ def serve_cmd(host: str, port: int, time_limit: float, workers: int) -> None:
         ) from None
     app = create_app(Limits(time_limit=time_limit, workers=workers))
     click.echo(f"nimlab playground on http://{host}:{port} (Ctrl-C stops it)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # keep idle connections longer than clients usually do, so that a client never reuses a
+    # connection the server is closing at that moment
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=30)

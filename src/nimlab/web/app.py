@@ -265,6 +265,14 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     async def run(fn: Callable[..., Any], *args: Any) -> Any:
         return await pool.run(fn, *args)
 
+    games_cache: list[list[dict[str, Any]]] = []
+
+    async def catalog() -> list[dict[str, Any]]:
+        """The registry's games, computed once (the registry does not change while serving)."""
+        if not games_cache:
+            games_cache.append(await run(service.catalog))
+        return games_cache[0]
+
     def game_of(req: GameRequest) -> nimlab.Ruleset[Any]:
         return service.build_game(req.game, req.param_texts())
 
@@ -275,8 +283,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     @app.get("/api/games", tags=["games"], summary="Every game of the registry")
     async def api_games() -> list[dict[str, Any]]:
         """Name, aliases, one-line rules, theorem ids and parameters of every game."""
-        result: list[dict[str, Any]] = await run(service.catalog)
-        return result
+        return await catalog()
 
     @app.post("/api/position", tags=["play"], summary="Validate a position")
     async def api_position(req: PositionRequest) -> dict[str, Any]:
@@ -372,13 +379,11 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def index(request: Request) -> Response:
-        games = await run(service.catalog)
+        games = await catalog()
         return templates.TemplateResponse(request, "index.html", {"games": games})
 
-    def setup_context(request: Request, name: str) -> dict[str, Any]:
-        info = next(
-            (g for g in service.catalog() if g["name"] == name or name in g["aliases"]), None
-        )
+    def setup_context(request: Request, name: str, games: list[dict[str, Any]]) -> dict[str, Any]:
+        info = next((g for g in games if g["name"] == name or name in g["aliases"]), None)
         if info is None:
             nimlab.game(name)  # raises UnknownGameError with suggestions
             raise nimlab.UnknownGameError(f"unknown game {name!r}")
@@ -396,7 +401,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     @app.get("/game/{name}", response_class=HTMLResponse, include_in_schema=False)
     async def setup(request: Request, name: str) -> Response:
-        ctx = await run(setup_context, request, name)
+        ctx = await run(setup_context, request, name, await catalog())
         if not ctx["position"]:
             ctx["position"] = await run(_example_position, ctx, lim)
         return templates.TemplateResponse(request, "setup.html", ctx)
@@ -407,7 +412,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         name = q.get("game", "")
         if not name or len(name) > 64:
             raise nimlab.UnknownGameError("choose a game: /play?game=nim&position=3+4+5")
-        ctx = await run(setup_context, request, name)
+        ctx = await run(setup_context, request, name, await catalog())
         params = {k[2:]: v for k, v in q.multi_items() if k.startswith("p.")}
 
         def work() -> dict[str, Any]:
@@ -435,7 +440,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     @app.get("/multiplayer", response_class=HTMLResponse, include_in_schema=False)
     async def multiplayer_page(request: Request) -> Response:
-        games = await run(service.catalog)
+        games = await catalog()
         return templates.TemplateResponse(request, "multiplayer.html", {"games": games})
 
     @app.get("/api", response_class=HTMLResponse, include_in_schema=False)

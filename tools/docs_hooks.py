@@ -137,7 +137,7 @@ def theorems_page() -> str:
         g = f"[`{game}`]({_page_url(page, 'theorems.md')})" if page else f"`{game}`"
         cells = [f"[{_md(t['id'])}](#{theorem_anchor(t['id'])})", g, _md(t["statement"])]
         if has_status:
-            cells.append(str(t.get("status", "")))
+            cells.append(_state(t))
         out.append("| " + " | ".join(cells) + " |")
     out += ["", "## The papers", ""]
     for key, title in PAPERS.items():
@@ -157,6 +157,41 @@ def theorems_page() -> str:
     return "\n".join(out) + "\n"
 
 
+def _state(t: dict[str, Any]) -> str:
+    """The status of a result (proved, refuted, conjectured), or "" when the JSON has none."""
+    status = t.get("status")
+    if isinstance(status, dict):
+        return str(status.get("state", ""))
+    return str(status or "")
+
+
+def _status_lines(t: dict[str, Any], from_uri: str) -> list[str]:
+    """The details of a status given as an object: source, bound, counterexample, successor."""
+    status = t.get("status")
+    if not isinstance(status, dict):
+        return []
+    out: list[str] = []
+    if status.get("source"):
+        out.append(f"- status: **{_state(t)}** ({_md(str(status['source']))}).")
+    if status.get("counterexample"):
+        ce = " ".join(str(h) for h in status["counterexample"])
+        out.append(f"- smallest counterexample: `{ce}`.")
+    if status.get("verified_below"):
+        n = status.get("verified_positions")
+        what = f" ({n:,} positions)" if isinstance(n, int) else ""
+        out.append(
+            f"- checked by exhaustive search for heaps below {status['verified_below']}{what}."
+        )
+    if status.get("replaced_by"):
+        r = str(status["replaced_by"])
+        out.append(f"- replaced by [{_md(r)}](#{theorem_anchor(r)}).")
+    if status.get("note"):
+        out.append(f"- {_md(str(status['note']))}.")
+    if from_uri != "theorems.md":
+        out = [line.replace("](#", "](" + _page_url("theorems.md", from_uri) + "#") for line in out]
+    return out
+
+
 def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
 
@@ -167,15 +202,14 @@ def _theorem_block(t: dict[str, Any], from_uri: str, level: int) -> list[str]:
     game = f"[`{t['game']}`]({_page_url(page, from_uri)})" if page else f"`{t['game']}`"
     lines = [f"{'#' * level} {_md(tid)} {{#{theorem_anchor(tid)}}}", "", _md(t["statement"]), ""]
     facts = [f"game {game}", f"kind `{t['kind']}`"]
-    if t.get("status"):
-        facts.insert(0, f"status **{t['status']}**")
+    if _state(t) and not isinstance(t.get("status"), dict):
+        facts.insert(0, f"status **{_state(t)}**")
     if t.get("aliases"):
         facts.append("also known as " + ", ".join(f"`{a}`" for a in t["aliases"]))
     lines.append("- " + "; ".join(facts) + ".")
-    lines.append(
-        f"- checked on: {_md(t['params'])}; bound: {_md(t['bound'])} "
-        f"(default {t['default_bound']})."
-    )
+    where = f"{_md(t['params'])}; " if t.get("params") else ""
+    lines.append(f"- checked on: {where}{_md(t['bound'])} (default bound {t['default_bound']}).")
+    lines += _status_lines(t, from_uri)
     lines.append(f"- `nimlab verify {tid}`")
     lines.append("")
     return lines
@@ -369,8 +403,10 @@ def _results(names: list[str], src: str) -> str:
     out: list[str] = []
     for t in rows:
         link = _page_url("theorems.md", src) + "#" + theorem_anchor(t["id"])
-        status = f" *({t['status']})*" if t.get("status") else ""
+        status = f" *({_state(t)})*" if _state(t) else ""
         out.append(f"- [**{_md(t['id'])}**]({link}){status} [{t['paper']}]: {_md(t['statement'])}")
+        if _state(t) not in ("", "proved"):
+            out += ["    " + x for x in _status_lines(t, src)[1:]]
     keys = [k for k in PAPERS if any(t["paper"] == k for t in rows)]
     out += [
         "",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -22,6 +23,7 @@ __all__ = [
     "game",
     "game_class",
     "games",
+    "load_plugins",
     "parse_game_spec",
     "register",
 ]
@@ -76,6 +78,63 @@ def _load() -> None:
             importlib.import_module(mod)
 
 
+_plugins_loaded = False
+
+
+def _load_plugins_once() -> None:
+    """The installed plugins, loaded when a name is not in the catalog or all games are listed
+    (so that ``nimlab grundy nim 3 4 5`` does not scan the installed packages)."""
+    global _plugins_loaded
+    _load()
+    if not _plugins_loaded:
+        _plugins_loaded = True
+        load_plugins()
+
+
+#: entry point group under which other packages declare their games
+PLUGIN_GROUP = "nimlab.games"
+
+
+def load_plugins() -> list[str]:
+    """Register the games that installed packages declare as ``nimlab.games`` entry points.
+
+    An entry point names a ruleset class (``mygames.rules:MyGame``), which is registered
+    unless its module already did so with :func:`register`, or a module (importing it
+    registers its games). A plugin that fails to load or clashes with a registered name is
+    skipped with a warning: it never breaks nimlab. Called once: when all games are listed
+    or a name is not in the catalog.
+
+    Returns
+    -------
+    list of str
+        The entry point names loaded.
+
+    Examples
+    --------
+    >>> load_plugins()  # no plugin installed with nimlab itself
+    []
+    """
+    import warnings
+    from importlib.metadata import entry_points
+
+    loaded: list[str] = []
+    for ep in entry_points(group=PLUGIN_GROUP):
+        try:
+            obj = ep.load()
+            if isinstance(obj, type) and issubclass(obj, Ruleset):
+                if _CLASSES.get(_key(obj.name)) is not obj:
+                    register(obj)
+            elif not isinstance(obj, types.ModuleType):
+                raise TypeError(f"{ep.value} is neither a Ruleset class nor a module")
+        except Exception as e:  # a broken plugin must not break nimlab
+            warnings.warn(
+                f"nimlab: game plugin {ep.name!r} ({ep.value}) was skipped: {e}", stacklevel=2
+            )
+            continue
+        loaded.append(ep.name)
+    return loaded
+
+
 def game_class(name: str) -> type[Ruleset[Any]]:
     """The ruleset class registered under *name* (or an alias)."""
     if not isinstance(name, str):
@@ -84,6 +143,9 @@ def game_class(name: str) -> type[Ruleset[Any]]:
         )
     _load()
     canonical = _NAMES.get(_key(name))
+    if canonical is None and not _plugins_loaded:
+        _load_plugins_once()
+        canonical = _NAMES.get(_key(name))
     if canonical is None:
         close = difflib.get_close_matches(_key(name), list(_NAMES), n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
@@ -202,7 +264,7 @@ def games() -> list[GameInfo]:
     >>> "nim" in [g.name for g in games()]
     True
     """
-    _load()
+    _load_plugins_once()
     return [
         GameInfo(c.name, c.aliases, c.params, c.summary, c.theorems, c)
         for _, c in sorted(_CLASSES.items())

@@ -177,6 +177,13 @@ def test_undo_and_redo(server: str, page: Page) -> None:
     shot(page, "play-undo-redo")
 
 
+def test_computer_moves_first(server: str, page: Page) -> None:
+    page.goto(play_url(server, game="nim", position="1 2 3", first="computer"))
+    wait_turn(page)
+    expect(page.locator("#history li")).to_have_count(2)
+    expect(page.locator("#history li").nth(1)).to_contain_text("Computer: 1 2 3 →")
+
+
 def test_moore_k2_set_up_and_two_heap_move(server: str, page: Page) -> None:
     page.goto(f"{server}/game/moore")
     shot(page, "setup-moore")

@@ -82,6 +82,16 @@ def games() -> list[dict[str, Any]]:
     return list(_cli_json("list"))
 
 
+def catalog_names() -> set[str]:
+    """The games of nimlab's own catalog (not games of installed plugin packages)."""
+    import nimlab
+
+    listed = {g["name"] for g in games()}
+    return {
+        g.name for g in nimlab.games() if g.cls.__module__.startswith("nimlab.catalog")
+    } & listed
+
+
 def theorems() -> list[dict[str, Any]]:
     """``nimlab theorems --json``."""
     return list(_cli_json("theorems"))
@@ -324,7 +334,7 @@ def on_files(files: Files, config: Any) -> Files:
             name = _picture_name(spec)
             if name not in pictures:
                 pictures[name] = draw(spec)
-    known = {g["name"] for g in games()}
+    known = catalog_names()
     for name in sorted(known):
         pages = claimed.get(name, [])
         if len(pages) != 1:

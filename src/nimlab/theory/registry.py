@@ -22,13 +22,16 @@ from typing import Any, Literal
 from nimlab.core.errors import NimlabError, UnknownTheoremError
 from nimlab.core.results import Counterexample
 from nimlab.core.ruleset import Ruleset
+from nimlab.verification.local import Claim
 
 __all__ = [
     "CheckResult",
     "Counterexample",
     "Instance",
     "Kind",
+    "ObjectTheoremClaim",
     "Theorem",
+    "TheoremClaim",
     "check_theorem",
     "register_theorem",
     "theorem",
@@ -311,8 +314,6 @@ def check_theorem(
 
         raise InvalidParameterError(f"unknown method {method!r}: choose local or search")
     from nimlab.core.errors import InvalidParameterError as _NotClosed
-    from nimlab.theory.claims import ObjectTheoremClaim, TheoremClaim
-    from nimlab.verification.local import Claim
     from nimlab.verification.runner import LIST_CHUNK, CheckSpec, VerificationResult, run_spec
     from nimlab.verification.spaces import BoxSpace, ListSpace
 
@@ -407,3 +408,59 @@ def _check_search(t: Theorem, b: int, instances: Iterable[Instance] | None = Non
     if count == 0:
         raise _no_position(t, b)
     return CheckResult(t.id, b, count, True, time.perf_counter() - start)
+
+
+# -- claims for the verification runner ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class TheoremClaim(Claim):
+    """The claim of a registered theorem (looked up by id in each worker)."""
+
+    tid: str
+    _t: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"tid": self.tid}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        object.__setattr__(self, "tid", state["tid"])
+        object.__setattr__(self, "_t", {})
+
+    def value(self, game: Ruleset[Any], position: Any) -> Any:
+        fn = self._t.get("claimed")
+        if fn is None:
+            fn = self._t["claimed"] = theorem(self.tid).claimed
+        return fn(game, position)
+
+    def key(self) -> str:
+        return f"theorem:{self.tid}"
+
+    def vectorised(self, game: Ruleset[Any], bound: int) -> Callable[..., Any] | None:
+        vc = theorem(self.tid).vector_claim
+        if vc is None:
+            return None
+        return lambda *heaps: vc(game, heaps)
+
+
+@dataclass(frozen=True)
+class ObjectTheoremClaim(Claim):
+    """The claim of a :class:`~nimlab.theory.registry.Theorem` object that is not the
+    registered one (a modified copy): pickled with the spec."""
+
+    theorem: Any
+
+    def value(self, game: Ruleset[Any], position: Any) -> Any:
+        return self.theorem.claimed(game, position)
+
+    def key(self) -> str:
+        fn = self.theorem.claim
+        code = getattr(fn, "__code__", None)
+        extra = "" if code is None else repr(code.co_code)
+        return f"theorem-object:{self.theorem.id}:{hash(extra)}"
+
+    def vectorised(self, game: Ruleset[Any], bound: int) -> Callable[..., Any] | None:
+        vc = self.theorem.vector_claim
+        if vc is None:
+            return None
+        return lambda *heaps: vc(game, heaps)

@@ -279,6 +279,22 @@ CLI_CASES: tuple[Cli, ...] = (
             )
         )
     ),
+    # -- endless work: refused before it starts, with the option that raises the budget --
+    c("seq-octal-million", "sequence octal -p code=0.77 -n 1000000", "--max-terms", isolate=True),
+    c("grundy-octal-million", "grundy octal -p code=0.77 1000000", "budget", isolate=True),
+    c("seq-negative", "sequence octal -p code=0.77 -n -5", "n must be an integer >= 0"),
+    c(
+        "verify-bound-million",
+        "verify S19-T1 --bound 1000000 --no-store",
+        "--max-positions",
+        isolate=True,
+    ),
+    c("verify-welter-100000", "verify S19-T7 --bound 100000 --no-store", "positions", isolate=True),
+    c(
+        "verify-budget-option",
+        "verify --game nim --formula a^b --bound 100 --heaps 2 --max-positions 50 --no-store",
+        "more than the budget of 50",
+    ),
     # -- multiplayer --
     c(
         "mp-players-million",

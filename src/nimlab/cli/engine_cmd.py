@@ -39,9 +39,22 @@ def _per_json(per: Any) -> dict[str, Any]:
 @param_option
 @click.option("-n", "n", type=int, default=50, show_default=True, help="Number of terms.")
 @click.option("--period", is_flag=True, help="Also find (and prove) the period.")
+@click.option(
+    "--max-terms",
+    type=click.IntRange(1),
+    default=None,
+    metavar="N",
+    help="Budget of terms, checked before computing (default: 100,000 for octal games, "
+    "whose work grows fast; 2^28 otherwise).",
+)
 @json_option
 def sequence_cmd(
-    game_name: str, params: tuple[str, ...], n: int, period: bool, as_json: bool
+    game_name: str,
+    params: tuple[str, ...],
+    n: int,
+    period: bool,
+    max_terms: int | None,
+    as_json: bool,
 ) -> None:
     """Grundy sequence G(0..n-1) of a one-heap game.
 
@@ -52,7 +65,7 @@ def sequence_cmd(
 
     g = game_from_cli(game_name, params)
     t0 = time.perf_counter()
-    seq = nimlab.sequence(g, n)
+    seq = nimlab.sequence(g, n, max_terms=max_terms)
     per = nimlab.periodicity_of(g, n) if period else None
     seconds = time.perf_counter() - t0
     if as_json:

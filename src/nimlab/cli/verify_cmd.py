@@ -129,6 +129,13 @@ def _report(res: Any, kind: str, label: str, bound: int, as_json: bool) -> int:
 @click.option(
     "--chunk-size", type=int, metavar="N", help="About N positions per chunk (conjectures)."
 )
+@click.option(
+    "--max-positions",
+    type=click.IntRange(1),
+    default=None,
+    metavar="N",
+    help="Budget of positions, checked before the run starts (default 10^9).",
+)
 @json_option
 def verify_cmd(
     theorem_id: str | None,
@@ -148,6 +155,7 @@ def verify_cmd(
     run_id: int | None,
     method: str,
     chunk_size: int | None,
+    max_positions: int | None,
     as_json: bool,
 ) -> int:
     """Verify a theorem (nimlab verify S18-T8 --bound 1000) or a conjecture
@@ -183,6 +191,7 @@ def verify_cmd(
             store=st if method == "local" else None,
             resume=bool(res_flag),
             progress=True,
+            max_positions=max_positions,
         )
         return _report(r, t.kind, f"{t.id} ({t.statement})", b, as_json)
     if game_name is None:
@@ -208,6 +217,7 @@ def verify_cmd(
         resume=res_flag,
         progress=True,
         chunk_size=chunk_size,
+        max_positions=max_positions,
     )
     kind = "grundy" if formula is not None else "p-set"
     return _report(r2, kind, f"{g.label()}: {formula or p_set}", bound, as_json)

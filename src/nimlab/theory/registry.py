@@ -255,6 +255,27 @@ def _check_bound(bound: object, used: bool = True) -> None:
         )
 
 
+# Positions a theorem instance without a box space may list in memory (each a tuple),
+# unless max_positions raises it; counted while listing, so a huge bound stops at once.
+MAX_LISTED = 2_000_000
+
+
+def _listed(t: Theorem, b: int, positions: Iterable[Any], budget: int | None) -> list[Any]:
+    import itertools
+
+    from nimlab.core.errors import WorkTooLargeError
+
+    cap = MAX_LISTED if budget is None else budget
+    out = list(itertools.islice(positions, cap + 1))
+    if len(out) > cap:
+        raise WorkTooLargeError(
+            f"{t.id}: bound {b} gives more than {cap:,} positions to list, more than the "
+            "budget; lower the bound, or raise the budget (--max-positions N, "
+            "max_positions=N) for a long run"
+        )
+    return out
+
+
 def _no_position(t: Theorem, b: int) -> NimlabError:
     from nimlab.core.errors import InvalidParameterError
 
@@ -275,6 +296,7 @@ def check_theorem(
     store: Any = None,
     resume: bool = False,
     progress: bool = False,
+    max_positions: int | None = None,
 ) -> CheckResult:
     """Check a theorem at *bound*: by local check (default) or against exhaustive search.
 
@@ -323,16 +345,28 @@ def check_theorem(
     count = 0
     used: set[str] = set()
     runs: list[int] = []
+    # every instance is listed and measured before any is checked: a bound too large for
+    # the budget is refused before work is spent
+    from nimlab.verification.runner import check_budget
+
+    specs: list[tuple[Instance, CheckSpec]] = []
+    listed = 0
     for k, inst in enumerate(t.instances(b)):
         space = inst.space
         fast = False
         if space is None:
             # materialise once: the search fallback below must see the same positions
-            inst = Instance(inst.game, list(inst.positions))
+            left = None if max_positions is None else max(0, max_positions - listed)
+            cap = MAX_LISTED - listed if left is None else left
+            inst = Instance(inst.game, _listed(t, b, inst.positions, max(cap, 0)))
+            listed += len(inst.positions)  # type: ignore[arg-type]
             space = ListSpace.of(list(inst.positions), LIST_CHUNK, inst.game)
         elif isinstance(space, BoxSpace) and t.vector_claim is not None:
             fast = True
         spec = CheckSpec(inst.game, t.kind, claim, space, f"{t.id}#{k}", b, fast)
+        check_budget(spec, max_positions)
+        specs.append((inst, spec))
+    for inst, spec in specs:
         res: VerificationResult | CheckResult
         try:
             res = run_spec(
@@ -344,6 +378,7 @@ def check_theorem(
                 resume=resume,
                 progress=progress,
                 what="theorem",
+                max_positions=max_positions,
             )
         except _NotClosed as exc:
             if "not move-closed" not in str(exc):

@@ -16,10 +16,22 @@ def box(n_heaps: int, bound: int, low: int = 0) -> Iterator[tuple[int, ...]]:
     >>> list(box(2, 2))
     [(0, 0), (0, 1), (1, 0), (1, 1)]
     """
+    if n_heaps == 0:
+        if bound > low:
+            yield ()
+        return
+    if n_heaps == 1:
+        yield from ((h,) for h in range(low, bound))
+        return
     for top in range(low, bound):
-        for t in itertools.product(range(low, top + 1), repeat=n_heaps):
-            if max(t, default=low) == top:
-                yield t
+        # lexicographic within one max: a prefix without top must end in top
+        values = range(low, top + 1)
+        for prefix in itertools.product(values, repeat=n_heaps - 1):
+            if top in prefix:
+                for v in values:
+                    yield (*prefix, v)
+            else:
+                yield (*prefix, top)
 
 
 def sorted_box(n_heaps: int, bound: int, low: int = 0) -> Iterator[tuple[int, ...]]:
@@ -30,6 +42,14 @@ def sorted_box(n_heaps: int, bound: int, low: int = 0) -> Iterator[tuple[int, ..
     >>> list(sorted_box(2, 3))
     [(0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2)]
     """
-    for t in box(n_heaps, bound, low):
-        if list(t) == sorted(t):
-            yield t
+    if n_heaps == 0:
+        if bound > low:
+            yield ()
+        return
+    if n_heaps == 1:
+        yield from ((h,) for h in range(low, bound))
+        return
+    for top in range(low, bound):
+        # non-decreasing with max top: the last heap is top, the others any multiset
+        for prefix in itertools.combinations_with_replacement(range(low, top + 1), n_heaps - 1):
+            yield (*prefix, top)

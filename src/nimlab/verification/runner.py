@@ -38,6 +38,10 @@ from nimlab.verification.spaces import BoxSpace, ListSpace, Space, TotalSpace, r
 __all__ = ["CheckSpec", "VerificationResult", "heap_space", "run_spec", "verify"]
 
 PY_CHUNK = 8192
+# Positions a verification run may check unless the caller raises it (max_positions=N,
+# --max-positions N): about 3 minutes on the vectorised kernel, hours in Python; checked
+# before the run starts.
+MAX_POSITIONS = 10**9
 FAST_CHUNK = 1 << 19
 LIST_CHUNK = 2048
 FAST_MIN_POOL = 8
@@ -610,6 +614,36 @@ def _actual(game: Ruleset[Any], kind: str, pos: Any) -> Any:
         return None
 
 
+def _space_size(space: Any) -> int | None:
+    """Number of positions of *space* (before invalid ones are skipped), or None."""
+    from math import comb
+
+    if isinstance(space, BoxSpace):
+        return space.size
+    if isinstance(space, TotalSpace):
+        span = max(0, space.bound - space.low * space.n_heaps)
+        return comb(span + space.n_heaps - 1, space.n_heaps)
+    return None
+
+
+def check_budget(spec: CheckSpec, max_positions: int | None) -> None:
+    """Refuse a run over more positions than *max_positions*, before it starts."""
+    budget = MAX_POSITIONS if max_positions is None else max_positions
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise InvalidArgumentError(f"max_positions must be an integer >= 1, got {budget!r:.40}")
+    size = _space_size(spec.space)
+    if size is not None and size > budget:
+        from nimlab.core.errors import WorkTooLargeError
+
+        shown = f"{size:,}" if size < 10**15 else f"about 10^{len(str(size)) - 1}"
+        raise WorkTooLargeError(
+            f"{spec.target}: {spec.space.describe()} is {shown} positions, more than the "
+            f"budget of {budget:,}; lower the bound, or raise the budget "
+            "(--max-positions N, max_positions=N) for a long run (it shows its progress, "
+            "stops cleanly on Ctrl-C and resumes with --resume)"
+        )
+
+
 def run_spec(
     spec: CheckSpec,
     *,
@@ -620,11 +654,13 @@ def run_spec(
     resume: bool | int = False,
     progress: bool = False,
     what: str = "conjecture",
+    max_positions: int | None = None,
 ) -> VerificationResult:
     """Check every chunk of *spec*; see :func:`verify` for the parameters."""
     from nimlab.verification.store import Store
 
     _check_run_args(workers, scheduler, store, resume)
+    check_budget(spec, max_positions)
     st: Store | None = None
     own = False
     if store is not None and store is not False:
@@ -811,6 +847,7 @@ def verify(
     resume: bool | int = False,
     progress: bool = False,
     chunk_size: int | None = None,
+    max_positions: int | None = None,
 ) -> VerificationResult:
     """Verify a claimed Grundy function or P-set of *game* by local check.
 
@@ -843,6 +880,9 @@ def verify(
         Continue the unfinished run with the same spec (True) or with this run id.
     progress : bool
         Show a progress bar (or periodic lines when stderr is not a terminal).
+    max_positions : int, optional
+        Budget of positions (default :data:`MAX_POSITIONS`), checked before the run
+        starts: a larger space raises :class:`~nimlab.core.errors.WorkTooLargeError`.
     chunk_size : int, optional
         About how many positions make a chunk (default: 8192, or 2^19 on the
         vectorised path); part of the run's identity for ``resume``.
@@ -919,4 +959,5 @@ def verify(
         store=store,
         resume=resume,
         progress=progress,
+        max_positions=max_positions,
     )

@@ -48,9 +48,13 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     port = _free_port()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    log_path = ARTIFACTS / f"server-{worker}.log"  # a file: a full pipe would block the server
+    log = log_path.open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "nimlab", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.PIPE,
+        stdout=log,
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
@@ -64,7 +68,7 @@ def server() -> Iterator[str]:
             except OSError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                out = proc.stdout.read().decode() if proc.stdout and proc.poll() is not None else ""
+                out = log_path.read_text(errors="replace")
                 pytest.fail(f"nimlab serve did not start on {url}: {out}")
             time.sleep(0.1)
         yield url
@@ -75,6 +79,7 @@ def server() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
+        log.close()
 
 
 @pytest.fixture(scope="module")

@@ -209,6 +209,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     app.state.limits = lim
     app.state.pool = pool
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.globals["version"] = nimlab.__version__
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     def wants_json(request: Request) -> bool:

@@ -63,6 +63,8 @@ _LAZY: dict[str, str] = {
     "theorem": "nimlab.theory",
     "Theorem": "nimlab.theory",
     "check_theorem": "nimlab.theory",
+    "status_of": "nimlab.core.status",
+    "ResultStatus": "nimlab.core.status",
     # verification
     "verify": "nimlab.verification",
     "VerificationResult": "nimlab.verification",
@@ -127,6 +129,7 @@ __all__ = [
     "Param",
     "Periodicity",
     "PreferenceProfile",
+    "ResultStatus",
     "Ruleset",
     "SearchTooLargeError",
     "Solver",
@@ -168,6 +171,7 @@ __all__ = [
     "render",
     "runs",
     "sequence",
+    "status_of",
     "symmetric_profiles",
     "table",
     "table_view",
@@ -207,6 +211,7 @@ if TYPE_CHECKING:
         StoreError,
         WorkTooLargeError,
     )
+    from nimlab.core.status import ResultStatus, status_of
     from nimlab.engine.nimarith import nim_div, nim_inverse, nim_square, nimmul
     from nimlab.engine.periodicity import Periodicity, periodicity, periodicity_of
     from nimlab.engine.sequences import sequence

@@ -13,7 +13,8 @@ References
 ----------
 [S19] §2, Game 8, Theorem 11 (``S19-T11``): ``G(a, b) = tail(a ∨ b)``.
 [Sh] Definitions 1 and 2; Theorem 1 (``Sh-T1``), Theorem 2 (``Sh-T2``), Theorem 3
-(``Sh-T3``), Theorem 6 (``Sh-T6``), Propositions 7 and 8 (``Sh-P7``, ``Sh-P8``).
+(``Sh-T3``), Theorem 6 (``Sh-T6``: refuted; its correction ``Sh-T6*`` is conjectured),
+Propositions 7 and 8 (``Sh-P7``, ``Sh-P8``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from nimlab.core.kernels import DeleteNimKernel, TableKernel
 from nimlab.core.ruleset import HeapRuleset, int_heaps
 from nimlab.core.views import BinaryCriterion, OrTailCriterion, ResidueCriterion, ValuationCriterion
 from nimlab.formulas.delete import (
+    SH_T6_STAR_VERIFIED_BELOW,
     abo_is_p,
     delete_nim_grundy,
     sh_delete_nim_is_p,
@@ -149,15 +151,20 @@ class SingleDelete(_PositiveHeaps):
 
     A move removes one heap and splits one of the other ``n − 1`` heaps into two positive
     heaps; ``⟨1, …, 1⟩`` is the only terminal position. ``n = 2`` is [Sh]'s Delete Nim.
-    Criteria: ``n = 2`` Sh-T1 (both odd), ``n = 3`` Sh-T3, ``n = 4`` Sh-T6, all heaps odd
-    ⇒ P for every ``n`` (Sh-P7), ``⟨2, …, 2⟩`` is P iff ``n mod 3 ≠ 2`` (Sh-P8); for
-    ``n ≥ 5`` other positions have no known criterion.
+    Criteria: ``n = 2`` Sh-T1 (both odd), ``n = 3`` Sh-T3, all heaps odd ⇒ P for every
+    ``n`` (Sh-P7), ``⟨2, …, 2⟩`` is P iff ``n mod 3 ≠ 2`` (Sh-P8). For ``n = 4``, [Sh]
+    Theorem 6 is false as printed (Sh-T6, refuted); its correction Sh-T6* is a conjecture
+    verified for heaps below ``SH_T6_STAR_VERIFIED_BELOW`` and used only there:
+    larger 4-heap positions are searched. For ``n ≥ 5`` other positions have no known
+    criterion.
 
     Examples
     --------
     >>> from nimlab import outcome
-    >>> str(outcome(SingleDelete(), (1440, 864, 672, 1120)))
+    >>> str(outcome(SingleDelete(), (8, 12, 14, 47)))  # Sh-T6 as printed says N
     'P'
+    >>> SingleDelete().closed_theorem((8, 12, 14, 47)), SingleDelete().closed_is_p((1, 2, 3, 300))
+    ('Sh-T6*', None)
     >>> str(outcome(SingleDelete(), (2, 6, 12), method="search"))
     'N'
     >>> SingleDelete().closed_is_p((1, 3, 5, 7, 9)), SingleDelete().closed_is_p((1, 3, 5, 7, 8))
@@ -171,9 +178,9 @@ class SingleDelete(_PositiveHeaps):
     summary = (
         "n >= 2 positive heaps; remove one heap and split one of the others into two positive heaps"
     )
-    theorems = ("Sh-T1", "Sh-T3", "Sh-T6", "Sh-P7", "Sh-P8", "S19-T11")
+    theorems = ("Sh-T1", "Sh-T3", "Sh-T6", "Sh-T6*", "Sh-P7", "Sh-P8", "S19-T11")
     grundy_theorem = "S19-T11"
-    p_theorem = "Sh-T6"
+    p_theorem = "Sh-T3"
 
     def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
         """The construction of :mod:`nimlab.catalog.strategies.delete`."""
@@ -202,7 +209,7 @@ class SingleDelete(_PositiveHeaps):
         return out
 
     def binary_criterion(self) -> BinaryCriterion:
-        """2-adic valuations (Sh-T1, Sh-T3, Sh-T6, Sh-P7)."""
+        """2-adic valuations (Sh-T1, Sh-T3, Sh-T6*, Sh-P7)."""
         return ValuationCriterion()
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
@@ -228,12 +235,40 @@ class SingleDelete(_PositiveHeaps):
             return sh_delete_nim_is_p(*position)
         if n == 3:
             return single_delete3_is_p(*position)
-        if n == 4:
-            return single_delete4_is_p(*position)
         if single_delete_all_odd(position):  # Sh-P7
             return True
+        if n == 4 and max(position) < SH_T6_STAR_VERIFIED_BELOW:
+            return single_delete4_is_p(*position)  # Sh-T6*, only where it is verified
         if all(h == 2 for h in position):  # Sh-P8
             return single_delete_twos_is_p(n)
+        return None
+
+    def closed_theorem(self, position: tuple[int, ...], kind: str = "p") -> str | None:
+        """The criterion :meth:`closed_is_p` uses at *position* (None: none applies).
+
+        Examples
+        --------
+        >>> g = SingleDelete()
+        >>> [g.closed_theorem(p) for p in [(1, 2), (2, 4, 6), (3, 5, 7, 9), (2, 4, 6, 8)]]
+        ['Sh-T1', 'Sh-T3', 'Sh-P7', 'Sh-T6*']
+        >>> g.closed_theorem((2, 4, 6, 800)), g.closed_theorem((2, 2, 2, 2, 2))
+        (None, 'Sh-P8')
+        """
+        if kind == "grundy":
+            return "S19-T11" if len(position) == 2 else None
+        if kind != "p":
+            return None
+        n = len(position)
+        if n == 2:
+            return "Sh-T1"
+        if n == 3:
+            return "Sh-T3"
+        if single_delete_all_odd(position):
+            return "Sh-P7"
+        if n == 4:
+            return "Sh-T6*" if max(position) < SH_T6_STAR_VERIFIED_BELOW else None
+        if all(h == 2 for h in position):
+            return "Sh-P8"
         return None
 
 

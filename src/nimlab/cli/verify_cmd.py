@@ -36,6 +36,7 @@ def theorems_cmd(as_json: bool) -> None:
                     "kind": t.kind,
                     "default_bound": t.default_bound,
                     "bound": t.bound_doc,
+                    "status": t.status.to_dict(),
                 }
                 for t in ts
             ]
@@ -44,11 +45,20 @@ def theorems_cmd(as_json: bool) -> None:
     from rich.table import Table
 
     table = Table(title="nimlab theorems")
-    for col in ("id", "paper", "game", "params", "statement"):
+    for col in ("id", "paper", "game", "params", "statement", "status"):
         table.add_column(col, overflow="fold")
     for t in ts:
         ident = t.id + (f" ({', '.join(t.aliases)})" if t.aliases else "")
-        table.add_row(ident, t.paper, t.game, t.params, t.statement)
+        st = t.status
+        if st.state == "proved":
+            status = f"[green]proved[/] (checked to {t.default_bound} by reproduce)"
+        elif st.state == "refuted":
+            status = f"[bold red]refuted[/]: {st.summary().removeprefix('refuted: ')}"
+            if st.replaced_by:
+                status += f"; see {st.replaced_by}"
+        else:
+            status = f"[yellow]conjectured[/]: {st.summary().removeprefix('conjectured: ')}"
+        table.add_row(ident, t.paper, t.game, t.params, t.statement, status)
     _console().print(table)
 
 

@@ -97,6 +97,19 @@ class Ruleset(abc.ABC, Generic[P]):
         """Whether *position* is P in misère play by a proved criterion, or None."""
         return None
 
+    def closed_theorem(self, position: P, kind: str = "p") -> str | None:
+        """Id of the result behind the closed form used at *position*, or None.
+
+        *kind* is ``"grundy"`` (:meth:`closed_grundy`), ``"p"`` (:meth:`closed_is_p`) or
+        ``"misere"`` (:meth:`closed_misere_is_p`). The default names the class attributes;
+        games with one criterion per number of heaps name the one they use here.
+        """
+        if kind == "grundy":
+            return self.grundy_theorem
+        if kind == "misere":
+            return self.misere_theorem
+        return self.p_theorem or self.grundy_theorem
+
     def strategy_moves(self, position: P) -> list[P] | None:
         """Winning moves built constructively (no scan of all moves), or None."""
         return None

@@ -4,8 +4,9 @@ References
 ----------
 [S19] §2, Definition 9 and Theorem 11 (``S19-T11``): Delete Nim ``G(a, b) = tail(a ∨ b)``.
 [Sh] Theorem 1 (``Sh-T1``), Theorem 2 (``Sh-T2``, ABO-delete Nim), Theorem 3 (``Sh-T3``,
-single-delete Nim on 3 heaps), Theorem 6 (``Sh-T6``, 4 heaps), Proposition 7 (``Sh-P7``)
-and Proposition 8 (``Sh-P8``).
+single-delete Nim on 3 heaps), Theorem 6 (``Sh-T6``, 4 heaps: false as printed; the
+corrected ``Sh-T6*`` is a conjecture), Proposition 7 (``Sh-P7``) and Proposition 8
+(``Sh-P8``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 __all__ = [
+    "SH_T6_STAR_VERIFIED_BELOW",
     "abo_is_p",
     "bit",
     "delete_nim_grundy",
@@ -120,8 +122,22 @@ def single_delete3_is_p(x: int, y: int, z: int) -> bool:
     return v2(x) == v2(y) == v2(z)
 
 
+#: Sh-T6* (the corrected four-heap criterion, a conjecture) has been verified by nimlab's own
+#: compiled local check on every position with all heaps below this bound; outside it no
+#: answer is taken from it (see ``nimlab theorems``).
+SH_T6_STAR_VERIFIED_BELOW = 48
+
+
 def single_delete4_is_p(w: int, x: int, y: int, z: int) -> bool:
-    """Single-delete Nim on 4 positive heaps: the five cases of [Sh] Theorem 6 (Sh-T6).
+    """Single-delete Nim on 4 positive heaps: the corrected criterion ``Sh-T6*``.
+
+    **Status: conjectured.** [Sh] Theorem 6 as printed is false (smallest counterexample
+    ``⟨12, 14, 15, 40⟩``, a P-position that its case (5) calls N). This is the statement
+    with case (5A) replaced by a scan of the binary columns ``i = d+2, d+3, …`` from the
+    bottom up: a column where ``I_i(w)+I_i(x)+I_i(y)+I_i(z)`` is 1 or 2 makes the position
+    N, the first column where it is 0 makes it P, columns with 3 or 4 continue. nimlab
+    verified it on every position with heaps below :data:`SH_T6_STAR_VERIFIED_BELOW`
+    and answers from it only there; elsewhere it is a conjecture, not a theorem.
 
     The heaps are first ordered by 2-adic valuation, ``a = v2(w) ≤ b = v2(x) ≤ c = v2(y)
     ≤ d = v2(z)`` (ties never matter: each case names only heaps of distinct valuations).
@@ -139,10 +155,13 @@ def single_delete4_is_p(w: int, x: int, y: int, z: int) -> bool:
     >>> single_delete4_is_p(45053, 62932, 32576, 64512)
     True
 
-    and so is the terminal position; the near-miss of case (2) is not:
+    and so are the terminal position and the smallest counterexample to the printed
+    theorem; the near-miss of case (2) is not:
 
-    >>> single_delete4_is_p(1, 1, 1, 1), single_delete4_is_p(310, 208, 304, 432)
-    (True, False)
+    >>> single_delete4_is_p(1, 1, 1, 1), single_delete4_is_p(12, 14, 15, 40)
+    (True, True)
+    >>> single_delete4_is_p(310, 208, 304, 432)
+    False
     """
     hs = sorted((w, x, y, z), key=v2)
     w, x, y, z = hs
@@ -171,12 +190,15 @@ def single_delete4_is_p(w: int, x: int, y: int, z: int) -> bool:
         top = (bit(w, d + 1), bit(x, d + 1), bit(y, d + 1))
         if top == (0, 0, 0):  # (4A)
             return True
-        if top == (1, 1, 1):  # (5B), then (5A)
-            high = max(h.bit_length() for h in hs) + 1
-            return all(
-                bit(w, i) + bit(x, i) + bit(y, i) + bit(z, i) in (0, 3, 4)
-                for i in range(d + 2, high + 1)
-            )
+        if top == (1, 1, 1):  # (5B), then the column scan that replaces (5A)
+            i = d + 2
+            while True:
+                s = bit(w, i) + bit(x, i) + bit(y, i) + bit(z, i)
+                if s == 0:
+                    return True
+                if s <= 2:
+                    return False
+                i += 1
         return False
     # a = b < ..., a < b = c < d and the like: no case applies
     return False

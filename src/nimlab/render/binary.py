@@ -550,11 +550,22 @@ def _build_single_delete(g: Ruleset[Any], pos: tuple[int, ...], crit: Any) -> Bi
     elif n == 3:
         p, thm, why = len(set(vals)) == 1, "Sh-T3", "P iff v2(x) = v2(y) = v2(z)"
     elif n == 4:
-        thm = "Sh-T6"
+        from nimlab import status_of
+
+        used = g.closed_theorem(pos)
         order = sorted(vals)
         why = "sorted v2: " + " ≤ ".join(map(str, order))
-        if len(set(vals)) == 1:
-            p, why = True, why + ", case (1) a = b = c = d"
+        if used is None:
+            thm = "Sh-T6*"
+            why += (
+                f"; Sh-T6 is refuted and Sh-T6* is {status_of('Sh-T6*').summary()}: "
+                "no criterion applies to heaps this large"
+            )
+        else:
+            thm = used
+            why += f"; {used} is {status_of(used).summary()}"
+            if len(set(vals)) == 1:
+                why += ", case (1) a = b = c = d"
     else:
         thm = "Sh-P7"
         why = "all heaps odd ⇒ P" if all(v == 0 for v in vals) else "n ≥ 5 is open"
@@ -658,7 +669,9 @@ def _build_other(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
     rows, x = _xor_rows(list(zip(_heap_labels(len(pos), False), pos, strict=True)))
     value, p = _formula(g, pos)
     verdict = (
-        "" if p is None else f"; {_pn(p)} by {g.p_theorem or g.grundy_theorem or 'its closed form'}"
+        ""
+        if p is None
+        else f"; {_pn(p)} by {g.closed_theorem(pos) or g.closed_theorem(pos, 'grundy') or 'its closed form'}"
     )
     return BinaryView(
         g.label(),

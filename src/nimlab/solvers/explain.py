@@ -101,6 +101,11 @@ class Explanation:
         The binary table, for Nim and Nim_K.
     notes : tuple of str
         Sentences of explanation.
+    status : str or None
+        The status of ``theorem`` (proved, conjectured with its verified bound, ...).
+    method : str
+        How the outcome was decided: ``"closed form"`` (of ``theorem``), ``"construction"``
+        or ``"exhaustive search"``.
     """
 
     game: str
@@ -116,6 +121,8 @@ class Explanation:
     table: BinaryTable | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
     raw_move: Any = None
+    status: str | None = None
+    method: str = "closed form"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -132,6 +139,8 @@ class Explanation:
             "value_after": self.value_after,
             "table": None if self.table is None else self.table.to_dict(),
             "notes": list(self.notes),
+            "status": self.status,
+            "method": self.method,
         }
 
     def _table_lines(self) -> list[str]:
@@ -201,6 +210,8 @@ class Explanation:
             out.append(line)
         elif self.theorem:
             out.append(f"no winning move: every move leads to an N-position [{self.theorem}]")
+        if self.status is not None and " is proved" not in self.status:
+            out.append(f"status: {self.status}")
         out += list(self.notes)
         return "\n".join(out)
 
@@ -331,9 +342,24 @@ def explain(
     if c is None and mv is not None:
         procedure = "a scan of the moves scored by the closed form"
     if misere:
-        theorem = (c.theorem if c is not None else None) or g.misere_theorem
+        theorem = (c.theorem if c is not None else None) or g.closed_theorem(pos, "misere")
     else:
-        theorem = (c.theorem if c is not None else None) or g.grundy_theorem or g.p_theorem
+        theorem = (
+            (c.theorem if c is not None else None)
+            or g.closed_theorem(pos, "grundy")
+            or g.closed_theorem(pos, "p")
+        )
+    if misere:
+        has_closed = g.closed_misere_is_p(pos) is not None
+    else:
+        has_closed = g.closed_grundy(pos) is not None or g.closed_is_p(pos) is not None
+    if has_closed:
+        method = "closed form"
+    elif c is not None:
+        method = "construction"
+    else:
+        method = "exhaustive search"
+        theorem = None
     notes: list[str] = []
     table = None
     K = g.nimk_equivalent(pos)
@@ -371,7 +397,15 @@ def explain(
         table=table,
         notes=tuple(notes),
         raw_move=mv,
+        status=None if theorem is None else _status(theorem),
+        method=method,
     )
+
+
+def _status(theorem: str) -> str:
+    from nimlab.core.status import status_of
+
+    return f"{theorem} is {status_of(theorem).summary()}"
 
 
 def _xor(heaps: tuple[int, ...]) -> int:

@@ -22,6 +22,7 @@ from typing import Any, Literal
 from nimlab.core.errors import NimlabError, UnknownTheoremError
 from nimlab.core.results import Counterexample
 from nimlab.core.ruleset import Ruleset
+from nimlab.core.status import ResultStatus, status_of
 from nimlab.verification.local import Claim
 
 __all__ = [
@@ -158,6 +159,18 @@ class Theorem:
     params: str = ""
     bound_doc: str = field(default="every heap < bound")
     vector_claim: Callable[[Ruleset[Any], tuple[Any, ...]], Any] | None = None
+
+    @property
+    def status(self) -> ResultStatus:
+        """Proved, refuted or conjectured, with the evidence (:mod:`nimlab.core.status`).
+
+        Examples
+        --------
+        >>> from nimlab import theorem
+        >>> theorem("Sh-T6").status.state, theorem("Sh-T6*").status.state
+        ('refuted', 'conjectured')
+        """
+        return status_of(self.id)
 
     def claimed(self, game: Ruleset[Any], position: Any) -> Any:
         """The claimed value at *position* (Grundy value or P-membership)."""

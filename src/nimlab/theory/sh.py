@@ -1,5 +1,10 @@
 """Theorems of [Sh]: Delete Nim (Sh-T1), ABO-delete Nim (Sh-T2), single-delete Nim on 3 and 4
-heaps (Sh-T3, Sh-T6), all heaps odd ⇒ P (Sh-P7) and ``⟨2, …, 2⟩`` (Sh-P8).
+heaps (Sh-T3; Sh-T6, refuted, and its correction Sh-T6*, conjectured), all heaps odd ⇒ P
+(Sh-P7) and ``⟨2, …, 2⟩`` (Sh-P8).
+
+Sh-T6 is registered as printed, so that ``nimlab reproduce`` re-finds its smallest
+counterexample; its claim (:func:`_sh_t6_printed`) lives here only and is never used to
+answer a question about a position.
 
 Positions are multisets of positive heaps below the bound, in increasing order (sorted
 tuples by largest heap): moves split a heap into smaller ones and delete others, so the
@@ -13,7 +18,7 @@ from typing import Any
 
 from nimlab.catalog import game
 from nimlab.core.ruleset import Ruleset
-from nimlab.formulas.delete import single_delete_twos_is_p
+from nimlab.formulas.delete import bit, single_delete4_is_p, single_delete_twos_is_p, v2
 from nimlab.theory.registry import Instance, Theorem, register_theorem
 from nimlab.theory.spaces import sorted_box
 
@@ -65,6 +70,59 @@ def _sh_p8(bound: int) -> Iterator[Instance]:
     g = game("single-delete")
     for n in range(2, bound + 1):
         yield Instance(g, [(2,) * n])  # not move-closed: compared with search
+
+
+def _sh_t6_printed(w: int, x: int, y: int, z: int) -> bool:
+    """[Sh] Theorem 6 exactly as printed (refuted: ⟨12, 14, 15, 40⟩ is P, this says N).
+
+    Examples
+    --------
+    >>> _sh_t6_printed(1440, 864, 672, 1120), _sh_t6_printed(12, 14, 15, 40)
+    (True, False)
+    """
+    hs = sorted((w, x, y, z), key=v2)
+    w, x, y, z = hs
+    a, b, c, d = (v2(h) for h in hs)
+    if a == b == c == d:  # (1)
+        return True
+    if a < b == c == d:  # (2)
+        return bit(w, d + 1) == 0
+    if a < b < c == d:  # (3)
+        return (
+            bit(w, d + 1) == 0
+            and bit(x, d + 1) == 0
+            and all(bit(w, k) + bit(x, k) >= 1 for k in range(b + 2, d + 1))
+            and bit(w, b + 1) == 1
+        )
+    if a < b < c < d:
+        common = (
+            all(bit(w, j) + bit(x, j) + bit(y, j) >= 2 for j in range(c + 2, d + 1))
+            and bit(w, c + 1) == 1
+            and bit(x, c + 1) == 1
+            and all(bit(w, k) + bit(x, k) >= 1 for k in range(b + 2, c + 1))
+            and bit(w, b + 1) == 1
+        )
+        if not common:
+            return False
+        top = (bit(w, d + 1), bit(x, d + 1), bit(y, d + 1))
+        if top == (0, 0, 0):  # (4A)
+            return True
+        if top == (1, 1, 1):  # (5B), then (5A) as printed
+            high = max(h.bit_length() for h in hs) + 1
+            return all(
+                bit(w, i) + bit(x, i) + bit(y, i) + bit(z, i) in (0, 3, 4)
+                for i in range(d + 2, high + 1)
+            )
+        return False
+    return False
+
+
+def _printed_claim(g: Ruleset[Any], position: tuple[int, ...]) -> bool:
+    return _sh_t6_printed(*position)
+
+
+def _star_claim(g: Ruleset[Any], position: tuple[int, ...]) -> bool:
+    return single_delete4_is_p(*position)
 
 
 def _all_odd_claim(g: Ruleset[Any], position: tuple[int, ...]) -> bool:
@@ -119,6 +177,22 @@ register_theorem(
         game="single-delete",
         kind="p-set",
         instances=_sh_t6,
+        claim=_printed_claim,
+        default_bound=36,
+    )
+)
+register_theorem(
+    Theorem(
+        id="Sh-T6*",
+        paper="Sh",
+        statement=(
+            "single-delete Nim, 4 heaps: [Sh] Theorem 6 with (5A) replaced by a column scan "
+            "i = d+2, d+3, ... from the bottom (sum 1 or 2: N; 0: P; 3 or 4: go on)"
+        ),
+        game="single-delete",
+        kind="p-set",
+        instances=_sh_t6,
+        claim=_star_claim,
         default_bound=36,
     )
 )

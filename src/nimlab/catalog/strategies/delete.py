@@ -4,9 +4,11 @@ References
 ----------
 [S19] Theorem 11 (``S19-T11``): Delete Nim, ``G(a, b) = tail(a ∨ b)``.
 [Sh] Theorem 1 (``Sh-T1``, n = 2), Theorem 2 (``Sh-T2``, ABO-delete), Theorem 3
-(``Sh-T3``, single-delete n = 3), Theorem 6 and Lemma 10 (``Sh-T6``, n = 4): every winning
-move of Lemma 10 splits a heap ``h`` into ``h − 2^k`` and ``2^k`` for a ``k`` read off the
-binary digits of the heaps.
+(``Sh-T3``, single-delete n = 3). For n = 4, Theorem 6 is false as printed (``Sh-T6``,
+refuted); its correction ``Sh-T6*`` is a conjecture verified for heaps below
+``SH_T6_STAR_VERIFIED_BELOW``, so the four-heap strategy works only there: it tries the
+splits ``h → (h − 2^k, 2^k)`` of Lemma 10 first and then every move, each scored by
+``Sh-T6*`` (every option of a position below the bound is below it too).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
+from nimlab.formulas.delete import SH_T6_STAR_VERIFIED_BELOW
 
 __all__ = [
     "abo_move",
@@ -134,12 +137,18 @@ def _ones(lo: int, hi: int) -> int:
 
 
 def sd4_is_p(heaps: Heaps) -> bool:
-    """[Sh] Theorem 6 for four positive heaps, with whole-number bit masks.
+    """``Sh-T6*`` (the corrected Theorem 6 of [Sh], a conjecture) with whole-number bit masks.
+
+    The same criterion as :func:`nimlab.formulas.delete.single_delete4_is_p`, written
+    independently (the tests compare the two); verified only for heaps below
+    :data:`~nimlab.formulas.delete.SH_T6_STAR_VERIFIED_BELOW`.
 
     Examples
     --------
     >>> sd4_is_p((1440, 864, 672, 1120)), sd4_is_p((310, 208, 304, 432))
     (True, False)
+    >>> sd4_is_p((12, 14, 15, 40)), sd4_is_p((8, 12, 14, 47))
+    (True, True)
     """
     w, x, y, z = sorted(heaps, key=_v2)
     a, b, c, d = _v2(w), _v2(x), _v2(y), _v2(z)
@@ -167,9 +176,14 @@ def sd4_is_p(heaps: Heaps) -> bool:
         if top == (0, 0, 0):
             return True
         if top == (1, 1, 1):
-            c0 = w ^ x ^ y ^ z
-            c1 = (w & x) ^ (w & y) ^ (w & z) ^ (x & y) ^ (x & z) ^ (y & z)
-            return ((c0 ^ c1) >> (d + 1)) == 0
+            # columns d+1, d+2, ... (0-based): the first whose digit sum is not 3 or 4
+            width = max(w, x, y, z).bit_length() + 1
+            some = w | x | y | z
+            three = (w & x & y) | (w & x & z) | (w & y & z) | (x & y & z)
+            stop = (~three & _ones(0, width)) >> (d + 1)
+            j = _lowest(stop)
+            assert j is not None  # the column above the highest digit has sum 0
+            return (some >> (d + 1 + j)) & 1 == 0
         return False
     return False
 
@@ -184,13 +198,12 @@ def _candidate_ks(heaps: Heaps) -> list[int]:
     a, b, c, d = _v2(w), _v2(x), _v2(y), _v2(z)
     ks = [a, b, c, d]
     maj = (w & x) | (w & y) | (x & y)
-    c0 = w ^ x ^ y ^ z
-    c1 = (w & x) ^ (w & y) ^ (w & z) ^ (x & y) ^ (x & z) ^ (y & z)
+    three = (w & x & y) | (w & x & z) | (w & y & z) | (x & y & z)
     for found in (
         _lowest(~(w | x) & _ones(b + 1, c - 1)),  # (4D) fails
         _lowest(~(w | x) & _ones(b + 1, d - 1)),  # (3B) fails
         _lowest(~maj & _ones(c + 1, d - 1)),  # (4B) fails
-        _lowest(((c0 ^ c1) >> (d + 1)) << (d + 1)),  # (5A) fails
+        _lowest((w | x | y | z) & ~three & ~_ones(0, d)),  # a column of sum 1 or 2
     ):
         if found is not None:
             ks.append(found)
@@ -198,19 +211,25 @@ def _candidate_ks(heaps: Heaps) -> list[int]:
 
 
 def single_delete4_move(heaps: Heaps) -> Heaps | None:
-    """A winning move of Single-delete Nim on 4 heaps by Lemma 10 of [Sh], or None at P.
+    """A winning move of Single-delete Nim on 4 heaps below the verified bound, or None at P.
 
-    Each case of the lemma splits a heap ``h`` into ``h − 2^k`` and ``2^k``; the
-    candidate ``k`` are the valuations and the first digits where a condition of
-    Theorem 6 fails. Every candidate is checked with Theorem 6 before it is returned.
+    Lemma 10 of [Sh] splits a heap ``h`` into ``h − 2^k`` and ``2^k``; its candidate
+    ``k`` (the valuations and the first digits where a condition fails) are tried first,
+    then every move. Each move is scored by ``Sh-T6*``, which is verified for heaps below
+    :data:`~nimlab.formulas.delete.SH_T6_STAR_VERIFIED_BELOW` only: larger positions are
+    refused (``ValueError``; the public functions search there instead).
 
     Examples
     --------
-    >>> single_delete4_move((1440, 864, 672, 1120)) is None
+    >>> single_delete4_move((8, 12, 14, 46))
+    (14, 46, 2, 10)
+    >>> single_delete4_move((8, 12, 14, 47)) is None
     True
-    >>> single_delete4_move((310, 208, 304, 432))
-    (304, 432, 16, 294)
     """
+    if max(heaps) >= SH_T6_STAR_VERIFIED_BELOW:
+        raise ValueError(
+            f"Sh-T6* is verified only for heaps < {SH_T6_STAR_VERIFIED_BELOW}, got {heaps}"
+        )
     if sd4_is_p(heaps):
         return None
     n = 4
@@ -227,7 +246,17 @@ def single_delete4_move(heaps: Heaps) -> Heaps | None:
                     mv = (*rest, lo, hi)
                     if sd4_is_p(mv):
                         return mv
-    return None
+    for i in range(n):  # every other move
+        for j in range(n):
+            h = heaps[j]
+            if j == i or h < 2:
+                continue
+            rest = tuple(heaps[t] for t in range(n) if t != i and t != j)
+            for u in range(1, h // 2 + 1):
+                mv = (*rest, u, h - u)
+                if sd4_is_p(mv):
+                    return mv
+    raise AssertionError(f"Sh-T6* calls {heaps} N but no move reaches a P-position")
 
 
 def single_delete_strategy(
@@ -244,10 +273,13 @@ def single_delete_strategy(
             "Sh-T1" if n == 2 else "Sh-T3",
             lambda: single_delete_moves(position),
         )
-    if n == 4:
+    if n == 4 and max(position) < SH_T6_STAR_VERIFIED_BELOW:
         return Construction(
-            procedure="Lemma 10 of [Sh] (split h into h − 2^k and 2^k)",
-            theorem="Sh-T6",
+            procedure=(
+                "a split scored by Sh-T6* (conjectured, verified for heaps < "
+                f"{SH_T6_STAR_VERIFIED_BELOW}), Lemma 10's splits h → (h − 2^k, 2^k) first"
+            ),
+            theorem="Sh-T6*",
             one=lambda: single_delete4_move(position),
         )
     if all(h & 1 for h in position):  # Sh-P7: a P-position

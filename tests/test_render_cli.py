@@ -106,9 +106,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_readme_pictures_are_what_the_commands_make(capsys: pytest.CaptureFixture[str]) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Pictures", 1)[1].split("\n## ", 1)[0]
-    block = section.split("$ nimlab binary single-delete 1440 864 672 1120\n", 1)[1]
+    block = section.split("$ nimlab binary single-delete 12 14 15 40\n", 1)[1]
     shown = block.split("```", 1)[0].rstrip("\n")
-    code, out, _ = run(capsys, "binary", "single-delete", "1440", "864", "672", "1120")
+    code, out, _ = run(capsys, "binary", "single-delete", "12", "14", "15", "40")
     assert code == 0 and out.rstrip("\n") == shown
     tex = (ROOT / "docs/images/ryuo3-table1.tex").read_text(encoding="utf-8")
     assert tex.rstrip("\n") in section

@@ -163,37 +163,58 @@ def single_delete4_is_p(w: int, x: int, y: int, z: int) -> bool:
     >>> single_delete4_is_p(310, 208, 304, 432)
     False
     """
-    hs = sorted((w, x, y, z), key=v2)
-    w, x, y, z = hs
-    a, b, c, d = (v2(h) for h in hs)
-    if a == b == c == d:  # (1)
+    # Written with plain integer operations only (no lists, no calls), so that numba
+    # compiles the very same function for the compiled local check; the paper's binary
+    # digit I_k(h) is bit k - 1 here.
+    if w <= 0 or x <= 0 or y <= 0 or z <= 0:
+        raise ValueError("single-delete heaps are positive integers")
+    a = b = c = d = 0  # 2-adic valuations of w, x, y, z
+    while (w >> a) & 1 == 0:
+        a += 1
+    while (x >> b) & 1 == 0:
+        b += 1
+    while (y >> c) & 1 == 0:
+        c += 1
+    while (z >> d) & 1 == 0:
+        d += 1
+    # order the heaps by valuation (a sorting network; ties never matter)
+    if a > b:
+        a, b, w, x = b, a, x, w
+    if c > d:
+        c, d, y, z = d, c, z, y
+    if a > c:
+        a, c, w, y = c, a, y, w
+    if b > d:
+        b, d, x, z = d, b, z, x
+    if b > c:
+        b, c, x, y = c, b, y, x
+    if a == b and b == c and c == d:  # (1)
         return True
-    if a < b == c == d:  # (2)
-        return bit(w, d + 1) == 0
-    if a < b < c == d:  # (3)
-        return (
-            bit(w, d + 1) == 0
-            and bit(x, d + 1) == 0
-            and all(bit(w, k) + bit(x, k) >= 1 for k in range(b + 2, d + 1))
-            and bit(w, b + 1) == 1
-        )
-    if a < b < c < d:
-        common = (
-            all(bit(w, j) + bit(x, j) + bit(y, j) >= 2 for j in range(c + 2, d + 1))  # B / C
-            and bit(w, c + 1) == 1  # (4C), (5D)
-            and bit(x, c + 1) == 1
-            and all(bit(w, k) + bit(x, k) >= 1 for k in range(b + 2, c + 1))  # (4D), (5E)
-            and bit(w, b + 1) == 1  # (4E), (5F)
-        )
-        if not common:
+    if a < b and b == c and c == d:  # (2)
+        return (w >> d) & 1 == 0
+    if a < b and b < c and c == d:  # (3)
+        if (w >> d) & 1 == 1 or (x >> d) & 1 == 1 or (w >> b) & 1 == 0:
             return False
-        top = (bit(w, d + 1), bit(x, d + 1), bit(y, d + 1))
-        if top == (0, 0, 0):  # (4A)
+        for k in range(b + 1, d):  # noqa: SIM110 - a loop numba compiles
+            if (w >> k) & 1 == 0 and (x >> k) & 1 == 0:
+                return False
+        return True
+    if a < b and b < c and c < d:
+        for j in range(c + 1, d):  # (4B) / (5C)
+            if ((w >> j) & 1) + ((x >> j) & 1) + ((y >> j) & 1) < 2:
+                return False
+        if (w >> c) & 1 == 0 or (x >> c) & 1 == 0 or (w >> b) & 1 == 0:  # (4C/E), (5D/F)
+            return False
+        for k in range(b + 1, c):  # (4D), (5E)
+            if (w >> k) & 1 == 0 and (x >> k) & 1 == 0:
+                return False
+        top = ((w >> d) & 1) + ((x >> d) & 1) + ((y >> d) & 1)
+        if top == 0:  # (4A)
             return True
-        if top == (1, 1, 1):  # (5B), then the column scan that replaces (5A)
-            i = d + 2
+        if top == 3:  # (5B), then the column scan that replaces (5A)
+            i = d + 1
             while True:
-                s = bit(w, i) + bit(x, i) + bit(y, i) + bit(z, i)
+                s = ((w >> i) & 1) + ((x >> i) & 1) + ((y >> i) & 1) + ((z >> i) & 1)
                 if s == 0:
                     return True
                 if s <= 2:

@@ -144,6 +144,10 @@ class Theorem:
     vector_claim : callable, optional
         ``vector_claim(game, heaps)``: the claim over numpy int64 arrays of heaps (a tuple
         of arrays), for the vectorised local check of two-heap ``BoxSpace`` instances.
+    scalar_claim : callable, optional
+        ``scalar_claim(*heaps)``: the claim as a function of the heaps written with plain
+        integer operations, so that numba compiles the same function for the compiled
+        local check of any number of heaps (used as the claim when *claim* is None).
     """
 
     id: str
@@ -159,6 +163,7 @@ class Theorem:
     params: str = ""
     bound_doc: str = field(default="every heap < bound")
     vector_claim: Callable[[Ruleset[Any], tuple[Any, ...]], Any] | None = None
+    scalar_claim: Callable[..., Any] | None = None
 
     @property
     def status(self) -> ResultStatus:
@@ -176,6 +181,8 @@ class Theorem:
         """The claimed value at *position* (Grundy value or P-membership)."""
         if self.claim is not None:
             return self.claim(game, position)
+        if self.scalar_claim is not None:
+            return self.scalar_claim(*position)
         if self.kind == "grundy":
             return game.closed_grundy(position)
         if self.kind == "p-set":
@@ -350,7 +357,7 @@ def check_theorem(
         raise InvalidParameterError(f"unknown method {method!r}: choose local or search")
     from nimlab.core.errors import InvalidParameterError as _NotClosed
     from nimlab.verification.runner import LIST_CHUNK, CheckSpec, VerificationResult, run_spec
-    from nimlab.verification.spaces import BoxSpace, ListSpace
+    from nimlab.verification.spaces import BoxSpace, ListSpace, SortedBoxSpace
 
     registered = _THEOREMS.get(t.id)
     claim: Claim = TheoremClaim(t.id) if registered is t else ObjectTheoremClaim(t)
@@ -367,6 +374,7 @@ def check_theorem(
     for k, inst in enumerate(t.instances(b)):
         space = inst.space
         fast = False
+        compiled = False
         if space is None:
             # materialise once: the search fallback below must see the same positions
             left = None if max_positions is None else max(0, max_positions - listed)
@@ -376,7 +384,9 @@ def check_theorem(
             space = ListSpace.of(list(inst.positions), LIST_CHUNK, inst.game)
         elif isinstance(space, BoxSpace) and t.vector_claim is not None:
             fast = True
-        spec = CheckSpec(inst.game, t.kind, claim, space, f"{t.id}#{k}", b, fast)
+        elif isinstance(space, (BoxSpace, SortedBoxSpace)) and t.scalar_claim is not None:
+            compiled = True
+        spec = CheckSpec(inst.game, t.kind, claim, space, f"{t.id}#{k}", b, fast, compiled)
         check_budget(spec, max_positions)
         specs.append((inst, spec))
     for inst, spec in specs:
@@ -399,7 +409,7 @@ def check_theorem(
             res = _check_search(t, b, [inst])
             used.add("search")
         else:
-            used.add("local")
+            used.add("local" if res.method == "python" else f"local ({res.method})")
             if res.run_id is not None:
                 runs.append(res.run_id)
         count += res.positions_checked

@@ -18,9 +18,12 @@ from typing import Any
 
 from nimlab.catalog import game
 from nimlab.core.ruleset import Ruleset
-from nimlab.formulas.delete import bit, single_delete4_is_p, single_delete_twos_is_p, v2
+from nimlab.formulas.delete import single_delete4_is_p, single_delete_twos_is_p
 from nimlab.theory.registry import Instance, Theorem, register_theorem
 from nimlab.theory.spaces import sorted_box
+from nimlab.verification.spaces import SortedBoxSpace
+
+COMPILED_CHUNK = 1 << 17  # positions per chunk of the compiled local check
 
 __all__ = ["odd_box"]
 
@@ -56,7 +59,7 @@ def _sh_t3(bound: int) -> Iterator[Instance]:
 
 
 def _sh_t6(bound: int) -> Iterator[Instance]:
-    yield Instance(game("single-delete"), sorted_box(4, bound, low=1))
+    yield Instance(game("single-delete"), space=SortedBoxSpace(4, bound, 1, COMPILED_CHUNK))
 
 
 def _sh_p7(bound: int) -> Iterator[Instance]:
@@ -80,49 +83,62 @@ def _sh_t6_printed(w: int, x: int, y: int, z: int) -> bool:
     >>> _sh_t6_printed(1440, 864, 672, 1120), _sh_t6_printed(12, 14, 15, 40)
     (True, False)
     """
-    hs = sorted((w, x, y, z), key=v2)
-    w, x, y, z = hs
-    a, b, c, d = (v2(h) for h in hs)
-    if a == b == c == d:  # (1)
+    # plain integer operations: numba compiles this function too
+    if w <= 0 or x <= 0 or y <= 0 or z <= 0:
+        raise ValueError("single-delete heaps are positive integers")
+    a = b = c = d = 0  # 2-adic valuations of w, x, y, z
+    while (w >> a) & 1 == 0:
+        a += 1
+    while (x >> b) & 1 == 0:
+        b += 1
+    while (y >> c) & 1 == 0:
+        c += 1
+    while (z >> d) & 1 == 0:
+        d += 1
+    # order the heaps by valuation (a sorting network; ties never matter)
+    if a > b:
+        a, b, w, x = b, a, x, w
+    if c > d:
+        c, d, y, z = d, c, z, y
+    if a > c:
+        a, c, w, y = c, a, y, w
+    if b > d:
+        b, d, x, z = d, b, z, x
+    if b > c:
+        b, c, x, y = c, b, y, x
+    if a == b and b == c and c == d:  # (1)
         return True
-    if a < b == c == d:  # (2)
-        return bit(w, d + 1) == 0
-    if a < b < c == d:  # (3)
-        return (
-            bit(w, d + 1) == 0
-            and bit(x, d + 1) == 0
-            and all(bit(w, k) + bit(x, k) >= 1 for k in range(b + 2, d + 1))
-            and bit(w, b + 1) == 1
-        )
-    if a < b < c < d:
-        common = (
-            all(bit(w, j) + bit(x, j) + bit(y, j) >= 2 for j in range(c + 2, d + 1))
-            and bit(w, c + 1) == 1
-            and bit(x, c + 1) == 1
-            and all(bit(w, k) + bit(x, k) >= 1 for k in range(b + 2, c + 1))
-            and bit(w, b + 1) == 1
-        )
-        if not common:
+    if a < b and b == c and c == d:  # (2)
+        return (w >> d) & 1 == 0
+    if a < b and b < c and c == d:  # (3)
+        if (w >> d) & 1 == 1 or (x >> d) & 1 == 1 or (w >> b) & 1 == 0:
             return False
-        top = (bit(w, d + 1), bit(x, d + 1), bit(y, d + 1))
-        if top == (0, 0, 0):  # (4A)
+        for k in range(b + 1, d):  # noqa: SIM110 - a loop numba compiles
+            if (w >> k) & 1 == 0 and (x >> k) & 1 == 0:
+                return False
+        return True
+    if a < b and b < c and c < d:
+        for j in range(c + 1, d):
+            if ((w >> j) & 1) + ((x >> j) & 1) + ((y >> j) & 1) < 2:
+                return False
+        if (w >> c) & 1 == 0 or (x >> c) & 1 == 0 or (w >> b) & 1 == 0:
+            return False
+        for k in range(b + 1, c):
+            if (w >> k) & 1 == 0 and (x >> k) & 1 == 0:
+                return False
+        top = ((w >> d) & 1) + ((x >> d) & 1) + ((y >> d) & 1)
+        if top == 0:  # (4A)
             return True
-        if top == (1, 1, 1):  # (5B), then (5A) as printed
-            high = max(h.bit_length() for h in hs) + 1
-            return all(
-                bit(w, i) + bit(x, i) + bit(y, i) + bit(z, i) in (0, 3, 4)
-                for i in range(d + 2, high + 1)
-            )
+        if top == 3:  # (5B), then (5A) as printed: no column above has digit sum 1 or 2
+            i = d + 1
+            while (w | x | y | z) >> i:
+                s = ((w >> i) & 1) + ((x >> i) & 1) + ((y >> i) & 1) + ((z >> i) & 1)
+                if s == 1 or s == 2:
+                    return False
+                i += 1
+            return True
         return False
     return False
-
-
-def _printed_claim(g: Ruleset[Any], position: tuple[int, ...]) -> bool:
-    return _sh_t6_printed(*position)
-
-
-def _star_claim(g: Ruleset[Any], position: tuple[int, ...]) -> bool:
-    return single_delete4_is_p(*position)
 
 
 def _all_odd_claim(g: Ruleset[Any], position: tuple[int, ...]) -> bool:
@@ -177,7 +193,7 @@ register_theorem(
         game="single-delete",
         kind="p-set",
         instances=_sh_t6,
-        claim=_printed_claim,
+        scalar_claim=_sh_t6_printed,
         default_bound=36,
     )
 )
@@ -192,7 +208,7 @@ register_theorem(
         game="single-delete",
         kind="p-set",
         instances=_sh_t6,
-        claim=_star_claim,
+        scalar_claim=single_delete4_is_p,
         default_bound=36,
     )
 )

@@ -289,6 +289,12 @@ def check_chunk(spec: Any, i: int) -> ChunkResult:
         res = fast_chunk(spec, i)
         if res is not None:
             return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "vectorised")
+    if getattr(spec, "compiled", False):
+        from nimlab.verification.compiled import compiled_chunk
+
+        res = compiled_chunk(spec, i)
+        if res is not None:
+            return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "compiled")
     game = spec.game
     claim_obj: Claim = spec.claim
     cache: dict[Any, Any] = {}

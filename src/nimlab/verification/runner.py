@@ -33,7 +33,14 @@ from nimlab.verification.local import (
     FunctionClaim,
     check_chunk,
 )
-from nimlab.verification.spaces import BoxSpace, ListSpace, Space, TotalSpace, rows_per_chunk
+from nimlab.verification.spaces import (
+    BoxSpace,
+    ListSpace,
+    SortedBoxSpace,
+    Space,
+    TotalSpace,
+    rows_per_chunk,
+)
 
 __all__ = ["CheckSpec", "VerificationResult", "heap_space", "run_spec", "verify"]
 
@@ -43,6 +50,7 @@ PY_CHUNK = 8192
 # before the run starts.
 MAX_POSITIONS = 10**9
 FAST_CHUNK = 1 << 19
+COMPILED_CHUNK = 1 << 17
 LIST_CHUNK = 2048
 FAST_MIN_POOL = 8
 
@@ -67,6 +75,9 @@ class CheckSpec:
         The bound the space was built from.
     fast : bool
         Whether the vectorised kernel may be used.
+    compiled : bool
+        Whether the compiled local check (:mod:`nimlab.verification.compiled`: the game's
+        ``compiled_options`` hook and a compiled claim) may be used.
     """
 
     game: Ruleset[Any]
@@ -76,6 +87,7 @@ class CheckSpec:
     target: str
     bound: int
     fast: bool = False
+    compiled: bool = False
 
     def key(self) -> str:
         """Stable identity of the spec (same key = same chunks): used to resume."""
@@ -85,9 +97,17 @@ class CheckSpec:
             space_id += f"/{sp.chunk_size}"
         else:
             space_id = f"{sp!r}"
-        text = json.dumps(
-            [self.claim.key(), repr(self.game), self.kind, space_id, self.bound, self.fast]
-        )
+        parts: list[Any] = [
+            self.claim.key(),
+            repr(self.game),
+            self.kind,
+            space_id,
+            self.bound,
+            self.fast,
+        ]
+        if self.compiled:
+            parts.append("compiled")
+        text = json.dumps(parts)
         return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -618,7 +638,7 @@ def _space_size(space: Any) -> int | None:
     """Number of positions of *space* (before invalid ones are skipped), or None."""
     from math import comb
 
-    if isinstance(space, BoxSpace):
+    if isinstance(space, (BoxSpace, SortedBoxSpace)):
         return space.size
     if isinstance(space, TotalSpace):
         span = max(0, space.bound - space.low * space.n_heaps)
@@ -753,6 +773,10 @@ def _run(
 
             if supports_fast(spec):
                 warm_up()  # forked workers inherit the loaded kernels
+        if spec.compiled:
+            from nimlab.verification.compiled import warm_up_compiled
+
+            warm_up_compiled(spec)  # compiled once, inherited by the forked workers
         it = _processes(_dumps(spec), pending, n_workers, stop)
     else:
         it = _dask(_dumps(spec), pending, n_workers, scheduler, stop)
@@ -825,7 +849,7 @@ def _run(
         run_id=run_id,
         chunks=n_chunks,
         chunks_resumed=len(done),
-        method="vectorised" if methods == {"vectorised"} else "python",
+        method="+".join(sorted(methods)) or "python",
         backend=backend,
         workers=1 if backend == "serial" else n_workers,
     )
@@ -848,6 +872,7 @@ def verify(
     progress: bool = False,
     chunk_size: int | None = None,
     max_positions: int | None = None,
+    compiled: bool = True,
 ) -> VerificationResult:
     """Verify a claimed Grundy function or P-set of *game* by local check.
 
@@ -884,8 +909,12 @@ def verify(
         Budget of positions (default :data:`MAX_POSITIONS`), checked before the run
         starts: a larger space raises :class:`~nimlab.core.errors.WorkTooLargeError`.
     chunk_size : int, optional
-        About how many positions make a chunk (default: 8192, or 2^19 on the
-        vectorised path); part of the run's identity for ``resume``.
+        About how many positions make a chunk (default: 8192, 2^17 on the compiled path,
+        2^19 on the vectorised path); part of the run's identity for ``resume``.
+    compiled : bool
+        Use the compiled local check when the game has a ``compiled_options`` hook and
+        the claim compiles (an expression, or a Python function numba can compile);
+        False forces the Python path.
 
     Returns
     -------
@@ -951,6 +980,13 @@ def verify(
         fast_spec = CheckSpec(g, kind, claim, fast_space, target, b, True)
         if supports_fast(fast_spec):
             spec = fast_spec
+        elif compiled:
+            from nimlab.verification.compiled import supports_compiled
+
+            big = heap_space(g, b, heaps, chunk_size=chunk_size or COMPILED_CHUNK)
+            comp_spec = CheckSpec(g, kind, claim, big, target, b, False, True)
+            if supports_compiled(comp_spec):
+                spec = comp_spec
     return run_spec(
         spec,
         workers=workers,

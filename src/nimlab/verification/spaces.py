@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.ruleset import Ruleset
 
-__all__ = ["BoxSpace", "ListSpace", "Space", "TotalSpace", "rows_per_chunk"]
+__all__ = ["BoxSpace", "ListSpace", "SortedBoxSpace", "Space", "TotalSpace", "rows_per_chunk"]
 
 
 def _accepted(
@@ -114,6 +114,129 @@ class BoxSpace:
     def size(self) -> int:
         """Number of tuples (before skipping invalid ones)."""
         return int(max(0, self.bound - self.low) ** self.n_heaps)
+
+
+def _nondecreasing(m: int, lo: int, hi: int) -> int:
+    """Number of non-decreasing tuples of length *m* with entries in ``[lo, hi]``."""
+    import math
+
+    return math.comb(hi - lo + m, m) if hi >= lo else (1 if m == 0 else 0)
+
+
+@dataclass(frozen=True)
+class SortedBoxSpace:
+    """One position per multiset: non-decreasing tuples of *n_heaps* heaps in
+    ``[low, bound)``, ordered by largest heap, then lexicographically (the order of
+    :func:`nimlab.theory.spaces.sorted_box`). For games where heap order does not matter.
+
+    A chunk holds the positions with one largest heap ``top`` and a range of first heaps,
+    about *target* positions; options are members when their sorted heaps are.
+
+    Examples
+    --------
+    >>> s = SortedBoxSpace(3, 4, low=1, target=3)
+    >>> [p for i in range(s.n_chunks) for p in s.chunk(i)][:6]
+    [(1, 1, 1), (1, 1, 2), (1, 2, 2), (2, 2, 2), (1, 1, 3), (1, 2, 3)]
+    >>> s.size, s.contains((3, 1, 2)), s.contains((0, 1, 2))
+    (10, True, False)
+    """
+
+    n_heaps: int
+    bound: int
+    low: int = 0
+    target: int = 8192
+    _chunks: dict[str, list[tuple[int, int, int, int]]] = field(
+        default_factory=dict, compare=False, repr=False, hash=False
+    )
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {
+            "n_heaps": self.n_heaps,
+            "bound": self.bound,
+            "low": self.low,
+            "target": self.target,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "_chunks", {})
+
+    def _table(self) -> list[tuple[int, int, int, int]]:
+        """Chunks as ``(top, first0, first1, count)``."""
+        got = self._chunks.get("c")
+        if got is not None:
+            return got
+        out: list[tuple[int, int, int, int]] = []
+        n, lo = self.n_heaps, self.low
+        for top in range(lo, self.bound):
+            if n == 1:
+                out.append((top, top, top + 1, 1))
+                continue
+            a, cnt, a0 = lo, 0, lo
+            while a <= top:
+                cnt += _nondecreasing(n - 2, a, top)
+                a += 1
+                if cnt >= self.target or a > top:
+                    out.append((top, a0, a, cnt))
+                    a0, cnt = a, 0
+        if n == 1:  # merge tops into chunks of about target positions
+            merged: list[tuple[int, int, int, int]] = []
+            for i in range(0, len(out), max(1, self.target)):
+                part = out[i : i + max(1, self.target)]
+                merged.append((part[0][0], part[0][1], part[-1][2], len(part)))
+            out = merged
+        self._chunks["c"] = out
+        return out
+
+    @property
+    def n_chunks(self) -> int:
+        return len(self._table())
+
+    @property
+    def size(self) -> int:
+        """Number of positions."""
+        return _nondecreasing(self.n_heaps, self.low, self.bound - 1)
+
+    def start(self, i: int) -> tuple[tuple[int, ...], int]:
+        """The first position of chunk *i* and its number of positions."""
+        top, a0, _a1, cnt = self._table()[i]
+        if self.n_heaps == 1:
+            return (top,), cnt
+        return (a0,) * (self.n_heaps - 1) + (top,), cnt
+
+    def chunk(self, i: int) -> Iterator[tuple[int, ...]]:
+        h, cnt = self.start(i)
+        for _ in range(cnt):
+            yield h
+            h = sorted_successor(h, self.low)
+
+    def contains(self, position: Any) -> bool:
+        return (
+            type(position) is tuple
+            and len(position) == self.n_heaps
+            and (not position or (min(position) >= self.low and max(position) < self.bound))
+        )
+
+    def describe(self) -> str:
+        return f"{self.n_heaps} heaps, {self.low} <= heap < {self.bound}, one per multiset"
+
+
+def sorted_successor(h: tuple[int, ...], low: int) -> tuple[int, ...]:
+    """The next position of a :class:`SortedBoxSpace` (by largest heap, then lexicographic).
+
+    Examples
+    --------
+    >>> sorted_successor((1, 2, 2), 1), sorted_successor((2, 2, 2), 1)
+    ((2, 2, 2), (1, 1, 3))
+    """
+    m = len(h) - 1
+    top = h[m]
+    for i in range(m - 1, -1, -1):
+        if h[i] < top:
+            v = h[i] + 1
+            return h[:i] + (v,) * (m - i) + (top,)
+    return (low,) * m + (top + 1,)
 
 
 @dataclass(frozen=True)

@@ -146,6 +146,26 @@ def _report(res: Any, kind: str, label: str, bound: int, as_json: bool) -> int:
     metavar="N",
     help="Budget of positions, checked before the run starts (default 10^9).",
 )
+@click.option(
+    "--all",
+    "list_all",
+    is_flag=True,
+    help="When the check fails: list every counterexample up to the bound.",
+)
+@click.option(
+    "--group-by",
+    metavar="EXPRS",
+    help="With --all: group the counterexamples by these expressions, e.g. 'v2(a),v2(b)'.",
+)
+@click.option("--csv", "csv_path", metavar="FILE", help="With --all: write them to FILE (CSV).")
+@click.option(
+    "--limit",
+    type=int,
+    default=100_000,
+    show_default=True,
+    metavar="N",
+    help="With --all: at most N counterexamples.",
+)
 @json_option
 def verify_cmd(
     theorem_id: str | None,
@@ -166,6 +186,10 @@ def verify_cmd(
     method: str,
     chunk_size: int | None,
     max_positions: int | None,
+    list_all: bool,
+    group_by: str | None,
+    csv_path: str | None,
+    limit: int,
     as_json: bool,
 ) -> int:
     """Verify a theorem (nimlab verify S18-T8 --bound 1000) or a conjecture
@@ -177,6 +201,10 @@ def verify_cmd(
         raise InvalidParameterError(f"--workers must be >= 1, got {workers}")
     if chunk_size is not None and chunk_size < 1:
         raise InvalidParameterError(f"--chunk-size must be >= 1, got {chunk_size}")
+    if (group_by or csv_path) and not list_all:
+        raise InvalidParameterError("--group-by and --csv go with --all")
+    if limit < 1:
+        raise InvalidParameterError(f"--limit must be >= 1, got {limit}")
     st = _store_arg(store, no_store)
     res_flag: bool | int = run_id if run_id is not None else resume
     if theorem_id is not None:
@@ -203,6 +231,13 @@ def verify_cmd(
             progress=True,
             max_positions=max_positions,
         )
+        if list_all and not r.ok:
+            from nimlab.theory.registry import theorem_specs
+
+            specs = theorem_specs(t, b)
+            return _report_all(
+                r, t.kind, f"{t.id} ({t.statement})", b, as_json, specs, group_by, csv_path, limit
+            )
         return _report(r, t.kind, f"{t.id} ({t.statement})", b, as_json)
     if game_name is None:
         raise InvalidParameterError(
@@ -230,94 +265,185 @@ def verify_cmd(
         max_positions=max_positions,
     )
     kind = "grundy" if formula is not None else "p-set"
-    return _report(r2, kind, f"{g.label()}: {formula or p_set}", bound, as_json)
+    label = f"{g.label()}: {formula or p_set}"
+    if list_all and not r2.ok:
+        from nimlab.verification.runner import conjecture_spec
+
+        spec = conjecture_spec(
+            g,
+            formula,
+            p_set=p_set,
+            misere=misere,
+            bound=bound,
+            heaps=heaps,
+            chunk_size=chunk_size,
+        )
+        return _report_all(r2, kind, label, bound, as_json, [spec], group_by, csv_path, limit)
+    return _report(r2, kind, label, bound, as_json)
+
+
+def _report_all(
+    res: Any,
+    kind: str,
+    label: str,
+    bound: int,
+    as_json: bool,
+    specs: list[Any],
+    group_by: str | None,
+    csv_path: str | None,
+    limit: int,
+) -> int:
+    """Every counterexample of a failed check: grouped, and written to CSV on request."""
+    from nimlab.verification.failures import all_failures, group_failures, write_csv
+
+    fails: list[Any] = []
+    n_heaps = 0
+    consts: dict[str, int] = {}
+    for spec in specs:
+        if len(fails) >= limit:
+            break
+        fails += all_failures(spec, limit - len(fails))
+        n_heaps = n_heaps or getattr(spec.space, "n_heaps", 0)
+        consts = {
+            k: v
+            for k, v in spec.game.param_values().items()
+            if isinstance(v, int) and not isinstance(v, bool)
+        }
+    if not n_heaps and fails and isinstance(fails[0].position, tuple):
+        n_heaps = len(fails[0].position)
+    groups = group_failures(fails, group_by, n_heaps, consts) if group_by else []
+    written = write_csv(csv_path, fails, group_by, n_heaps, consts) if csv_path else None
+    if as_json:
+        data = res.to_dict()
+        data["counterexamples"] = [f.to_dict() for f in fails]
+        data["truncated"] = len(fails) >= limit
+        if group_by:
+            data["group_by"] = group_by
+            data["groups"] = [g.to_dict() for g in groups]
+        if csv_path:
+            data["csv"] = csv_path
+        emit_json(data)
+        return 1
+    _report(res, kind, label, bound, False)
+    more = " (the limit: raise --limit for more)" if len(fails) >= limit else ""
+    click.echo(
+        f"{len(fails):,} counterexamples below {bound}{more} (positions where the local rule fails)"
+    )
+    if group_by:
+        from rich.table import Table
+
+        table = Table(title=f"counterexamples grouped by {group_by}")
+        table.add_column(group_by)
+        table.add_column("count", justify="right")
+        table.add_column("first", overflow="fold")
+        for g in groups:
+            first = " ".join(map(str, g.first)) if isinstance(g.first, tuple) else str(g.first)
+            table.add_row(", ".join(map(str, g.key)), f"{g.count:,}", first)
+        _console().print(table)
+    else:
+        for f in fails[:50]:
+            pos = " ".join(map(str, f.position)) if isinstance(f.position, tuple) else f.position
+            click.echo(f"  {pos}: claimed {_fmt_value(kind, f.claimed)} ({f.detail})")
+        if len(fails) > 50:
+            click.echo(f"  ... {len(fails) - 50:,} more (--csv FILE writes them all)")
+    if written is not None:
+        click.echo(f"wrote {csv_path} ({written:,} rows)")
+    return 1
 
 
 @click.command("reproduce")
 @click.option("--workers", type=int, metavar="N", help="Processes (default: all cores).")
 @click.option("--store", metavar="PATH", help="SQLite results store (default $NIMLAB_STORE).")
 @click.option("--no-store", is_flag=True, help="Keep no record of the runs.")
+@click.option(
+    "--deep",
+    is_flag=True,
+    help="Check every result much further (hours); resumable with --resume and the store.",
+)
+@click.option("--resume", is_flag=True, help="Continue unfinished runs of the same checks.")
+@click.option("--only", metavar="IDS", help="Only these result ids (comma-separated).")
 @json_option
-def reproduce_cmd(workers: int | None, store: str | None, no_store: bool, as_json: bool) -> int:
-    """Check every registered theorem at its default bound and print one table."""
+def reproduce_cmd(
+    workers: int | None,
+    store: str | None,
+    no_store: bool,
+    deep: bool,
+    resume: bool,
+    only: str | None,
+    as_json: bool,
+) -> int:
+    """Check every registered result against its recorded status (proved, refuted,
+    conjectured) and print one table; exit 1 if any result does not match its status."""
     import time
 
     import nimlab
-    from nimlab.core.errors import NimlabError
+    from nimlab.core.errors import InvalidParameterError
+    from nimlab.theory.reproduce import reproduce_all
 
-    if not no_store:
-        nimlab.runs(store, limit=1)  # a broken store is refused before any work
-    rows: list[dict[str, Any]] = []
+    if workers is not None and workers < 1:
+        raise InvalidParameterError(f"--workers must be >= 1, got {workers}")
+    ids = None if not only else [nimlab.theorem(x.strip()).id for x in only.split(",") if x.strip()]
     t_all = time.perf_counter()
-    for t in nimlab.theorems():
-        t0 = time.perf_counter()
-        try:
-            res = nimlab.check_theorem(
-                t.id,
-                workers=workers,
-                store=_store_arg(store, no_store),
-                progress=sys.stderr.isatty(),
-            )
-            row = res.to_dict()
-        except NimlabError as exc:
-            row = {
-                "theorem": t.id,
-                "bound": t.default_bound,
-                "positions_checked": 0,
-                "result": "ERROR",
-                "seconds": time.perf_counter() - t0,
-                "counterexample": None,
-                "error": str(exc),
-            }
-        row["statement"] = t.statement
-        rows.append(row)
+
+    def tell(f: Any) -> None:
         if not sys.stderr.isatty() and not as_json:
-            click.echo(f"{t.id}: {row['result']} ({row['seconds']:.1f} s)", err=True)
-    ok = all(row["result"] == "verified" for row in rows)
+            verdict = f.result.result if f.result is not None else "ERROR"
+            click.echo(f"{f.theorem}: {verdict} ({f.seconds:.1f} s)", err=True)
+
+    findings = reproduce_all(
+        deep=deep,
+        ids=ids,
+        on_result=tell,
+        workers=workers,
+        store=_store_arg(store, no_store),
+        resume=resume,
+        progress=sys.stderr.isatty(),
+    )
+    ok = all(f.matches for f in findings)
+    seconds = time.perf_counter() - t_all
     if as_json:
         emit_json(
             {
                 "ok": ok,
-                "seconds": time.perf_counter() - t_all,
-                "theorems": rows,
+                "seconds": seconds,
+                "deep": deep,
+                "theorems": [f.to_dict() for f in findings],
             }
         )
         return 0 if ok else 1
     from rich.table import Table
 
-    n_ok = sum(row["result"] == "verified" for row in rows)
+    n_ok = sum(f.matches for f in findings)
     table = Table(
-        title="nimlab reproduce: every result of the papers, checked by local check",
-        caption=f"{n_ok}/{len(rows)} verified in {time.perf_counter() - t_all:.1f} s",
+        title="nimlab reproduce: every result of the papers against its status",
+        caption=f"{n_ok}/{len(findings)} as recorded in {seconds:.1f} s",
     )
     table.add_column("id", no_wrap=True)
+    table.add_column("status")
     table.add_column("statement", overflow="fold")
     table.add_column("bound", justify="right")
     table.add_column("positions", justify="right")
     table.add_column("result")
+    table.add_column("as recorded")
     table.add_column("s", justify="right")
-    for row in rows:
+    for f in findings:
+        row = f.to_dict()
         verdict = row["result"]
         style = "green" if verdict == "verified" else "bold red"
         table.add_row(
-            row["theorem"],
-            row["statement"],
-            str(row["bound"]),
+            f.theorem,
+            f.state,
+            f.statement,
+            str(f.bound),
             f"{row['positions_checked']:,}",
             f"[{style}]{verdict}[/]",
-            f"{row['seconds']:.1f}",
+            "[green]yes[/]" if f.matches else "[bold red]NO[/]",
+            f"{f.seconds:.1f}",
         )
     _console().print(table)
-    for row in rows:
-        if row.get("error"):
-            click.echo(f"{row['theorem']}: error: {row['error']}", err=True)
-        elif row.get("counterexample"):
-            c = row["counterexample"]
-            click.echo(
-                f"{row['theorem']}: counterexample {c['game']} at {c['position']}: claimed "
-                f"{c['claimed']}, actual {c['actual']} {c.get('detail') or ''}",
-                err=True,
-            )
+    for f in findings:
+        if f.state == "refuted" or not f.matches:
+            click.echo(f"finding: {f.theorem}: {f.message}")
     return 0 if ok else 1
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "check_theorem",
     "register_theorem",
     "theorem",
+    "theorem_specs",
     "theorems",
 ]
 
@@ -132,6 +133,8 @@ class Theorem:
         as the statement requires) and the positions to check at that bound.
     default_bound : int
         Bound used by ``nimlab reproduce``: finishes in seconds to a minute on 2 cores.
+    deep_bound : int, optional
+        Bound of ``nimlab reproduce --deep`` (hours, resumable); default 4 × default_bound.
     claim : callable, optional
         ``claim(game, position)``: the claimed value. Default: the ruleset's hook for
         *kind* (``closed_grundy`` / ``closed_is_p`` / ``closed_misere_is_p``).
@@ -162,6 +165,7 @@ class Theorem:
     aliases: tuple[str, ...] = ()
     params: str = ""
     bound_doc: str = field(default="every heap < bound")
+    deep_bound: int | None = None
     vector_claim: Callable[[Ruleset[Any], tuple[Any, ...]], Any] | None = None
     scalar_claim: Callable[..., Any] | None = None
 
@@ -436,6 +440,38 @@ def check_theorem(
         "+".join(sorted(used)) or "local",
         tuple(runs),
     )
+
+
+def theorem_specs(tid: str | Theorem, bound: int | None = None) -> list[Any]:
+    """The local-check specs of a theorem at *bound*, one per instance (for ``--all``).
+
+    Examples
+    --------
+    >>> [s.target for s in theorem_specs("Sh-T3", 5)]
+    ['Sh-T3#0']
+    """
+    from nimlab.verification.local import CheckKind, Claim, ObjectTheoremClaim, TheoremClaim
+    from nimlab.verification.runner import LIST_CHUNK, CheckSpec
+    from nimlab.verification.spaces import BoxSpace, ListSpace, SortedBoxSpace
+
+    t = tid if isinstance(tid, Theorem) else theorem(tid)
+    b = t.default_bound if bound is None else bound
+    if t.instances is None or t.kind == "custom":
+        return []
+    claim: Claim = TheoremClaim(t.id) if _THEOREMS.get(t.id) is t else ObjectTheoremClaim(t)
+    out = []
+    for k, inst in enumerate(t.instances(b)):
+        space = inst.space
+        fast = compiled = False
+        if space is None:
+            space = ListSpace.of(list(inst.positions), LIST_CHUNK, inst.game)
+        elif isinstance(space, BoxSpace) and t.vector_claim is not None:
+            fast = True
+        elif isinstance(space, (BoxSpace, SortedBoxSpace)) and t.scalar_claim is not None:
+            compiled = True
+        kind: CheckKind = t.kind
+        out.append(CheckSpec(inst.game, kind, claim, space, f"{t.id}#{k}", b, fast, compiled))
+    return out
 
 
 def _check_search(t: Theorem, b: int, instances: Iterable[Instance] | None = None) -> CheckResult:

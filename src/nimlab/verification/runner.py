@@ -42,7 +42,14 @@ from nimlab.verification.spaces import (
     rows_per_chunk,
 )
 
-__all__ = ["CheckSpec", "VerificationResult", "heap_space", "run_spec", "verify"]
+__all__ = [
+    "CheckSpec",
+    "VerificationResult",
+    "conjecture_spec",
+    "heap_space",
+    "run_spec",
+    "verify",
+]
 
 PY_CHUNK = 8192
 # Positions a verification run may check unless the caller raises it (max_positions=N,
@@ -930,6 +937,50 @@ def verify(
     >>> r.counterexample.position, r.counterexample.claimed, r.counterexample.actual
     ((1, 1), 1, 0)
     """
+    _check_run_args(workers, scheduler, store, resume, chunk_size)
+    spec = conjecture_spec(
+        game,
+        formula,
+        p_set=p_set,
+        misere=misere,
+        bound=bound,
+        heaps=heaps,
+        positions=positions,
+        chunk_size=chunk_size,
+        compiled=compiled,
+    )
+    return run_spec(
+        spec,
+        workers=workers,
+        scheduler=scheduler,
+        dask_local=dask_local,
+        store=store,
+        resume=resume,
+        progress=progress,
+        max_positions=max_positions,
+    )
+
+
+def conjecture_spec(
+    game: Ruleset[Any] | str,
+    formula: Callable[..., Any] | str | None = None,
+    *,
+    p_set: Callable[..., Any] | str | None = None,
+    misere: bool = False,
+    bound: int | None = None,
+    heaps: int | None = None,
+    positions: Any = None,
+    chunk_size: int | None = None,
+    compiled: bool = True,
+) -> CheckSpec:
+    """The :class:`CheckSpec` :func:`verify` runs (same arguments): its space, claim and
+    path (vectorised, compiled or Python).
+
+    Examples
+    --------
+    >>> conjecture_spec("nim", "a ^ b", bound=4, heaps=2).space.describe()
+    '2 heaps, 0 <= heap < 4'
+    """
     from nimlab.catalog.registry import as_game
 
     g = as_game(game)
@@ -945,7 +996,6 @@ def verify(
     for name, value in (("bound", bound), ("heaps", heaps)):
         if value is not None and as_index(value) is None:
             raise InvalidArgumentError(f"{name} must be an integer, got {value!r:.40}")
-    _check_run_args(workers, scheduler, store, resume, chunk_size)
     kind: CheckKind = "grundy" if formula is not None else ("misere-p-set" if misere else "p-set")
     raw = formula if formula is not None else p_set
     if positions is not None:
@@ -987,13 +1037,4 @@ def verify(
             comp_spec = CheckSpec(g, kind, claim, big, target, b, False, True)
             if supports_compiled(comp_spec):
                 spec = comp_spec
-    return run_spec(
-        spec,
-        workers=workers,
-        scheduler=scheduler,
-        dask_local=dask_local,
-        store=store,
-        resume=resume,
-        progress=progress,
-        max_positions=max_positions,
-    )
+    return spec

@@ -1,0 +1,187 @@
+"""Reproduce every registered result and compare it with its recorded status.
+
+A run passes when every result behaves as its status says: a proved or conjectured
+result verifies at the bound; a refuted one fails there with its recorded smallest
+counterexample (once the bound reaches it), and the number of positions it gets wrong
+(measured against its corrected statement, verified in the same run) matches the
+recorded counts. A refuted result that "verifies", or a proved one that fails, fails the
+run. The refutation is reported as a finding.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from nimlab.core.errors import NimlabError
+from nimlab.theory.registry import CheckResult, Theorem, check_theorem, theorem, theorems
+
+__all__ = ["Finding", "reproduce_all", "reproduce_result"]
+
+
+@dataclass
+class Finding:
+    """One result reproduced: what its status predicts and what the run found."""
+
+    theorem: str
+    statement: str
+    state: str
+    bound: int
+    result: CheckResult | None
+    matches: bool
+    message: str
+    disagreements: list[tuple[int, int]] = field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (with the check's own fields)."""
+        row: dict[str, Any] = {} if self.result is None else self.result.to_dict()
+        row.update(
+            {
+                "theorem": self.theorem,
+                "statement": self.statement,
+                "status": self.state,
+                "bound": self.bound,
+                "matches_status": self.matches,
+                "finding": self.message,
+                "disagreements": [{"bound": b, "count": n} for b, n in self.disagreements],
+                "seconds": self.seconds,
+            }
+        )
+        row.setdefault("positions_checked", 0)
+        row.setdefault("result", "ERROR")
+        if self.error is not None:
+            row["error"] = self.error
+        return row
+
+
+def _measure(t: Theorem, bound: int) -> list[int] | None:
+    """Per largest heap, the positions where refuted *t* and its correction differ."""
+    st = t.status
+    if st.replaced_by is None or t.scalar_claim is None:
+        return None
+    fixed = theorem(st.replaced_by)
+    if fixed.scalar_claim is None or t.instances is None:
+        return None
+    from nimlab.verification.spaces import SortedBoxSpace
+
+    sp = next(iter(t.instances(bound))).space
+    if not isinstance(sp, SortedBoxSpace):
+        return None
+    from nimlab.verification.differences import count_differences
+
+    return count_differences(t.scalar_claim, fixed.scalar_claim, sp.n_heaps, sp.bound, sp.low)
+
+
+def reproduce_result(
+    t: Theorem | str, bound: int | None = None, *, truth_verified: bool = False, **run: Any
+) -> Finding:
+    """Check *t* at *bound* (its default) and judge the outcome against its status.
+
+    For a refuted result, *truth_verified* says that its corrected statement passed the
+    local check at this bound in the same run, so that the disagreement counts can be
+    measured (the correction is then the truth on the space).
+
+    Examples
+    --------
+    >>> f = reproduce_result("S19-T1", 6, workers=1)
+    >>> f.matches, f.message
+    (True, 'proved: verified as expected')
+    """
+    t = theorem(t) if isinstance(t, str) else t
+    b = t.default_bound if bound is None else bound
+    st = t.status
+    t0 = time.perf_counter()
+    try:
+        res = check_theorem(t, b, **run)
+    except NimlabError as exc:
+        return Finding(t.id, t.statement, st.state, b, None, False, f"error: {exc}", error=str(exc))
+    if st.state != "refuted":
+        ok = res.ok
+        msg = f"{st.state}: verified as expected" if ok else f"{st.state} result FAILED"
+        if not ok and res.counterexample is not None:
+            msg += f" at {res.counterexample.position}"
+        return Finding(t.id, t.statement, st.state, b, res, ok, msg, seconds=res.seconds)
+    cex = st.counterexample
+    reach = cex is not None and max(cex) < b
+    if res.ok:
+        if reach:
+            return Finding(
+                t.id,
+                t.statement,
+                st.state,
+                b,
+                res,
+                False,
+                f"refuted, but it VERIFIED at bound {b} although the recorded counterexample "
+                f"{cex} lies below it",
+                seconds=res.seconds,
+            )
+        return Finding(
+            t.id,
+            t.statement,
+            st.state,
+            b,
+            res,
+            True,
+            f"refuted (counterexample {cex}); bound {b} is below it, nothing to see",
+            seconds=res.seconds,
+        )
+    found = res.counterexample.position if res.counterexample is not None else None
+    matches = found == cex
+    parts = [f"refuted as recorded: smallest counterexample ⟨{','.join(map(str, found or ()))}⟩"]
+    if not matches:
+        parts = [f"refuted, but the smallest counterexample is {found}, recorded {cex}"]
+    measured: list[tuple[int, int]] = []
+    if truth_verified:
+        per_top = _measure(t, b)
+        if per_top is not None:
+            wanted = {bb: n for bb, n in st.disagreements if bb <= b}
+            for bb in sorted({*wanted, b}):
+                measured.append((bb, sum(per_top[:bb])))
+            for bb, n in measured:
+                if bb in wanted and wanted[bb] != n:
+                    matches = False
+                    parts.append(f"{n:,} wrong below {bb}, recorded {wanted[bb]:,}")
+            parts.append("; ".join(f"{n:,} wrong below {bb}" for bb, n in measured))
+    return Finding(
+        t.id,
+        t.statement,
+        st.state,
+        b,
+        res,
+        matches,
+        ", ".join(parts),
+        measured,
+        seconds=time.perf_counter() - t0,
+    )
+
+
+def reproduce_all(
+    *, deep: bool = False, ids: list[str] | None = None, on_result: Any = None, **run: Any
+) -> list[Finding]:
+    """Reproduce every registered result (or *ids*) at its default bound (*deep*: its
+    deep bound), corrected statements before the statements they correct."""
+    ts = theorems() if ids is None else [theorem(i) for i in ids]
+    order = sorted(
+        range(len(ts)), key=lambda i: (ts[i].status.state == "refuted", i)
+    )  # corrections first: a refutation is measured against a verified correction
+    verified: dict[str, tuple[int, bool]] = {}
+    out: dict[int, Finding] = {}
+    for i in order:
+        t = ts[i]
+        b = (t.deep_bound or 4 * t.default_bound) if deep else t.default_bound
+        truth = False
+        fix = t.status.replaced_by
+        if fix is not None:
+            got = verified.get(fix)
+            truth = got is not None and got[0] >= b and got[1]
+        f = reproduce_result(t, b, truth_verified=truth, **run)
+        if f.result is not None:
+            verified[t.id] = (b, f.result.ok)
+        out[i] = f
+        if on_result is not None:
+            on_result(f)
+    return [out[i] for i in range(len(ts))]

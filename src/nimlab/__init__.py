@@ -64,6 +64,9 @@ _LAZY: dict[str, str] = {
     "Theorem": "nimlab.theory",
     "check_theorem": "nimlab.theory",
     "status_of": "nimlab.core.status",
+    "reproduce": "nimlab.theory.reproduce",
+    "counterexamples": "nimlab.theory.reproduce",
+    "Counterexamples": "nimlab.theory.reproduce",
     "ResultStatus": "nimlab.core.status",
     # verification
     "verify": "nimlab.verification",
@@ -111,6 +114,7 @@ _LAZY: dict[str, str] = {
 __all__ = [
     "BinaryView",
     "ClusterError",
+    "Counterexamples",
     "Explanation",
     "GameInfo",
     "GameTree",
@@ -143,6 +147,7 @@ __all__ = [
     "WorkTooLargeError",
     "binary_view",
     "check_theorem",
+    "counterexamples",
     "explain",
     "game",
     "game_tree",
@@ -169,6 +174,7 @@ __all__ = [
     "periodicity",
     "periodicity_of",
     "render",
+    "reproduce",
     "runs",
     "sequence",
     "status_of",
@@ -241,4 +247,5 @@ if TYPE_CHECKING:
     )
     from nimlab.solvers.strategy import winning_move
     from nimlab.theory import Theorem, check_theorem, theorem, theorems
+    from nimlab.theory.reproduce import Counterexamples, counterexamples, reproduce
     from nimlab.verification import VerificationResult, local_check, runs, verify

@@ -232,12 +232,9 @@ def verify_cmd(
             max_positions=max_positions,
         )
         if list_all and not r.ok:
-            from nimlab.theory.registry import theorem_specs
-
-            specs = theorem_specs(t, b)
-            return _report_all(
-                r, t.kind, f"{t.id} ({t.statement})", b, as_json, specs, group_by, csv_path, limit
-            )
+            cs = nimlab.counterexamples(t.id, b, limit=limit)
+            label = f"{t.id} ({t.statement})"
+            return _report_all(r, t.kind, label, b, as_json, cs, group_by, csv_path)
         return _report(r, t.kind, f"{t.id} ({t.statement})", b, as_json)
     if game_name is None:
         raise InvalidParameterError(
@@ -267,18 +264,16 @@ def verify_cmd(
     kind = "grundy" if formula is not None else "p-set"
     label = f"{g.label()}: {formula or p_set}"
     if list_all and not r2.ok:
-        from nimlab.verification.runner import conjecture_spec
-
-        spec = conjecture_spec(
-            g,
-            formula,
+        cs = nimlab.counterexamples(
+            game=g,
+            formula=formula,
             p_set=p_set,
             misere=misere,
             bound=bound,
             heaps=heaps,
-            chunk_size=chunk_size,
+            limit=limit,
         )
-        return _report_all(r2, kind, label, bound, as_json, [spec], group_by, csv_path, limit)
+        return _report_all(r2, kind, label, bound, as_json, cs, group_by, csv_path)
     return _report(r2, kind, label, bound, as_json)
 
 
@@ -288,31 +283,15 @@ def _report_all(
     label: str,
     bound: int,
     as_json: bool,
-    specs: list[Any],
+    cs: Any,
     group_by: str | None,
     csv_path: str | None,
-    limit: int,
 ) -> int:
     """Every counterexample of a failed check: grouped, and written to CSV on request."""
-    from nimlab.verification.failures import all_failures, group_failures, write_csv
-
-    fails: list[Any] = []
-    n_heaps = 0
-    consts: dict[str, int] = {}
-    for spec in specs:
-        if len(fails) >= limit:
-            break
-        fails += all_failures(spec, limit - len(fails))
-        n_heaps = n_heaps or getattr(spec.space, "n_heaps", 0)
-        consts = {
-            k: v
-            for k, v in spec.game.param_values().items()
-            if isinstance(v, int) and not isinstance(v, bool)
-        }
-    if not n_heaps and fails and isinstance(fails[0].position, tuple):
-        n_heaps = len(fails[0].position)
-    groups = group_failures(fails, group_by, n_heaps, consts) if group_by else []
-    written = write_csv(csv_path, fails, group_by, n_heaps, consts) if csv_path else None
+    fails = cs.failures
+    limit = cs.limit
+    groups = cs.groups(group_by) if group_by else []
+    written = cs.write_csv(csv_path, group_by) if csv_path else None
     if as_json:
         data = res.to_dict()
         data["counterexamples"] = [f.to_dict() for f in fails]
@@ -378,7 +357,6 @@ def reproduce_cmd(
 
     import nimlab
     from nimlab.core.errors import InvalidParameterError
-    from nimlab.theory.reproduce import reproduce_all
 
     if workers is not None and workers < 1:
         raise InvalidParameterError(f"--workers must be >= 1, got {workers}")
@@ -390,7 +368,7 @@ def reproduce_cmd(
             verdict = f.result.result if f.result is not None else "ERROR"
             click.echo(f"{f.theorem}: {verdict} ({f.seconds:.1f} s)", err=True)
 
-    findings = reproduce_all(
+    findings = nimlab.reproduce(
         deep=deep,
         ids=ids,
         on_result=tell,

@@ -450,7 +450,7 @@ def theorem_specs(tid: str | Theorem, bound: int | None = None) -> list[Any]:
     >>> [s.target for s in theorem_specs("Sh-T3", 5)]
     ['Sh-T3#0']
     """
-    from nimlab.verification.local import CheckKind, Claim, ObjectTheoremClaim, TheoremClaim
+    from nimlab.verification.local import CheckKind
     from nimlab.verification.runner import LIST_CHUNK, CheckSpec
     from nimlab.verification.spaces import BoxSpace, ListSpace, SortedBoxSpace
 
@@ -530,6 +530,10 @@ class TheoremClaim(Claim):
     def key(self) -> str:
         return f"theorem:{self.tid}"
 
+    def scalar(self) -> tuple[Callable[..., Any], bool] | None:
+        fn = theorem(self.tid).scalar_claim
+        return None if fn is None else (fn, True)
+
     def vectorised(self, game: Ruleset[Any], bound: int) -> Callable[..., Any] | None:
         vc = theorem(self.tid).vector_claim
         if vc is None:
@@ -552,6 +556,10 @@ class ObjectTheoremClaim(Claim):
         code = getattr(fn, "__code__", None)
         extra = "" if code is None else repr(code.co_code)
         return f"theorem-object:{self.theorem.id}:{hash(extra)}"
+
+    def scalar(self) -> tuple[Callable[..., Any], bool] | None:
+        fn = self.theorem.scalar_claim
+        return None if fn is None else (fn, True)
 
     def vectorised(self, game: Ruleset[Any], bound: int) -> Callable[..., Any] | None:
         vc = self.theorem.vector_claim

@@ -17,7 +17,7 @@ from typing import Any
 from nimlab.core.errors import NimlabError
 from nimlab.theory.registry import CheckResult, Theorem, check_theorem, theorem, theorems
 
-__all__ = ["Finding", "reproduce_all", "reproduce_result"]
+__all__ = ["Finding", "reproduce", "reproduce_result"]
 
 
 @dataclass
@@ -159,7 +159,7 @@ def reproduce_result(
     )
 
 
-def reproduce_all(
+def reproduce(
     *, deep: bool = False, ids: list[str] | None = None, on_result: Any = None, **run: Any
 ) -> list[Finding]:
     """Reproduce every registered result (or *ids*) at its default bound (*deep*: its
@@ -185,3 +185,84 @@ def reproduce_all(
         if on_result is not None:
             on_result(f)
     return [out[i] for i in range(len(ts))]
+
+
+@dataclass
+class Counterexamples:
+    """Every counterexample of a failed check (positions where the local rule fails).
+
+    ``groups(keys)`` groups them by comma-separated safe expressions over the heaps (as in
+    ``--group-by "v2(a),v2(b)"``), ``write_csv(path, keys)`` writes one row each.
+    """
+
+    failures: list[Any]
+    n_heaps: int
+    consts: dict[str, int]
+    limit: int
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the listing stopped at *limit*."""
+        return len(self.failures) >= self.limit
+
+    def groups(self, keys: str) -> list[Any]:
+        """The counterexamples grouped by *keys*, largest group first."""
+        from nimlab.verification.failures import group_failures
+
+        return group_failures(self.failures, keys, self.n_heaps, self.consts)
+
+    def write_csv(self, path: str, keys: str | None = None) -> int:
+        """Write them to *path*; returns the number of rows."""
+        from nimlab.verification.failures import write_csv
+
+        return write_csv(path, self.failures, keys, self.n_heaps, self.consts)
+
+
+def counterexamples(
+    target: str | Theorem | None = None,
+    bound: int | None = None,
+    *,
+    game: Any = None,
+    formula: Any = None,
+    p_set: Any = None,
+    misere: bool = False,
+    heaps: int | None = None,
+    limit: int = 100_000,
+) -> Counterexamples:
+    """Every counterexample of a theorem (*target*, an id) or of a conjecture about *game*
+    (*formula* or *p_set*, as for :func:`nimlab.verify`) up to *bound*, in order.
+
+    Examples
+    --------
+    >>> cs = counterexamples(game="nim", formula="a | b", bound=4, heaps=2)
+    >>> [f.position for f in cs.failures][:3], [(g.key, g.count) for g in cs.groups("a % 2")]
+    ([(1, 1), (1, 2), (1, 3)], [((1,), 6), ((0,), 3)])
+    """
+    from nimlab.verification.failures import all_failures
+
+    if target is not None:
+        from nimlab.theory.registry import theorem_specs
+
+        specs = theorem_specs(target, bound)
+    else:
+        from nimlab.verification.runner import conjecture_spec
+
+        specs = [
+            conjecture_spec(game, formula, p_set=p_set, misere=misere, bound=bound, heaps=heaps)
+        ]
+    fails: list[Any] = []
+    n_heaps = 0
+    consts: dict[str, int] = {}
+    for spec in specs:
+        if len(fails) >= limit:
+            break
+        fails += all_failures(spec, limit - len(fails))
+        n_heaps = n_heaps or int(getattr(spec.space, "n_heaps", 0))
+        consts = {
+            k: v
+            for k, v in spec.game.param_values().items()
+            if isinstance(v, int) and not isinstance(v, bool)
+        }
+    if not n_heaps and fails and isinstance(fails[0].position, tuple):
+        n_heaps = len(fails[0].position)
+    return Counterexamples(fails, n_heaps, consts, limit)

@@ -194,7 +194,8 @@ register_theorem(
         kind="p-set",
         instances=_sh_t6,
         scalar_claim=_sh_t6_printed,
-        default_bound=36,
+        default_bound=96,
+        deep_bound=256,
     )
 )
 register_theorem(
@@ -209,7 +210,8 @@ register_theorem(
         kind="p-set",
         instances=_sh_t6,
         scalar_claim=single_delete4_is_p,
-        default_bound=36,
+        default_bound=96,
+        deep_bound=384,
     )
 )
 register_theorem(

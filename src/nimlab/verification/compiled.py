@@ -177,27 +177,8 @@ def _table_claim(h: Any, table: Any, radix: Any) -> Any:  # pragma: no cover - c
 
 def _scalar_of(claim: Any) -> tuple[Callable[..., Any], bool] | None:
     """The plain function behind a claim, and whether it takes the heaps spread."""
-    from nimlab.verification.local import FunctionClaim, ObjectTheoremClaim, TheoremClaim
-
-    if isinstance(claim, TheoremClaim):
-        from nimlab.theory.registry import theorem
-
-        fn = theorem(claim.tid).scalar_claim
-        return None if fn is None else (fn, True)
-    if isinstance(claim, ObjectTheoremClaim):
-        fn = claim.theorem.scalar_claim
-        return None if fn is None else (fn, True)
-    if isinstance(claim, FunctionClaim):
-        import inspect
-
-        try:
-            params = list(inspect.signature(claim.fn).parameters.values())
-        except (TypeError, ValueError):
-            return None
-        if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
-            return None
-        return claim.fn, len(params) != 1
-    return None
+    got = claim.scalar() if hasattr(claim, "scalar") else None
+    return got if got is None else (got[0], bool(got[1]))
 
 
 def compiled_claim(spec: Any) -> tuple[Any, Any, Any] | None:

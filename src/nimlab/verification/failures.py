@@ -98,7 +98,7 @@ def all_failures(spec: Any, limit: int = DEFAULT_LIMIT) -> list[Failure]:
     >>> spec = CheckSpec(game("nim"), "grundy", FunctionClaim(lambda a, b: a | b),
     ...                  BoxSpace(2, 4), "a | b", 4)
     >>> [f.position for f in all_failures(spec)]
-    [(1, 1), (1, 3), (2, 2), (2, 3), (3, 1), (3, 2), (3, 3)]
+    [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (3, 3)]
     """
     out: list[Failure] = []
     for i in range(spec.space.n_chunks):

@@ -53,6 +53,11 @@ class Claim:
         """A function over numpy arrays of heaps, or None."""
         return None
 
+    def scalar(self) -> tuple[Callable[..., Any], bool] | None:
+        """A plain function numba may compile, and whether it takes the heaps spread
+        (``f(*heaps)``) rather than as one tuple; None when there is none."""
+        return None
+
 
 @dataclass(frozen=True)
 class ExprClaim(Claim):
@@ -98,6 +103,15 @@ class FunctionClaim(Claim):
                     spread = False
             self._spread["s"] = spread
         return self.fn(*position) if spread else self.fn(position)
+
+    def scalar(self) -> tuple[Callable[..., Any], bool] | None:
+        try:
+            params = list(inspect.signature(self.fn).parameters.values())
+        except (TypeError, ValueError):
+            return None
+        if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+            return None
+        return self.fn, len(params) != 1
 
     def key(self) -> str:
         code = getattr(self.fn, "__code__", None)

@@ -360,7 +360,12 @@ def reproduce_cmd(
 
     if workers is not None and workers < 1:
         raise InvalidParameterError(f"--workers must be >= 1, got {workers}")
-    ids = None if not only else [nimlab.theorem(x.strip()).id for x in only.split(",") if x.strip()]
+    if not no_store:
+        nimlab.runs(store, limit=1)  # a broken store is refused before any work
+    if only:
+        results = [nimlab.theorem(x.strip()) for x in only.split(",") if x.strip()]
+    else:
+        results = list(nimlab.theorems())
     t_all = time.perf_counter()
 
     def tell(f: Any) -> None:
@@ -370,7 +375,8 @@ def reproduce_cmd(
 
     findings = nimlab.reproduce(
         deep=deep,
-        ids=ids,
+        results=results,
+        check=nimlab.check_theorem,
         on_result=tell,
         workers=workers,
         store=_store_arg(store, no_store),
@@ -422,6 +428,15 @@ def reproduce_cmd(
     for f in findings:
         if f.state == "refuted" or not f.matches:
             click.echo(f"finding: {f.theorem}: {f.message}")
+        if f.error is not None:
+            click.echo(f"{f.theorem}: error: {f.error}", err=True)
+        elif not f.matches and f.result is not None and f.result.counterexample is not None:
+            c = f.result.counterexample
+            click.echo(
+                f"{f.theorem}: counterexample {c.game} at {c.position}: claimed "
+                f"{c.claimed}, actual {c.actual} {c.detail or ''}",
+                err=True,
+            )
     return 0 if ok else 1
 
 

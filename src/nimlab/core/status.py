@@ -8,9 +8,12 @@ inside that bound). nimlab never answers from a refuted statement, and from a co
 one only where it has been verified.
 
 Results not listed in :data:`STATUSES` are proved (published proofs). The numbers below
-were measured by nimlab's own compiled local check (``nimlab verify ID --all``) and are
-re-measured by ``nimlab reproduce`` at its bounds: a result that no longer matches its
-recorded status fails the run.
+were measured by nimlab's own engine: Sh-T6* by the compiled local check
+(``nimlab verify 'Sh-T6*' --bound 256``, resumable with the store), Sh-T6's wrong positions
+as the positions where it and the verified Sh-T6* differ
+(:func:`nimlab.verification.differences.count_differences`). ``nimlab reproduce``
+re-measures them at its bounds: a result that no longer matches its recorded status fails
+the run.
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ class ResultStatus:
     >>> status_of("Sh-T6").state, status_of("Sh-T6").counterexample
     ('refuted', (12, 14, 15, 40))
     >>> status_of("Sh-T6*").state, status_of("Sh-T6*").verified_below
-    ('conjectured', 48)
+    ('conjectured', 256)
     >>> status_of("S19-T1").state
     'proved'
     """
@@ -74,7 +77,7 @@ class ResultStatus:
         Examples
         --------
         >>> status_of("Sh-T6*").summary()
-        'conjectured: verified by nimlab for every heap < 48 (230,300 positions)'
+        'conjectured: verified by nimlab for every heap < 256 (180,352,320 positions)'
         """
         if self.state == "proved":
             return "proved: " + self.source
@@ -115,9 +118,9 @@ STATUSES: dict[str, ResultStatus] = {
     "Sh-T6": ResultStatus(
         "refuted",
         source="[Sh] Theorem 6 as printed; refuted by exhaustive local check",
-        verified_below=48,
+        verified_below=256,
         counterexample=(12, 14, 15, 40),
-        disagreements=(),
+        disagreements=((80, 74), (96, 220), (128, 370), (256, 8580)),
         replaced_by="Sh-T6*",
         note=(
             "every wrong position is a P-position the five cases call N; its four heaps have "
@@ -127,8 +130,8 @@ STATUSES: dict[str, ResultStatus] = {
     "Sh-T6*": ResultStatus(
         "conjectured",
         source="[Sh] Theorem 6 with (5A) replaced by a bottom-up column scan from i = d+2",
-        verified_below=48,
-        verified_positions=230_300,
+        verified_below=256,
+        verified_positions=180_352_320,
         note="no proof is known: nimlab answers from it only where it was verified",
     ),
 }

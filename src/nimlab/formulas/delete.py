@@ -125,7 +125,7 @@ def single_delete3_is_p(x: int, y: int, z: int) -> bool:
 #: Sh-T6* (the corrected four-heap criterion, a conjecture) has been verified by nimlab's own
 #: compiled local check on every position with all heaps below this bound; outside it no
 #: answer is taken from it (see ``nimlab theorems``).
-SH_T6_STAR_VERIFIED_BELOW = 48
+SH_T6_STAR_VERIFIED_BELOW = 256
 
 
 def single_delete4_is_p(w: int, x: int, y: int, z: int) -> bool:

@@ -76,7 +76,12 @@ def _measure(t: Theorem, bound: int) -> list[int] | None:
 
 
 def reproduce_result(
-    t: Theorem | str, bound: int | None = None, *, truth_verified: bool = False, **run: Any
+    t: Theorem | str,
+    bound: int | None = None,
+    *,
+    truth_verified: bool = False,
+    check: Any = None,
+    **run: Any,
 ) -> Finding:
     """Check *t* at *bound* (its default) and judge the outcome against its status.
 
@@ -95,7 +100,7 @@ def reproduce_result(
     st = t.status
     t0 = time.perf_counter()
     try:
-        res = check_theorem(t, b, **run)
+        res = (check_theorem if check is None else check)(t.id, bound=b, **run)
     except NimlabError as exc:
         return Finding(t.id, t.statement, st.state, b, None, False, f"error: {exc}", error=str(exc))
     if st.state != "refuted":
@@ -160,11 +165,21 @@ def reproduce_result(
 
 
 def reproduce(
-    *, deep: bool = False, ids: list[str] | None = None, on_result: Any = None, **run: Any
+    *,
+    deep: bool = False,
+    ids: list[str] | None = None,
+    results: list[Theorem] | None = None,
+    check: Any = None,
+    on_result: Any = None,
+    **run: Any,
 ) -> list[Finding]:
-    """Reproduce every registered result (or *ids*) at its default bound (*deep*: its
-    deep bound), corrected statements before the statements they correct."""
-    ts = theorems() if ids is None else [theorem(i) for i in ids]
+    """Reproduce every registered result (or *ids*, or the theorems *results*) at its
+    default bound (*deep*: its deep bound), corrected statements before the statements
+    they correct; *check* replaces :func:`~nimlab.theory.registry.check_theorem`."""
+    if results is not None:
+        ts = list(results)
+    else:
+        ts = theorems() if ids is None else [theorem(i) for i in ids]
     order = sorted(
         range(len(ts)), key=lambda i: (ts[i].status.state == "refuted", i)
     )  # corrections first: a refutation is measured against a verified correction
@@ -178,7 +193,7 @@ def reproduce(
         if fix is not None:
             got = verified.get(fix)
             truth = got is not None and got[0] >= b and got[1]
-        f = reproduce_result(t, b, truth_verified=truth, **run)
+        f = reproduce_result(t, b, truth_verified=truth, check=check, **run)
         if f.result is not None:
             verified[t.id] = (b, f.result.ok)
         out[i] = f

@@ -432,6 +432,43 @@ def _cluster_lost(scheduler: str | None, exc: BaseException) -> NimlabError:
     )
 
 
+def user_files(spec: Any) -> list[str]:
+    """Source files of the user's own modules a spec refers to (its game's class, its
+    claim's function), which Dask workers cannot import unless they receive them.
+
+    A module qualifies when it is not part of nimlab or an installed package and its name
+    is its file's stem (so a worker imports it after ``Client.upload_file``).
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> user_files(CheckSpec(game("nim"), "grundy", ExprClaim(parse_expression("a", 1, {})),
+    ...                      BoxSpace(1, 3), "a", 3))
+    []
+    """
+    import sysconfig
+    from pathlib import Path
+
+    roots = {Path(sysconfig.get_paths()[k]).resolve() for k in ("purelib", "platlib", "stdlib")}
+    objs: list[Any] = [type(spec.game)]
+    fn = getattr(spec.claim, "fn", None)
+    if fn is not None:
+        objs.append(fn)
+    out: list[str] = []
+    for obj in objs:
+        name = getattr(obj, "__module__", None) or ""
+        mod = sys.modules.get(name)
+        path = getattr(mod, "__file__", None)
+        if not path or name.split(".")[0] in ("nimlab", "__main__") or "." in name:
+            continue
+        file = Path(path).resolve()
+        if file.stem != name or any(r in file.parents for r in roots):
+            continue
+        if str(file) not in out:
+            out.append(str(file))
+    return out
+
+
 def _dask(
     blob: bytes,
     pending: list[int],
@@ -459,6 +496,8 @@ def _dask(
         )
         client = Client(cluster)
     try:
+        for path in user_files(pickle.loads(blob)):
+            client.upload_file(path)  # the user's own game or claim reaches every worker
         try:
             blob_f = client.scatter(blob, broadcast=True)
         except NimlabError:

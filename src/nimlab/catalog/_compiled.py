@@ -1,5 +1,9 @@
 """Compiled move models of the catalog's heap games (the ``compiled_options`` hook).
 
+Nested ``for ... in range`` loops make slow numba generators (about 30 ns per option
+against 5-8 ns for ``while`` loops, measured on single-delete), so the hot ones use
+``while``.
+
 Each factory returns a numba generator ``gen(h)`` over a tuple of ``int64`` heaps that
 yields the options of ``h`` as tuples of the same length (see
 :meth:`nimlab.core.ruleset.HeapRuleset.compiled_options` for the contract). This module
@@ -288,13 +292,18 @@ def single_delete() -> Any:
     @njit
     def gen(h: Any) -> Any:  # pragma: no cover - compiled
         n = len(h)
-        for i in range(n):
-            for j in range(n):
-                x = h[j]
-                if j == i or x < 2:
-                    continue
-                for u in range(1, x // 2 + 1):
-                    yield setitem(setitem(h, i, u), j, x - u)
+        k = 0
+        while k < n * n:  # remove heap i, split heap j (while loops: fastest generators)
+            i = k // n
+            j = k - i * n
+            k += 1
+            x = h[j]
+            if j == i or x < 2:
+                continue
+            u = 1
+            while 2 * u <= x:
+                yield setitem(setitem(h, i, u), j, x - u)
+                u += 1
 
     return gen
 

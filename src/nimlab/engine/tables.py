@@ -45,7 +45,9 @@ __all__ = [
 
 Kind = Literal["grundy", "outcome", "misere"]
 _KINDS = ("grundy", "outcome", "misere")
-_ENGINES = ("auto", "kernel", "generic")
+_ENGINES = ("auto", "kernel", "compiled", "generic")
+#: Tables have 1 to this many heaps.
+MAX_TABLE_HEAPS = 6
 
 #: Default memory budget of one table (values plus the kernel's bitsets), in bytes.
 DEFAULT_MAX_BYTES = 4 * 2**30
@@ -87,9 +89,10 @@ def _shape(g: Ruleset[Any], shape: int | Sequence[int]) -> tuple[int, ...]:
                 "(size N tabulates heaps 0..N-1)"
             )
         out.append(d)
-    if not 1 <= len(out) <= 3:
+    if not 1 <= len(out) <= MAX_TABLE_HEAPS:
         raise InvalidParameterError(
-            f"tables have 1, 2 or 3 heaps, got a shape with {len(out)} sizes: {tuple(out)}"
+            f"tables have 1 to {MAX_TABLE_HEAPS} heaps, got a shape with {len(out)} sizes: "
+            f"{tuple(out)}"
         )
     if n_heaps is not None and len(out) != n_heaps:
         raise InvalidParameterError(
@@ -347,13 +350,14 @@ def table(
     engine: str = "auto",
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_positions: int = DEFAULT_MAX_GENERIC,
+    progress: bool = False,
 ) -> npt.NDArray[Any]:
     """Table of Grundy values (or outcomes) over a box of positions.
 
     Parameters
     ----------
     game : Ruleset or str
-        The game (a ruleset of 1, 2 or 3 heaps), or its registry name.
+        The game (a ruleset of 1 to 6 heaps), or its registry name.
     shape : int or tuple of int
         Size per heap: ``shape=(N0, N1)`` tabulates heaps ``0 <= x < N0, 0 <= y < N1``.
         An int means the same size for every heap of a game with a fixed number of heaps.
@@ -361,14 +365,19 @@ def table(
         ``grundy``: Grundy values, as the smallest unsigned dtype that holds them
         (uint8, uint16 or uint32). ``outcome``: a bool array, True at the P-positions of
         normal play. ``misere``: a bool array, True at the P-positions of misère play.
-    engine : {"auto", "kernel", "generic"}
-        ``auto`` uses the compiled kernel when the game has one (its ``table_kernel`` hook),
-        else the generic path (the exact memoised search over the ruleset's moves);
-        ``kernel`` refuses the generic path; ``generic`` never uses a kernel.
+    engine : {"auto", "kernel", "compiled", "generic"}
+        ``auto`` uses the game's hand-written kernel when it has one (its ``table_kernel``
+        hook), else the compiled engine over the game's compiled move model (its
+        ``compiled_options`` hook: 1 to 6 heaps, catalog and user games alike), else the
+        generic path (the exact memoised Python search over the ruleset's moves);
+        ``kernel`` and ``compiled`` use only that engine; ``generic`` only the Python search.
     max_bytes : int
-        Memory budget of a kernel (table plus bitsets).
+        Memory budget of a kernel or of the compiled engine (checked before any work).
     max_positions : int
         Budget of positions of the generic path.
+    progress : bool
+        Show a progress bar (positions done, rate) on stderr for long compiled runs;
+        Ctrl-C stops them cleanly between chunks.
 
     Returns
     -------
@@ -417,7 +426,7 @@ def table(
     g = _as_game(game)
     dims = _shape(g, shape)
     try:
-        spec = _table_kernel(g, dims, kind) if engine != "generic" else None
+        spec = _table_kernel(g, dims, kind) if engine in ("auto", "kernel") else None
     except (KeyError, TypeError, ValueError) as exc:  # pragma: no cover - defensive
         raise InvalidParameterError(f"{g.label()}: cannot build a table kernel: {exc}") from exc
     if spec is not None:
@@ -444,4 +453,31 @@ def table(
             f"{g.label()}: no compiled {kind} kernel for {len(dims)} heaps "
             "(the game's table_kernel hook gives none); use engine='auto' or 'generic'"
         )
+    if engine in ("auto", "compiled"):
+        from nimlab.engine.compiled import compiled_table
+
+        values = compiled_table(g, dims, kind, max_bytes, progress=progress)
+        if values is not None:
+            return _from_compiled(g, dims, kind, values)
+        if engine == "compiled":
+            raise InvalidParameterError(
+                f"{g.label()}: no compiled move model (the game's compiled_options hook "
+                "gives none, or it does not compile); use engine='auto' or 'generic'"
+            )
     return _generic_table(g, dims, kind, max_positions)
+
+
+def _from_compiled(
+    g: Ruleset[Any], dims: tuple[int, ...], kind: str, values: npt.NDArray[Any]
+) -> npt.NDArray[Any]:
+    """The public form of a table of the compiled engine (-1 marks invalid positions)."""
+    invalid = values < 0
+    if invalid.all():
+        raise InvalidParameterError(f"{g.label()}: no position of the box {dims} is valid")
+    if kind == "grundy":
+        out = _compact(np.where(invalid, 0, values).astype(np.uint64))
+    else:
+        out = np.asarray(values == 0)
+    if invalid.any():
+        return np.ma.MaskedArray(out, mask=invalid)
+    return out

@@ -53,6 +53,40 @@ def _check_misere(misere: object) -> None:
         raise InvalidArgumentError(f"misere must be True or False, got {_short(misere)}")
 
 
+# After this many calls on one game (and number of heaps), even small positions go to the
+# shared compiled solver: a loop over positions then costs about one table.
+REPEAT_CALLS = 16
+_CALLS: dict[tuple[Ruleset[Any], int, str], int] = {}
+
+
+def _by_compiled(g: Ruleset[Any], pos: Any, kind: str) -> int | None:
+    """Value at *pos* from the shared compiled solver (work kept between calls), or None.
+
+    Used for heap games with a compiled move model (``compiled_options``) when the box
+    below *pos* is large enough for a search to cost more than compiling (numba is
+    imported only then).
+    """
+    if not isinstance(pos, tuple) or not 1 <= len(pos) <= 6:
+        return None
+    if not all(isinstance(h, int) for h in pos):
+        return None
+    from nimlab.core.ruleset import HeapRuleset
+
+    if not isinstance(g, HeapRuleset) or type(g).compiled_options is HeapRuleset.compiled_options:
+        return None
+    cells = 1
+    for h in pos:
+        cells *= h + 1
+    key = (g, len(pos), kind)
+    calls = _CALLS.get(key, 0) + 1
+    _CALLS[key] = calls
+    if cells < KERNEL_MIN_CELLS and calls < REPEAT_CALLS:
+        return None  # one small search: cheaper in Python than compiling
+    from nimlab.engine.compiled import compiled_value
+
+    return compiled_value(g, pos, kind)
+
+
 def _check_method(method: str) -> Method:
     if method not in _METHODS:
         from nimlab.core.errors import InvalidParameterError
@@ -114,6 +148,10 @@ def grundy(
         value = _by_kernel(g, pos, "grundy")
         if value is not None:
             return int(value)
+    if m != "formula":
+        shared = _by_compiled(g, pos, "grundy")
+        if shared is not None:
+            return shared
     return Solver(g, max_positions, max_moves).grundy(pos, m)
 
 
@@ -150,6 +188,10 @@ def outcome(
         value = _by_kernel(g, pos, "misere" if misere else "outcome")
         if value is not None:
             return Outcome.from_bool(bool(value))
+    if m != "formula":
+        shared = _by_compiled(g, pos, "misere" if misere else "outcome")
+        if shared is not None:
+            return Outcome.from_bool(shared == 0)
     return Outcome.from_bool(Solver(g, max_positions, max_moves).is_p(pos, misere, m))
 
 

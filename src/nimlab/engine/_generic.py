@@ -1,0 +1,295 @@
+"""The compiled generic solver kernel: memoised search over a game's compiled move model.
+
+One kernel serves every heap game that provides ``compiled_options`` (a numba generator
+of options, see :meth:`nimlab.core.ruleset.HeapRuleset.compiled_options`), for any number
+of heaps: it is specialised by numba for the generator and the tuple length.
+
+Positions live in a dense value array: order-free games (heap order irrelevant) index the
+sorted heaps ``a0 <= ... <= a(n-1) < N`` by the combinatorial number system
+(``sum C(a_i + i, i + 1)``, independent of ``N``, so the array can grow), other games by
+the mixed radix ``N``. An option outside the array (a move that raises a heap) stops the
+search with its position, and the caller grows the array and runs again, so those games
+are solved exactly too. The search is an explicit stack with the
+options still unknown kept in a stack of tuples, so games whose moves only lower heaps
+take one pass over the options per position and no descent; outcome searches stop at the
+first P option. These are internal functions: :mod:`nimlab.engine.compiled` allocates,
+budgets and reports progress.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.tuple import tuple_setitem
+
+__all__: list[str] = []
+
+setitem: Any = tuple_setitem
+
+UNKNOWN = -1
+ONSTACK = -2
+
+# error codes returned by solve()
+OK = 0
+LOOP = 1
+NEGATIVE = 2
+OUTSIDE = 3
+
+
+@njit
+def _canon_index(
+    o: Any, buf: Any, order_free: bool, side: int, binom: Any
+) -> int:  # pragma: no cover
+    """Copy option *o* into *buf* (sorted when order-free) and return its index.
+
+    -1: a heap is negative; -2: outside the dense array (a heap >= side).
+    """
+    n = len(o)
+    for i in range(n):
+        buf[i] = o[i]
+    if order_free:
+        for i in range(1, n):
+            v = buf[i]
+            j = i - 1
+            while j >= 0 and buf[j] > v:
+                buf[j + 1] = buf[j]
+                j -= 1
+            buf[j + 1] = v
+        if buf[0] < 0:
+            return -1
+        if buf[n - 1] >= side:
+            return -2
+        r = 0
+        for i in range(n):
+            r += binom[buf[i] + i, i + 1]
+        return r
+    r = 0
+    for i in range(n):
+        v = buf[i]
+        if v < 0:
+            return -1
+        if v >= side:
+            return -2
+        r = r * side + v
+    return r
+
+
+@njit
+def _load(buf: Any, k: int, zero: Any) -> Any:  # pragma: no cover - compiled
+    t = zero
+    for i in range(len(zero)):
+        t = setitem(t, i, buf[k, i])
+    return t
+
+
+@njit
+def _grow2(a: Any, need: int) -> Any:  # pragma: no cover - compiled
+    if need < a.shape[0]:
+        return a
+    b = np.empty((max(2 * a.shape[0], need + 1), a.shape[1]), a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit
+def _grow1(a: Any, need: int) -> Any:  # pragma: no cover - compiled
+    if need < a.shape[0]:
+        return a
+    b = np.empty(max(2 * a.shape[0], need + 1), a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit
+def solve(
+    gen: Any,
+    zero: Any,
+    starts: Any,
+    start_ix: Any,
+    state: Any,
+    order_free: bool,
+    side: int,
+    binom: Any,
+    kind: int,
+    report: Any,
+) -> int:  # pragma: no cover - compiled
+    """Solve every position of *starts* (canonical rows, indices *start_ix*) and below.
+
+    ``kind``: 0 Grundy values, 1 normal outcome, 2 misère outcome (outcomes are stored as
+    0 for P and 1 for N). Returns an error code; ``report[:n]`` receives the position of a
+    loop, of a negative heap or of an option outside the array, ``report[n]`` the number
+    of positions solved.
+    """
+    n = len(zero)
+    buf = np.empty(n, np.int64)
+    fbuf = np.empty((64, n), np.int64)  # frame positions
+    fix = np.empty(64, np.int64)  # frame indices
+    fst = np.empty(64, np.int64)  # start of the frame's unknown options (-1: not scanned)
+    fcnt = np.empty(64, np.int64)
+    fcur = np.empty(64, np.int64)
+    obuf = np.empty((1024, n), np.int64)  # unknown options of the frames
+    oix = np.empty(1024, np.int64)
+    seen = np.zeros(64, np.int64)
+    stamp = 0
+    solved = 0
+    terminal = 1 if kind == 2 else 0
+    otop = 0
+    for s in range(starts.shape[0]):
+        if state[start_ix[s]] != UNKNOWN:
+            continue
+        depth = 1
+        for i in range(n):
+            fbuf[0, i] = starts[s, i]
+        fix[0] = start_ix[s]
+        fst[0] = -1
+        otop = 0
+        while depth > 0:
+            f = depth - 1
+            pix = fix[f]
+            base = fst[f]
+            result = -1
+            child = -1
+            scan = base < 0
+            if not scan:  # the options that were unknown at the first scan
+                k = fcur[f]
+                while k < fcnt[f]:
+                    v = state[oix[base + k]]
+                    if v == UNKNOWN:
+                        child = base + k
+                        break
+                    if v == ONSTACK:
+                        for i in range(n):
+                            report[i] = obuf[base + k, i]
+                        return LOOP
+                    if kind != 0 and v == 0:
+                        result = 1
+                        break
+                    k += 1
+                fcur[f] = k
+                if child < 0 and result < 0:
+                    if kind != 0:
+                        result = 0
+                    else:
+                        scan = True  # every option is known: scan again for the mex
+            if scan:
+                first = base < 0
+                if first:
+                    state[pix] = ONSTACK
+                    base = otop
+                    fst[f] = base
+                    fcnt[f] = 0
+                    fcur[f] = 0
+                nopt = 0
+                stamp += 1
+                p = _load(fbuf, f, zero)
+                for o in gen(p):
+                    nopt += 1
+                    ci = _canon_index(o, buf, order_free, side, binom)
+                    if ci < 0:
+                        for i in range(n):
+                            report[i] = buf[i]
+                        return NEGATIVE if ci == -1 else OUTSIDE
+                    v = state[ci]
+                    if v == UNKNOWN:
+                        if first:
+                            obuf = _grow2(obuf, otop)
+                            oix = _grow1(oix, otop)
+                            for i in range(n):
+                                obuf[otop, i] = buf[i]
+                            oix[otop] = ci
+                            otop += 1
+                    elif v == ONSTACK:
+                        for i in range(n):
+                            report[i] = buf[i]
+                        return LOOP
+                    elif kind == 0:
+                        if v < seen.shape[0]:
+                            seen[v] = stamp
+                    elif v == 0:  # a P option: N
+                        result = 1
+                        break
+                if result < 0:
+                    if first and otop > base:
+                        fcnt[f] = otop - base
+                    elif kind != 0:
+                        result = terminal if nopt == 0 else 0
+                    elif nopt >= seen.shape[0]:
+                        seen = np.zeros(2 * nopt + 2, np.int64)
+                        stamp = 0
+                        continue  # the mex again, with room for every value
+                    else:
+                        m = 0
+                        while seen[m] == stamp:
+                            m += 1
+                        result = m
+            if result >= 0:
+                state[pix] = result
+                solved += 1
+                otop = base
+                depth -= 1
+                continue
+            if child < 0:
+                child = base  # first unknown option (after a first scan)
+                if state[oix[child]] != UNKNOWN:
+                    continue
+            fbuf = _grow2(fbuf, depth)
+            fix = _grow1(fix, depth)
+            fst = _grow1(fst, depth)
+            fcnt = _grow1(fcnt, depth)
+            fcur = _grow1(fcur, depth)
+            for i in range(n):
+                fbuf[depth, i] = obuf[child, i]
+            fix[depth] = oix[child]
+            fst[depth] = -1
+            depth += 1
+    report[n] = solved
+    return OK
+
+
+@njit
+def expand(
+    out: Any, zero: Any, dims: Any, state: Any, order_free: bool, side: int, binom: Any
+) -> None:  # pragma: no cover - compiled
+    """Fill the box ``out`` (flat, C order over *dims*) from the dense value array."""
+    n = len(zero)
+    t = zero
+    buf = np.empty(n, np.int64)
+    total = out.shape[0]
+    for k in range(total):
+        out[k] = state[_canon_index(t, buf, order_free, side, binom)]
+        i = n - 1
+        while i >= 0:
+            if t[i] + 1 < dims[i]:
+                t = setitem(t, i, t[i] + 1)
+                break
+            t = setitem(t, i, 0)
+            i -= 1
+
+
+@njit
+def multisets(
+    zero: Any, lo: int, side: int, first: Any, count: int, binom: Any
+) -> Any:  # pragma: no cover - compiled
+    """*count* sorted tuples from *first* on in colex order (entries ``lo..side-1``), and
+    their indices."""
+    n = len(zero)
+    out = np.empty((count, n), np.int64)
+    ix = np.empty(count, np.int64)
+    buf = np.empty(n, np.int64)
+    t = _load(first, 0, zero)
+    for k in range(count):
+        for i in range(n):
+            out[k, i] = t[i]
+        ix[k] = _canon_index(t, buf, True, side + 1, binom)
+        i = 0
+        while i < n:
+            limit = t[i + 1] if i + 1 < n else side - 1
+            if t[i] < limit:
+                t = setitem(t, i, t[i] + 1)
+                for j in range(i):
+                    t = setitem(t, j, lo)
+                break
+            i += 1
+    return out, ix

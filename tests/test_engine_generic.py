@@ -1,0 +1,115 @@
+"""The compiled generic engine (compiled move models) agrees with search and hand kernels."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+import pytest
+
+import nimlab
+from nimlab import game, table
+from nimlab.core.errors import SearchTooLargeError
+from nimlab.engine.compiled import CompiledSolver, Session
+
+
+def _same(a: Any, b: Any) -> bool:
+    ma, mb = np.ma.getmaskarray(a), np.ma.getmaskarray(b)
+    if not np.array_equal(ma, mb):
+        return False
+    return bool(np.array_equal(np.ma.getdata(a)[~ma], np.ma.getdata(b)[~mb]))
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "shape", "kind"),
+    [
+        ("welter", {}, (6, 6, 6), "grundy"),
+        ("lim", {}, (5, 5, 5), "misere"),
+        ("single-delete", {}, (7, 7, 7), "grundy"),
+        ("single-delete", {}, (7, 7, 7), "misere"),
+        ("moore", {"k": 2}, (4, 4, 4, 4), "outcome"),
+        ("circular", {"k": 2}, (3, 3, 3, 3), "grundy"),
+        ("abo-delete", {}, (9, 9, 9), "grundy"),
+        ("ryuo", {"p": 3}, (9, 7), "grundy"),
+    ],
+)
+def test_compiled_engine_equals_search(
+    name: str, params: dict[str, Any], shape: tuple[int, ...], kind: str
+) -> None:
+    g = game(name, **params)
+    a = table(g, shape, kind=kind, engine="compiled")
+    b = table(g, shape, kind=kind, engine="generic")
+    assert _same(a, b)
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "shape", "kind"),
+    [
+        ("nim", {}, (9, 7, 5), "grundy"),
+        ("nim", {}, (6, 6), "misere"),
+        ("wythoff", {}, (20, 17), "grundy"),
+        ("moore", {"k": 2}, (6, 6, 6), "grundy"),
+        ("lim", {}, (7, 7, 7), "grundy"),
+        ("delete-nim", {}, (15, 15), "outcome"),
+        ("nimhoff", {"k": 1}, (9, 9, 9), "grundy"),
+    ],
+)
+def test_compiled_engine_equals_hand_kernels(
+    name: str, params: dict[str, Any], shape: tuple[int, ...], kind: str
+) -> None:
+    g = game(name, **params)
+    a = table(g, shape, kind=kind, engine="compiled")
+    b = table(g, shape, kind=kind, engine="kernel")
+    assert _same(a, b)
+
+
+def test_many_heaps_agree_with_closed_forms() -> None:
+    # Nim on 5 and 6 heaps: Bouton (S19-T1), every box position
+    t5 = table("nim", (4, 3, 4, 2, 3), engine="compiled")
+    for pos in itertools.product(*(range(n) for n in t5.shape)):
+        assert int(t5[pos]) == np.bitwise_xor.reduce(pos)
+    t6 = table("nim", (2, 3, 2, 3, 2, 3), kind="outcome", engine="compiled")
+    for pos in itertools.product(*(range(n) for n in t6.shape)):
+        assert bool(t6[pos]) == (np.bitwise_xor.reduce(pos) == 0)
+    # Single-delete on 4 heaps: [Sh] Theorem 6 (proved criterion) on every position < 14
+    g = game("single-delete")
+    t = table(g, (14,) * 4, kind="outcome")
+    checked = 0
+    for pos in itertools.combinations_with_replacement(range(1, 14), 4):
+        assert bool(t[pos]) == g.closed_is_p(pos), pos
+        checked += 1
+    assert checked == 1820
+    assert bool(np.ma.getmaskarray(t)[0, 1, 1, 1])  # heaps are positive
+
+
+def test_single_delete_counts_match_the_c_reference() -> None:
+    # benchmarks/reference_c/single_delete_table.c prints, for n=4, N=16:
+    # positions=3060 P=502, and for n=5, N=10: positions=1287 P=202
+    s = CompiledSolver(game("single-delete"), 4, "outcome")
+    s.solve_below(16)
+    assert (int((s.state >= 0).sum()), int((s.state == 0).sum())) == (3060, 502)
+    s5 = CompiledSolver(game("single-delete"), 5, "outcome")
+    s5.solve_below(10)
+    assert (int((s5.state >= 0).sum()), int((s5.state == 0).sum())) == (1287, 202)
+
+
+def test_budget_is_checked_before_work() -> None:
+    with pytest.raises(SearchTooLargeError, match="MiB"):
+        table("single-delete", (400,) * 6, kind="outcome", max_bytes=2**30)
+    with pytest.raises(SearchTooLargeError, match="MiB"):
+        CompiledSolver(game("nim"), 6, "grundy", max_bytes=2**20).ensure(100)
+
+
+def test_session_reuses_work() -> None:
+    s = Session()
+    g = game("single-delete")
+    values = [s.outcome(g, p) for p in itertools.combinations_with_replacement(range(1, 9), 4)]
+    solver = s.solver(g, 4, "outcome")
+    assert solver.side >= 9
+    expected = [
+        "P" if g.closed_is_p(p) else "N"
+        for p in itertools.combinations_with_replacement(range(1, 9), 4)
+    ]
+    assert values == expected
+    assert s.grundy(game("lim"), (3, 5, 6)) == nimlab.grundy("lim", (3, 5, 6))

@@ -11,6 +11,10 @@ import pytest
 from nimlab import game
 from nimlab.core.errors import InvalidPositionError
 
+# numba compiles a kernel per game and number of heaps: seconds each, more on a loaded machine
+pytestmark = pytest.mark.timeout(600)
+
+
 CASES: list[tuple[str, dict[str, Any], tuple[int, ...], int]] = [
     # name, params, heaps counts to try, largest heap
     ("nim", {}, (1, 2, 3, 4), 4),

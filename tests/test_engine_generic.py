@@ -13,6 +13,9 @@ from nimlab import game, table
 from nimlab.core.errors import SearchTooLargeError
 from nimlab.engine.compiled import CompiledSolver, Session
 
+# numba compiles a kernel per game and number of heaps: seconds each, more on a loaded machine
+pytestmark = pytest.mark.timeout(600)
+
 
 def _same(a: Any, b: Any) -> bool:
     ma, mb = np.ma.getmaskarray(a), np.ma.getmaskarray(b)

@@ -111,10 +111,10 @@ class CompiledSolver:
     --------
     >>> from nimlab import game
     >>> s = CompiledSolver(game("single-delete"), 4, "outcome")
-    >>> s.value((2, 6, 12, 13))        # 0: a P-position
+    >>> s.value((3, 5, 7, 9)), s.value((2, 4, 6, 8))   # 0: P (all heaps odd, Sh-P7), 1: N
+    (0, 1)
+    >>> int(s.table((2, 8, 8, 8))[1, 3, 5, 7])
     0
-    >>> int(s.table((1, 8, 8, 8))[0, 3, 5, 7])
-    1
     """
 
     def __init__(
@@ -429,7 +429,7 @@ class Session:
     >>> from nimlab import game
     >>> s = Session()
     >>> g = game("single-delete")
-    >>> [s.outcome(g, (1, 2, h)) for h in (3, 4, 5)]
+    >>> [s.outcome(g, (1, 3, h)) for h in (5, 6, 7)]   # the same as [Sh] Theorem 3
     ['P', 'N', 'P']
     """
 

@@ -62,9 +62,12 @@ _CALLS: dict[tuple[Ruleset[Any], int, str], int] = {}
 def _by_compiled(g: Ruleset[Any], pos: Any, kind: str) -> int | None:
     """Value at *pos* from the shared compiled solver (work kept between calls), or None.
 
-    Used for heap games with a compiled move model (``compiled_options``) when the box
-    below *pos* is large enough for a search to cost more than compiling (numba is
-    imported only then).
+    Used by ``method="auto"`` (with the default budgets) for heap games with a compiled
+    move model (``compiled_options``) and no closed form at *pos*, when the box below
+    *pos* is large enough for a search to cost more than compiling, or after
+    ``REPEAT_CALLS`` calls on the game (numba is imported only then). ``method="search"``
+    keeps the Python search with its budgets; :class:`nimlab.Session` shares work
+    explicitly.
     """
     if not isinstance(pos, tuple) or not 1 <= len(pos) <= 6:
         return None
@@ -148,7 +151,7 @@ def grundy(
         value = _by_kernel(g, pos, "grundy")
         if value is not None:
             return int(value)
-    if m != "formula":
+    if m == "auto" and max_positions == DEFAULT_MAX_POSITIONS and max_moves == DEFAULT_MAX_MOVES:
         shared = _by_compiled(g, pos, "grundy")
         if shared is not None:
             return shared
@@ -188,7 +191,7 @@ def outcome(
         value = _by_kernel(g, pos, "misere" if misere else "outcome")
         if value is not None:
             return Outcome.from_bool(bool(value))
-    if m != "formula":
+    if m == "auto" and max_positions == DEFAULT_MAX_POSITIONS and max_moves == DEFAULT_MAX_MOVES:
         shared = _by_compiled(g, pos, "misere" if misere else "outcome")
         if shared is not None:
             return Outcome.from_bool(shared == 0)

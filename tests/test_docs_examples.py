@@ -61,6 +61,7 @@ def test_pages_have_examples() -> None:
 # machine, so a page gets 300 s.
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("page", PAGES)
+@pytest.mark.timeout(600)  # README's own-game examples compile numba kernels (slow when loaded)
 def test_pycon_examples(page: str) -> None:
     text = (ROOT / page).read_text(encoding="utf-8")
     found = blocks(text, "pycon")

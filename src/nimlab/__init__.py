@@ -45,7 +45,9 @@ _LAZY: dict[str, str] = {
     "OutputPathError": "nimlab.core.errors",
     "StoreError": "nimlab.core.errors",
     "WorkTooLargeError": "nimlab.core.errors",
-    # registry
+    # registry and users' own games
+    "heap_game": "nimlab.catalog.user",
+    "replace": "nimlab.core.ruleset",
     "game": "nimlab.catalog",
     "games": "nimlab.catalog",
     "GameInfo": "nimlab.catalog",
@@ -55,6 +57,7 @@ _LAZY: dict[str, str] = {
     "winning_moves": "nimlab.solvers",
     "moves": "nimlab.solvers",
     "Solver": "nimlab.solvers",
+    "Session": "nimlab.engine.compiled",
     "winning_move": "nimlab.solvers.strategy",
     "explain": "nimlab.solvers.explain",
     "Explanation": "nimlab.solvers.explain",
@@ -136,6 +139,7 @@ __all__ = [
     "ResultStatus",
     "Ruleset",
     "SearchTooLargeError",
+    "Session",
     "Solver",
     "StoreError",
     "SumRuleset",
@@ -157,6 +161,7 @@ __all__ = [
     "genus_outcome",
     "genus_sequence",
     "grundy",
+    "heap_game",
     "i_position",
     "last_mover",
     "li_ranking",
@@ -174,6 +179,7 @@ __all__ = [
     "periodicity",
     "periodicity_of",
     "render",
+    "replace",
     "reproduce",
     "runs",
     "sequence",
@@ -195,6 +201,7 @@ __getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals())
 if TYPE_CHECKING:
     from nimlab import render
     from nimlab.catalog import GameInfo, game, games
+    from nimlab.catalog.user import heap_game
     from nimlab.core import (
         HeapRuleset,
         InvalidParameterError,
@@ -217,7 +224,9 @@ if TYPE_CHECKING:
         StoreError,
         WorkTooLargeError,
     )
+    from nimlab.core.ruleset import replace
     from nimlab.core.status import ResultStatus, status_of
+    from nimlab.engine.compiled import Session
     from nimlab.engine.nimarith import nim_div, nim_inverse, nim_square, nimmul
     from nimlab.engine.periodicity import Periodicity, periodicity, periodicity_of
     from nimlab.engine.sequences import sequence

@@ -135,13 +135,35 @@ def load_plugins() -> list[str]:
     return loaded
 
 
+def is_file_spec(name: str) -> bool:
+    """Whether *name* names a game of a Python file: ``path/to/file.py:game-name``.
+
+    Examples
+    --------
+    >>> is_file_spec("my_games.py:prime-nim"), is_file_spec("subtraction:1,2")
+    (True, False)
+    """
+    path, sep, _ = name.rpartition(":")
+    return bool(sep) and path.endswith(".py")
+
+
 def game_class(name: str) -> type[Ruleset[Any]]:
-    """The ruleset class registered under *name* (or an alias)."""
+    """The ruleset class registered under *name* (or an alias).
+
+    ``path/to/file.py:game-name`` runs the file first (once), which defines the game with
+    :func:`nimlab.heap_game`; games of installed packages (entry-point group
+    ``nimlab.games``) are looked up when no other game has the name.
+    """
     if not isinstance(name, str):
         raise InvalidArgumentError(
             f"a game name is text such as 'nim' (run `nimlab list`), got {name!r:.60}"
         )
     _load()
+    if is_file_spec(name):
+        from nimlab.catalog.user import load_game_file
+
+        path, _, name = name.rpartition(":")
+        load_game_file(path)
     canonical = _NAMES.get(_key(name))
     if canonical is None and not _plugins_loaded:
         _load_plugins_once()
@@ -231,6 +253,8 @@ def parse_game_spec(text: str) -> Ruleset[Any]:
     >>> parse_game_spec("allbut:4,8").label()
     'allbut(S={4,8})'
     """
+    if is_file_spec(text):
+        return game(text)
     name, _, arg = text.partition(":")
     cls = game_class(name)
     if not _:

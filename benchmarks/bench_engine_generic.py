@@ -1,0 +1,146 @@
+"""The compiled generic engine against C programs, side by side in one run.
+
+Run: ``python benchmarks/bench_engine_generic.py``. Compiles the C references of
+``benchmarks/reference_c/`` with ``gcc -O2`` into a temporary directory, then measures:
+
+- Single-delete Nim outcome tables, 4 heaps < 64 and 5 heaps < 32, against
+  ``single_delete_table.c`` (same positions and P-positions; target <= 3x C);
+- the 256 x 256 Grundy table of the user game ``pow2-both`` (README "Your own game")
+  against ``pow2_both_table.c``, a C program written for that game (target <= 5x C);
+- 3,876 calls of ``nimlab.outcome`` on 4-heap Single-delete positions below 17.
+
+Times are CPU seconds of this process (the C programs print their own CPU time), after
+a warm-up that compiles the numba kernels; the first-call compile time is printed too.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+import nimlab
+from nimlab.engine.compiled import CompiledSolver
+
+HERE = Path(__file__).resolve().parent / "reference_c"
+
+
+@nimlab.heap_game("pow2-both", heaps=2)
+def pow2_both(h):  # type: ignore[no-untyped-def]
+    x, y = h
+    for t in range(1, x + 1):
+        yield (x - t, y)
+    for t in range(1, y + 1):
+        yield (x, y - t)
+    p = 1
+    while p <= min(x, y):
+        yield (x - p, y - p)
+        p *= 2
+
+
+def build(tmp: str, name: str) -> str | None:
+    src = HERE / f"{name}.c"
+    if shutil.which("gcc") is None or not src.exists():
+        return None
+    exe = str(Path(tmp) / name)
+    subprocess.run(["gcc", "-O2", "-o", exe, str(src)], check=True)
+    return exe
+
+
+def run(exe: str, *args: int) -> str:
+    return subprocess.run([exe, *map(str, args)], check=True, capture_output=True, text=True).stdout
+
+
+def cpu(fn, repeat: int = 3):  # type: ignore[no-untyped-def]
+    best = float("inf")
+    out = None
+    for _ in range(repeat):
+        t0 = time.process_time()
+        out = fn()
+        best = min(best, time.process_time() - t0)
+    return best, out
+
+
+def single_delete(exe: str | None) -> None:
+    g = nimlab.game("single-delete")
+    t0 = time.process_time()
+    CompiledSolver(g, 4, "outcome").solve_below(8)
+    print(f"compile (first call, 4 heaps): {time.process_time() - t0:.2f} s")
+    for n, size in ((4, 64), (5, 32)):
+        CompiledSolver(g, n, "outcome").solve_below(4)  # compile for n heaps
+
+        def solve(n: int = n, size: int = size) -> CompiledSolver:
+            s = CompiledSolver(g, n, "outcome", max_bytes=2**31)
+            s.solve_below(size)
+            return s
+
+        t_solve, s = cpu(solve)
+        positions = int((s.state >= 0).sum())
+        p_count = int((s.state == 0).sum())
+        t_table, _ = cpu(lambda n=n, size=size: nimlab.table(g, (size,) * n, kind="outcome"), 1)
+        line = (
+            f"single-delete n={n} N={size}: nimlab positions={positions:,} P={p_count:,} "
+            f"solve {t_solve:.3f} s, full box table (incl. expansion to {size**n:,} cells) "
+            f"{t_table:.3f} s"
+        )
+        if exe:
+            out = run(exe, n, size)
+            m = re.search(r"positions=(\d+) P=(\d+) moves=(\d+) time=([\d.]+)s", out)
+            assert m, out
+            c_pos, c_p, c_t = int(m.group(1)), int(m.group(2)), float(m.group(4))
+            assert (c_pos, c_p) == (positions, p_count), (out, positions, p_count)
+            line += f"; C {c_t:.3f} s (agree); ratio solve/C {t_solve / c_t:.2f}"
+        print(line)
+
+
+def pow2(exe: str | None) -> None:
+    t0 = time.process_time()
+    nimlab.table(pow2_both, 16, engine="compiled")
+    print(f"pow2-both compile (first call): {time.process_time() - t0:.2f} s")
+
+    def fresh() -> np.ndarray:  # type: ignore[type-arg]
+        s = CompiledSolver(pow2_both, 2, "grundy")
+        return s.table((256, 256))
+
+    t_nl, tab = cpu(fresh, 5)
+    line = f"pow2-both 256x256 Grundy table: nimlab {t_nl:.4f} s, P={int((tab == 0).sum())}"
+    if exe:
+        out = run(exe, 256)
+        m = re.search(r"P=(\d+) options=\d+ G\(3,5\)=(\d+) G\(100,37\)=(\d+) time=([\d.]+)s", out)
+        assert m, out
+        assert int(m.group(1)) == int((tab == 0).sum())
+        assert (int(m.group(2)), int(m.group(3))) == (int(tab[3, 5]), int(tab[100, 37]))
+        c_t = float(m.group(4))
+        line += f"; C {c_t:.4f} s (agree); ratio {t_nl / c_t:.2f}"
+    print(line)
+
+
+def repeated_calls() -> None:
+    from nimlab.engine import compiled
+
+    compiled._SESSION = compiled.Session()  # nothing solved yet
+    ps = list(itertools.combinations_with_replacement(range(1, 17), 4))
+    t0 = time.process_time()
+    res = [nimlab.outcome("single-delete", p, method="search") for p in ps]
+    dt = time.process_time() - t0
+    print(
+        f"{len(ps):,} calls of outcome(single-delete, 4 heaps < 17): {dt:.3f} s, "
+        f"{sum(str(r) == 'P' for r in res)} P"
+    )
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        single_delete(build(tmp, "single_delete_table"))
+        pow2(build(tmp, "pow2_both_table"))
+    repeated_calls()
+
+
+if __name__ == "__main__":
+    main()

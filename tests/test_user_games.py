@@ -153,9 +153,9 @@ def test_a_function_numba_cannot_compile_runs_as_python() -> None:
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        t = nimlab.table(dict_take, (10,))
-        t2 = nimlab.table(dict_take, (10,))
-    assert [int(v) for v in t] == [n % 3 for n in range(10)]
+        t = nimlab.table(dict_take, (30_000,))  # large enough for the compiled engine
+        t2 = nimlab.table(dict_take, (30_000,))
+    assert [int(v) for v in t] == [n % 3 for n in range(30_000)]
     assert _same(t, t2)
     said = [w for w in caught if "does not compile" in str(w.message)]
     assert len(said) == 1

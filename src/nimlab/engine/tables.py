@@ -12,6 +12,7 @@ values.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -48,6 +49,9 @@ _KINDS = ("grundy", "outcome", "misere")
 _ENGINES = ("auto", "kernel", "compiled", "generic")
 #: Tables have 1 to this many heaps.
 MAX_TABLE_HEAPS = 6
+#: engine="auto" uses the compiled engine from this many cells on (smaller tables are
+#: solved by the Python search faster than numba compiles the game's kernel).
+COMPILED_MIN_CELLS = 20_000
 
 #: Default memory budget of one table (values plus the kernel's bitsets), in bytes.
 DEFAULT_MAX_BYTES = 4 * 2**30
@@ -453,7 +457,7 @@ def table(
             f"{g.label()}: no compiled {kind} kernel for {len(dims)} heaps "
             "(the game's table_kernel hook gives none); use engine='auto' or 'generic'"
         )
-    if engine in ("auto", "compiled"):
+    if engine == "compiled" or (engine == "auto" and math.prod(dims) >= COMPILED_MIN_CELLS):
         from nimlab.engine.compiled import compiled_table
 
         values = compiled_table(g, dims, kind, max_bytes, progress=progress)

@@ -70,6 +70,8 @@ def test_construction_describes_itself_truly(
             continue
         built += 1
         assert isinstance(c.procedure, str) and len(c.procedure) > 10, (pos, c)
+        # only CN(n, n) (one heap of the total, no theorem needed) names no theorem
+        assert c.theorem is not None or (name == "circular" and params["k"] == len(pos))
         if c.theorem is not None:
             th = theorem(c.theorem)
             assert th.id == c.theorem
@@ -124,3 +126,127 @@ def test_normal_play_constructions_do_not_claim_misere(
     g = game(name, **params)
     assert g.strategy(pos, False) is not None
     assert g.strategy(pos, True) is None
+
+
+# The procedure and theorem each construction names, exactly: an explanation prints them.
+NAMED = [
+    ("nim", {}, (1, 2), False, "Bouton's rule (N99 Theorem 1.4)", "S19-T1"),
+    ("nim", {}, (1, 2), True, "Bouton's rule, misère variant (N99 §1.3)", "N99-T1.11"),
+    ("moore", {"k": 2}, (1, 2, 4), False, "Naito's procedure (N99 §2.1)", "S19-T5"),
+    (
+        "moore",
+        {"k": 2},
+        (1, 2, 4),
+        True,
+        "Naito's procedure, misère variant (N99 §2.3)",
+        "N99-T2.10",
+    ),
+    ("circular", {"k": 3}, (1, 2, 3), False, "take everything (CN(n,n) is one heap)", None),
+    ("circular", {"k": 1}, (1, 2, 4), False, "Bouton's rule (N99 Theorem 1.4)", "S19-T1"),
+    ("circular", {"k": 2}, (1, 2, 4), False, "Naito's procedure (N99 §2.1)", "S19-T5"),
+    (
+        "welter",
+        {},
+        (1, 2, 4),
+        False,
+        "solving the Welter formula digit by digit (S19 Theorem 7)",
+        "S19-T7",
+    ),
+    ("lim", {}, (3, 5, 5), False, "a digit automaton for x−t, y−t, z+t (S19 Theorem 8)", "S19-T8"),
+    (
+        "nimhoff",
+        {"k": 1},
+        (3, 5),
+        False,
+        "inverting the k-nim-sum heap by heap (S19 Theorem 10)",
+        "S19-T10",
+    ),
+    (
+        "delete-nim",
+        {},
+        (3, 4),
+        False,
+        "keep an odd heap and split the rest into two even heaps (S19 Theorem 11)",
+        "S19-T11",
+    ),
+    (
+        "single-delete",
+        {},
+        (3, 4),
+        False,
+        "splitting a heap into two parts of the right 2-adic valuation (Sh Theorem 1)",
+        "Sh-T1",
+    ),
+    (
+        "single-delete",
+        {},
+        (2, 4, 7),
+        False,
+        "splitting a heap into two parts of the right 2-adic valuation (Sh Theorem 3)",
+        "Sh-T3",
+    ),
+    ("single-delete", {}, (1, 3, 5, 7, 9), False, "all heaps odd (Sh Proposition 7)", "Sh-P7"),
+    (
+        "abo-delete",
+        {},
+        (1, 2, 6),
+        False,
+        "splitting a heap into parts ≡ 1..n−1 (mod n(n−1)) (Sh Theorem 2)",
+        "Sh-T2",
+    ),
+    (
+        "emperor",
+        {"k": 1},
+        ((1, 2), (3,)),
+        False,
+        "the proof of S19 Theorem 12 (Bouton in each range, then Lemma 3 on one range)",
+        "S19-T12",
+    ),
+    (
+        "emperor",
+        {"k": 2},
+        ((1, 2), (3,)),
+        False,
+        "the proof of S19 Theorem 13 (Bouton in each range, Naito on the totals, Lemma 3)",
+        "S19-T13",
+    ),
+    ("ryuo", {"p": 3}, (4, 6), False, "inverting the Ryuo formula (S18 Theorem 8)", "S18-T8"),
+    (
+        "restricted-ryuo",
+        {"p": 2, "q": 4},
+        (3, 6),
+        False,
+        "inverting the restricted Ryuo formula (S18 Theorem 9)",
+        "S18-T9",
+    ),
+    (
+        "rgames",
+        {"g0": "subtraction:1,2,3", "parts": "allbut:8;allbut:4,8"},
+        (9, 13),
+        False,
+        "inverting the RGAMES formula (S18 Theorem 12)",
+        "S18-T12",
+    ),
+    (
+        "turning-turtles",
+        {},
+        frozenset({(1, 1)}),
+        False,
+        "factoring the nim-value in the nim field (S19 Theorem 6)",
+        "S19-T6",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "params", "pos", "misere", "procedure", "theorem_id"), NAMED)
+def test_construction_names_its_procedure_and_theorem(
+    name: str,
+    params: dict[str, Any],
+    pos: Any,
+    misere: bool,
+    procedure: str,
+    theorem_id: str | None,
+) -> None:
+    c = game(name, **params).strategy(pos, misere)
+    assert c is not None
+    assert (c.procedure, c.theorem) == (procedure, theorem_id)

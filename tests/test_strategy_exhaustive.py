@@ -297,3 +297,54 @@ def test_has_inner_period_positive_cases(per: Periodicity, p: int) -> None:
 def test_has_inner_period_refuses_p_below_1() -> None:
     with pytest.raises(ValueError, match="positive integer"):
         has_inner_period(Periodicity(0, 1, 1, (0,)), 0)
+
+
+@pytest.mark.parametrize(
+    ("g0", "parts", "bound"),
+    [
+        ("subtraction:1,2,3", "subtraction:1,2,3;allbut:4,8", 14),  # a Subtraction part
+        ("subtraction:1,2,3", "allbut:8;allbut:4,8", 18),
+        ("subtraction:1", "nim;allbut:2;nim", 6),
+    ],
+)
+def test_rgames_moves_are_exactly_the_winning_moves(g0: str, parts: str, bound: int) -> None:
+    from nimlab.catalog.strategies.ryuo import rgames_moves
+
+    g = game("rgames", g0=g0, parts=parts)
+    n = len(parts.split(";"))
+    for pos in itertools.product(range(bound), repeat=n):
+        want = {o for o in set(g.moves(pos)) if g.closed_is_p(o)}
+        got = rgames_moves(g, pos)
+        assert got is not None and len(got) == len(set(got)) and set(got) == want, pos
+
+
+@pytest.mark.parametrize("bad", [0, -2, True, 1.5, "3"])
+def test_ryuo_parameters_must_be_integers_at_least_1(bad: object) -> None:
+    msg = f"p must be an integer >= 1, got {bad!r}"
+    for call in (
+        lambda: ryuo_moves(3, 4, bad),  # type: ignore[arg-type]
+        lambda: ryuo_grundy(3, 4, bad),  # type: ignore[arg-type]
+        lambda: restricted_ryuo_moves(3, 4, bad, 6),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(InvalidParameterError) as err:
+            call()
+        assert str(err.value) == msg
+    with pytest.raises(InvalidParameterError) as err:
+        restricted_ryuo_moves(3, 4, 2, bad)  # type: ignore[arg-type]
+    assert str(err.value) == f"q must be an integer >= 1, got {bad!r}"
+    with pytest.raises(InvalidParameterError) as err:
+        restricted_ryuo_grundy(3, 4, 2, bad)  # type: ignore[arg-type]
+    assert str(err.value) == f"S18-T9 needs p | q, got p=2, q={bad!r}"
+    broken = SimpleNamespace(p=2, q=bad)
+    with pytest.raises(InvalidParameterError) as err:
+        restricted_ryuo_strategy(broken, (3, 4), False)  # type: ignore[arg-type]
+    assert str(err.value) == f"q must be an integer >= 1, got {bad!r}"
+
+
+def test_ryuo_messages_name_the_broken_condition() -> None:
+    with pytest.raises(InvalidParameterError) as err:
+        restricted_ryuo_moves(3, 4, 2, 3)
+    assert str(err.value) == "S18-T9 needs p | q, got p=2, q=3"
+    with pytest.raises(InvalidParameterError) as err:
+        rgames_grundy((1, 2), (1,), 2)
+    assert str(err.value) == "one Grundy value per heap is needed, got 1 for 2 heaps"

@@ -71,6 +71,11 @@ def test_nim_k_value_is_base_k_plus_1() -> None:
     assert nim_k_value([3] * 10, 10) == 10 * 11 + 10
 
 
+def test_empty_positions() -> None:
+    assert nim_sum([]) == 0 and nim_sum(iter([])) == 0
+    assert moore_is_p([], 2) and not misere_nim_is_p([])
+
+
 def test_mex() -> None:
     assert mex([]) == 0
     assert mex([1, 2]) == 0

@@ -303,6 +303,8 @@ def test_has_inner_period_refuses_p_below_1() -> None:
     ("g0", "parts", "bound"),
     [
         ("subtraction:1,2,3", "subtraction:1,2,3;allbut:4,8", 14),  # a Subtraction part
+        # Subtraction({1,2,3,5}) is n mod 4 too: taking all of a heap of 5 is no sum move
+        ("subtraction:1,2,3", "subtraction:1,2,3,5;allbut:8", 14),
         ("subtraction:1,2,3", "allbut:8;allbut:4,8", 18),
         ("subtraction:1", "nim;allbut:2;nim", 6),
     ],

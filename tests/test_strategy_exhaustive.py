@@ -350,3 +350,34 @@ def test_ryuo_messages_name_the_broken_condition() -> None:
     with pytest.raises(InvalidParameterError) as err:
         rgames_grundy((1, 2), (1,), 2)
     assert str(err.value) == "one Grundy value per heap is needed, got 1 for 2 heaps"
+
+
+def test_lemma_3_reduction_keeps_the_xor_for_every_even_amount() -> None:
+    """[S19] Lemma 3 (``reduce_keeping_xor``), on every multiset of up to 4 heaps below 16
+    with XOR 0 and every total reachable by an even reduction."""
+    from nimlab.catalog.strategies.emperor import reduce_keeping_xor
+
+    checked = 0
+    for n in (2, 3, 4):
+        for heaps in itertools.combinations_with_replacement(range(16), n):
+            x = 0
+            for h in heaps:
+                x ^= h
+            if x:
+                continue
+            total = sum(heaps)
+            for target in range(total % 2, total + 1, 2):
+                out = reduce_keeping_xor(list(heaps), target)
+                assert len(out) == n and sum(out) == target, (heaps, target, out)
+                assert all(0 <= b <= a for a, b in zip(heaps, out, strict=True)), (heaps, out)
+                y = 0
+                for h in out:
+                    y ^= h
+                assert y == 0, (heaps, target, out)
+                checked += 1
+            with pytest.raises(ValueError):
+                reduce_keeping_xor(list(heaps), total + 2)
+            if total:
+                with pytest.raises(ValueError):
+                    reduce_keeping_xor(list(heaps), total - 1)
+    assert checked > 5000

@@ -375,9 +375,11 @@ def test_lemma_3_reduction_keeps_the_xor_for_every_even_amount() -> None:
                     y ^= h
                 assert y == 0, (heaps, target, out)
                 checked += 1
-            with pytest.raises(ValueError):
+            with pytest.raises(ValueError, match=r"^the total can only go down by an even amount$"):
                 reduce_keeping_xor(list(heaps), total + 2)
             if total:
-                with pytest.raises(ValueError):
+                with pytest.raises(ValueError, match=r"^the total can only go down by an even"):
                     reduce_keeping_xor(list(heaps), total - 1)
+            with pytest.raises(ValueError, match=r"^cannot take more stones than the range holds$"):
+                reduce_keeping_xor(list(heaps), total % 2 - 2)
     assert checked > 5000

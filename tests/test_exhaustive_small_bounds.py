@@ -200,3 +200,37 @@ def test_the_two_sh_t6_implementations_agree_on_case_5_positions() -> None:
                 count += 1
                 assert single_delete4_is_p(w, x, y, z) == sd4_is_p((z, y, x, w)), (w, x, y, z)
     assert count > 1000
+
+
+def test_printed_theorem_6_as_an_implementation_of_its_five_cases(
+    sd4_search: set[tuple[int, ...]],
+) -> None:
+    """[Sh] Theorem 6 as printed (registered as refuted) is tested as what it is: it
+    agrees with search below heap 25, calls the paper's worked examples P, is refuted at
+    ⟨12,14,15,40⟩, and differs from Sh-T6* only in case (5), never calling an N-position P."""
+    from nimlab.theory.sh import _sh_t6_printed
+
+    for pos in itertools.combinations_with_replacement(range(1, SD4_BOUND), 4):
+        assert _sh_t6_printed(*pos) == (pos in sd4_search), pos
+    for example in [
+        (1440, 864, 672, 1120),
+        (294, 208, 304, 432),
+        (669, 468, 800, 288),
+        (11133, 12716, 7136, 13312),
+        (45053, 62932, 32576, 64512),
+    ]:
+        assert _sh_t6_printed(*example)
+    assert not _sh_t6_printed(12, 14, 15, 40) and single_delete4_is_p(12, 14, 15, 40)
+
+    def v2(z: int) -> int:
+        return (z & -z).bit_length() - 1
+
+    differ = 0
+    for pos in itertools.combinations_with_replacement(range(1, 64), 4):
+        if len({v2(h) for h in pos}) < 4:
+            continue
+        printed, star = _sh_t6_printed(*pos), single_delete4_is_p(*pos)
+        if printed != star:
+            differ += 1
+            assert star and not printed, pos
+    assert differ > 0

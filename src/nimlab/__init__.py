@@ -104,6 +104,8 @@ _LAZY: dict[str, str] = {
     "genus_outcome": "nimlab.misere",
     "Genus": "nimlab.misere",
     "misere_canonical_form": "nimlab.misere",
+    "misere_quotient": "nimlab.misere",
+    "MisereQuotient": "nimlab.misere",
     # seeing the games (tables, heatmaps, trees, binary views)
     "render": "nimlab.render",
     "game_tree": "nimlab.render",
@@ -126,6 +128,7 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidParameterError",
     "InvalidPositionError",
+    "MisereQuotient",
     "MoveSetTooLargeError",
     "MultiplayerChoice",
     "MultiplayerSolver",
@@ -168,6 +171,7 @@ __all__ = [
     "local_check",
     "misere_canonical_form",
     "misere_profile",
+    "misere_quotient",
     "moves",
     "multiplayer_choice",
     "multiplayer_moves",
@@ -233,10 +237,12 @@ if TYPE_CHECKING:
     from nimlab.engine.tables import table
     from nimlab.misere import (
         Genus,
+        MisereQuotient,
         genus,
         genus_outcome,
         genus_sequence,
         misere_canonical_form,
+        misere_quotient,
     )
     from nimlab.render import BinaryView, GameTree, TableView, binary_view, game_tree, table_view
     from nimlab.solvers import Solver, grundy, moves, outcome, winning_moves

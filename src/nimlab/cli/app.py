@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "nimmul": "nimlab.cli.engine_cmd:nimmul_cmd",
     "genus": "nimlab.cli.misere_cmd:genus_cmd",
     "serve": "nimlab.cli.serve_cmd:serve_cmd",
+    "misere-quotient": "nimlab.cli.misere_cmd:misere_quotient_cmd",
 }
 
 

@@ -100,3 +100,88 @@ def genus_cmd(
         click.echo("parts: " + " + ".join(sym(p) for p in parts))
         verdict = "undecided" if pred.outcome is None else str(pred.outcome)
         click.echo(f"genus theory: {verdict} ({pred.reason})")
+
+
+@click.command("misere-quotient", context_settings=HEAP_CONTEXT)
+@click.argument("code", metavar="CODE")
+@click.argument("position", nargs=-1)
+@click.option("--max-heap", "max_heap", type=int, required=True, help="Heap bound N.")
+@click.option(
+    "--max-order",
+    type=click.IntRange(1),
+    default=2000,
+    show_default=True,
+    help="Largest quotient order computed.",
+)
+@click.option("--latex", "latex", is_flag=True, help="Print the presentation in LaTeX.")
+@json_option
+def misere_quotient_cmd(
+    code: str,
+    position: tuple[str, ...],
+    max_heap: int,
+    max_order: int,
+    latex: bool,
+    as_json: bool,
+) -> None:
+    """Misère quotient of the sums of heaps <= N of an octal (or hexadecimal) game.
+
+    CODE is an octal code (0.77 Kayles, 0.07 Dawson's Kayles, 4!.0 Grundy's game) or a
+    heap game's name. Prints the presentation, order, P-portion and pretending function;
+    with heaps after CODE, their misère outcome and a winning move from the quotient.
+
+    Examples: nimlab misere-quotient 0.75 --max-heap 20;
+    nimlab misere-quotient 0.77 --max-heap 40 3 5 7.
+    """
+    import time
+
+    import nimlab
+
+    t0 = time.perf_counter()
+    q = nimlab.misere_quotient(code, max_heap=max_heap, max_order=max_order)
+    seconds = time.perf_counter() - t0
+    heaps: list[int] | None = None
+    if position:
+        from nimlab.core.ruleset import parse_group_tokens
+
+        parsed = parse_group_tokens(list(position))
+        heaps = [h for h in parsed if isinstance(h, int)]
+        if len(heaps) != len(parsed):
+            from nimlab.core.errors import InvalidPositionError
+
+            raise InvalidPositionError("write the heaps as integers separated by spaces")
+    if as_json:
+        data = q.as_dict()
+        data["seconds"] = round(seconds, 4)
+        if heaps is not None:
+            data["position"] = heaps
+            data["element"] = q.element(heaps)
+            data["outcome"] = q.outcome(heaps).value
+            move = q.winning_move(heaps)
+            data["winning_move"] = None if move is None else list(move)
+        emit_json(data)
+        return
+    if heaps is not None:
+        move = q.winning_move(heaps)
+        click.echo(
+            f"{' '.join(map(str, heaps))}: class {q.element(heaps)}, misère {q.outcome(heaps)}"
+        )
+        click.echo("winning move: " + ("none" if move is None else " ".join(map(str, move))))
+        return
+    if latex:
+        click.echo(q.latex())
+        return
+    per = q.period()
+    click.echo(f"{q.game.label()}, heaps <= {max_heap}: misère quotient of order {q.order}")
+    click.echo(f"presentation: {q.presentation()}")
+    gens = ", ".join(f"{g} = heap {h}" for g, h in q.generators)
+    click.echo(f"generators: {gens}" if gens else "generators: none")
+    click.echo(f"P-portion: {{{', '.join(q.p_portion)}}}")
+    click.echo("pretending function (heap: class):")
+    for start in range(0, len(q.pretending), 10):
+        row = q.pretending[start : start + 10]
+        click.echo(f"  {start:>4}: " + " ".join(f"{x:>6}" for x in row))
+    if per is not None:
+        click.echo(
+            f"period {per[0]} after heap {per[1]} (observed up to heap {max_heap}, not proved)"
+        )
+    click.echo(f"({seconds:.2f} s)")

@@ -16,15 +16,25 @@ from nimlab.misere.genus import (
     genus_sequence,
     misere_canonical_form,
 )
+from nimlab.misere.quotient import (
+    MisereQuotient,
+    QuotientNotFoundError,
+    QuotientTooLargeError,
+    misere_quotient,
+)
 
 __all__ = [
     "Genus",
     "GenusOutcome",
     "MisereForms",
+    "MisereQuotient",
     "MisereUniverse",
     "Phylum",
+    "QuotientNotFoundError",
+    "QuotientTooLargeError",
     "genus",
     "genus_outcome",
     "genus_sequence",
     "misere_canonical_form",
+    "misere_quotient",
 ]

@@ -1,0 +1,114 @@
+"""Misère quotients against the literature and against direct misère search."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nimlab import game
+from nimlab.core.errors import InvalidParameterError, InvalidPositionError
+from nimlab.misere import QuotientTooLargeError, misere_quotient
+from nimlab.solvers.search import Solver
+
+# (code, heap bound) computed and checked against exhaustive misère search
+CASES = [
+    ("0.3333", 3),
+    ("0.75", 14),
+    ("0.77", 12),
+    ("0.07", 14),
+    ("4!.0", 12),
+    ("0.123", 10),
+    ("0.31", 10),
+    ("0.6", 10),
+]
+
+
+@functools.cache
+def _quotient(code: str, n: int):  # type: ignore[no-untyped-def]
+    return misere_quotient(code, max_heap=n)
+
+
+@functools.cache
+def _solver(code: str) -> Solver:  # type: ignore[type-arg]
+    return Solver(game("octal", code=code))
+
+
+def test_misere_nim_quotient_is_the_published_one() -> None:
+    # Plambeck–Siegel: misère Nim (heaps up to 3) has the quotient T2 = <a, b | a^2 = 1,
+    # b^3 = b> of order 6 with P-portion {a, b^2}; *1 -> a, *2 -> b, *3 -> ab
+    q = misere_quotient("0.3333", max_heap=3)
+    assert q.order == 6
+    assert q.presentation() == "<a, b | a^2 = 1, b^3 = b>"
+    assert q.p_portion == ("a", "b^2")
+    assert q.pretending == ("1", "a", "b", "ab")
+
+
+def test_075_quotient_is_r8() -> None:
+    # Plambeck–Siegel: 0.75 has the quotient R8 = <a, b, c | a^2 = 1, b^3 = b, bc = ab,
+    # c^2 = b^2> of order 8, P = {a, b^2}
+    q = misere_quotient("0.75", max_heap=30)
+    assert q.order == 8
+    assert set(q.relations) == {("a^2", "1"), ("b^3", "b"), ("bc", "ab"), ("c^2", "b^2")}
+    assert q.p_portion == ("a", "b^2")
+    assert q.period() == (2, 8)
+
+
+@pytest.mark.parametrize(("code", "n"), CASES)
+def test_order_is_even_and_presentation_is_consistent(code: str, n: int) -> None:
+    q = _quotient(code, n)
+    assert q.order % 2 == 0  # Plambeck–Siegel: every misère quotient has even order
+    assert len(q.elements) == len(set(q.elements)) == q.order
+    assert set(q.p_portion) <= set(q.elements)
+    assert q.pretending[0] == "1"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(CASES), st.lists(st.integers(0, 14), min_size=1, max_size=4))
+def test_outcomes_agree_with_direct_misere_search(case: tuple[str, int], heaps: list[int]) -> None:
+    code, n = case
+    hs = tuple(min(h, n) for h in heaps)
+    if sum(hs) > 26:
+        hs = hs[:2]
+    q = _quotient(code, n)
+    truth = _solver(code).is_p(hs, misere=True, method="search")
+    assert q.is_p(hs) == truth
+    move = q.winning_move(hs)
+    if truth:
+        assert move is None
+    elif move is None:  # an N-position without a winning move has no move at all
+        assert not _solver(code).children(hs)
+    else:
+        assert _solver(code).is_p(move, misere=True, method="search")
+
+
+def test_many_sums_of_kayles_and_dawsons_kayles() -> None:
+    for code, n in (("0.77", 12), ("0.07", 14)):
+        q = _quotient(code, n)
+        s = _solver(code)
+        count = 0
+        for a in range(n + 1):
+            for b in range(a, n + 1):
+                for c in range(b, min(n, 26 - a - b) + 1):
+                    assert q.is_p((a, b, c)) == s.is_p((a, b, c), misere=True, method="search")
+                    count += 1
+        assert count > 300
+
+
+def test_kayles_quotient_stabilises_at_order_40() -> None:
+    q = misere_quotient("0.77", max_heap=40)
+    assert (q.order, len(q.p_portion), len(q.generators)) == (40, 9, 7)
+
+
+def test_budget_and_bad_input() -> None:
+    with pytest.raises(QuotientTooLargeError):
+        misere_quotient("0.77", max_heap=20, max_order=10)
+    with pytest.raises(InvalidParameterError):
+        misere_quotient("0.77", max_heap=-1)
+    with pytest.raises(InvalidParameterError):
+        misere_quotient("wythoff", max_heap=3)
+    q = _quotient("0.77", 12)
+    with pytest.raises(InvalidPositionError):
+        q.outcome((13,))

@@ -235,6 +235,17 @@ NAMED = [
         "factoring the nim-value in the nim field (S19 Theorem 6)",
         "S19-T6",
     ),
+    # one-heap games cite the theorem their Grundy sequence comes from (none for
+    # Subtraction(S): its periodicity is found, not quoted)
+    (
+        "subtraction",
+        {"S": {1, 3, 4}},
+        (7,),
+        False,
+        "the exact periodicity of the Grundy sequence",
+        None,
+    ),
+    ("allbut", {"S": {2}}, (7,), False, "the exact periodicity of the Grundy sequence", "S18-T11"),
 ]
 
 

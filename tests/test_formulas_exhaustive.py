@@ -12,12 +12,20 @@ from functools import cache
 
 import pytest
 
-from nimlab import InvalidParameterError
+from nimlab import InvalidParameterError, InvalidPositionError
 from nimlab.formulas.circular import dihedral_images
 from nimlab.formulas.delete import abo_is_p, bit, tail, v2
-from nimlab.formulas.moore import misere_moore_is_p, moore_is_p, moore_string, nim_k_value
+from nimlab.formulas.moore import (
+    digit_sums,
+    misere_moore_is_p,
+    moore_is_p,
+    moore_string,
+    nim_k_value,
+)
 from nimlab.formulas.nim import mex, misere_nim_is_p, nim_sum
+from nimlab.formulas.nimhoff import check_nimhoff_k
 from nimlab.formulas.nimmul import nim_square
+from nimlab.formulas.welter import welter_grundy
 
 
 @cache
@@ -122,3 +130,33 @@ def test_dihedral_images_are_the_12_readings_of_the_circle() -> None:
     assert set(images) == {
         tuple(t[(s + d * i) % 6] for i in range(6)) for s in range(6) for d in (1, -1)
     }
+
+
+# -- parameter checks of the formulas, called directly (the games coerce their parameters
+# first, so these branches are reached only from Python) ------------------------------
+@pytest.mark.parametrize("bad", [0, -1, True, 1.5, "2"])
+def test_moore_formulas_refuse_a_bad_k_with_the_reason(bad: object) -> None:
+    msg = r"^k must be an integer >= 1 \(the number of heaps a move may touch\), got "
+    for f in (moore_is_p, moore_string, nim_k_value, misere_moore_is_p):
+        with pytest.raises(InvalidParameterError, match=msg + repr(bad)):
+            f([1, 2], bad)  # type: ignore[arg-type]
+
+
+def test_moore_refuses_a_negative_heap_with_its_value() -> None:
+    with pytest.raises(InvalidParameterError, match=r"^heap -3 is negative; heaps are integers"):
+        digit_sums([2, -3], 3)
+
+
+@pytest.mark.parametrize("bad", [True, 1.5, "2", None])
+def test_nimhoff_k_must_be_an_integer(bad: object) -> None:
+    with pytest.raises(InvalidParameterError, match=r"^parameter k of nimhoff must be an integer"):
+        check_nimhoff_k(bad)
+    assert check_nimhoff_k(3) == 3
+
+
+def test_welter_formula_says_why_equal_heaps_are_refused() -> None:
+    with pytest.raises(
+        InvalidPositionError,
+        match=r"heaps 1 and 3 are both 2, but heaps must be pairwise distinct$",
+    ):
+        welter_grundy([2, 5, 2])

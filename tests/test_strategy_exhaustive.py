@@ -383,3 +383,88 @@ def test_lemma_3_reduction_keeps_the_xor_for_every_even_amount() -> None:
             with pytest.raises(ValueError, match=r"^cannot take more stones than the range holds$"):
                 reduce_keeping_xor(list(heaps), total % 2 - 2)
     assert checked > 5000
+
+
+def _check_lemma_3(heaps: list[int], target: int) -> None:
+    from nimlab.catalog.strategies.emperor import reduce_keeping_xor
+
+    out = reduce_keeping_xor(list(heaps), target)
+    assert len(out) == len(heaps) and sum(out) == target, (heaps, target, out)
+    assert all(0 <= b <= a for a, b in zip(heaps, out, strict=True)), (heaps, target, out)
+    y = 0
+    for h in out:
+        y ^= h
+    assert y == 0, (heaps, target, out)
+
+
+def test_lemma_3_reduction_on_many_heaps_and_on_none() -> None:
+    """Lemma 3 with no heap, and with up to 16 heaps (several heaps share the lowest
+    binary digit, so whole phases and the partial step run on more than one pair)."""
+    import random
+
+    _check_lemma_3([], 0)
+    rng = random.Random(20261126)
+    for n in range(2, 17, 2):
+        for v in range(1, 9):
+            for target in range(0, n * v + 1, 2):
+                _check_lemma_3([v] * n, target)
+    for _ in range(400):
+        heaps = [rng.randrange(64) for _ in range(rng.randrange(1, 16))]
+        x = 0
+        for h in heaps:
+            x ^= h
+        heaps.append(x)
+        total = sum(heaps)
+        for target in range(total % 2, total + 1, 2):
+            _check_lemma_3(heaps, target)
+
+
+# -- 2^k-balanced Nimhoff ---------------------------------------------------------------
+def nimhoff_grundy_by_search(k: int, bound: int, n: int) -> dict[tuple[int, ...], int]:
+    """Grundy values of every sorted position of n heaps below *bound*, by the mex over
+    the moves of the rules: lower one heap, or take 2^k from each of two heaps."""
+    from functools import cache
+
+    s = 1 << k
+
+    @cache
+    def g(pos: tuple[int, ...]) -> int:
+        seen = set()
+        for o in nimhoff_options(pos, s):
+            seen.add(g(tuple(sorted(o))))
+        m = 0
+        while m in seen:
+            m += 1
+        return m
+
+    return {p: g(p) for p in itertools.combinations_with_replacement(range(bound), n)}
+
+
+def nimhoff_options(pos: tuple[int, ...], s: int) -> set[tuple[int, ...]]:
+    out = set()
+    for i, h in enumerate(pos):
+        for v in range(h):
+            out.add(pos[:i] + (v,) + pos[i + 1 :])
+    for i, j in itertools.combinations(range(len(pos)), 2):
+        if pos[i] >= s and pos[j] >= s:
+            new = list(pos)
+            new[i] -= s
+            new[j] -= s
+            out.add(tuple(new))
+    return out
+
+
+@pytest.mark.parametrize(("k", "bound", "n"), [(1, 8, 3), (2, 8, 4), (1, 4, 6), (1, 4, 7)])
+def test_nimhoff_value_and_moves_match_search(k: int, bound: int, n: int) -> None:
+    """``nimhoff_value`` is the Grundy value, and ``nimhoff_moves`` the set of moves to a
+    P-position, on every position of n heaps below *bound* in every order (up to 7 heaps
+    carrying digit k, where the bit-0 correction C(c, 2) mod 2 cycles with period 4)."""
+    from nimlab.catalog.strategies.nimhoff import nimhoff_moves, nimhoff_value
+
+    values = nimhoff_grundy_by_search(k, bound, n)
+    for sorted_pos, gv in values.items():
+        for pos in set(itertools.permutations(sorted_pos)) if n <= 4 else {sorted_pos}:
+            assert nimhoff_value(pos, k) == gv, (pos, k)
+            want = {o for o in nimhoff_options(pos, 1 << k) if values[tuple(sorted(o))] == 0}
+            got = nimhoff_moves(pos, k)
+            assert len(got) == len(set(got)) and set(got) == want, (pos, k, got, want)

@@ -19,6 +19,8 @@ CASES = [
     ("0.75", 14),
     ("0.77", 12),
     ("0.07", 14),
+    ("0.07", 22),
+    ("4.7", 10),
     ("4!.0", 12),
     ("0.123", 10),
     ("0.31", 10),
@@ -100,6 +102,31 @@ def test_many_sums_of_kayles_and_dawsons_kayles() -> None:
 def test_kayles_quotient_stabilises_at_order_40() -> None:
     q = misere_quotient("0.77", max_heap=40)
     assert (q.order, len(q.p_portion), len(q.generators)) == (40, 9, 7)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)  # about 25 s of CPU: the heap-30 quotient of Dawson's Kayles
+def test_dawsons_kayles_quotient_at_heap_30_has_order_360() -> None:
+    # A. N. Siegel, "Some MisereSolver questions answered", miseregames.wordpress.com,
+    # 28 August 2007: "Q_30(0.07) has size 360" (MisereSolver, java -jar misere.jar 0.07
+    # -maxheap 30)
+    q = misere_quotient("0.07", max_heap=30)
+    assert q.order == 360
+
+
+def test_quotients_beyond_the_old_refinement_agree_with_search() -> None:
+    # the refinement of the first version failed for 0.07 beyond heap 24 and for 4.7 from
+    # heap 8; recalibration computes them, and they decide sums with big heaps rightly
+    for code, n, total in (("0.07", 26, 30), ("4.7", 12, 24)):
+        q = _quotient(code, n)
+        assert q.order % 2 == 0
+        s = _solver(code)
+        for a in range(n + 1):
+            for b in range(a, n + 1):
+                if a + b <= total:
+                    assert q.is_p((a, b)) == s.is_p((a, b), misere=True, method="search")
+        for hs in ((1, 2, n), (2, 3, n - 4), (4, 7, n - 6)):
+            assert q.is_p(hs) == s.is_p(hs, misere=True, method="search")
 
 
 def test_budget_and_bad_input() -> None:

@@ -159,7 +159,7 @@ def test_canonical_forms_share_cache() -> None:
         (lambda: grundy("nim", (1,), method="magic"), InvalidParameterError, "unknown method"),
         (lambda: grundy("wythoff", (3, 4), method="formula"), NoClosedFormError, "closed form"),
         (
-            lambda: grundy(game("subtraction", S={1}), 50, method="search", max_positions=10),
+            lambda: grundy(game("subtraction", S={1, 997}), 50, method="search", max_positions=10),
             SearchTooLargeError,
             "more than 10",
         ),

@@ -57,6 +57,8 @@ _LAZY: dict[str, str] = {
     "winning_moves": "nimlab.solvers",
     "moves": "nimlab.solvers",
     "Solver": "nimlab.solvers",
+    "SearchCache": "nimlab.solvers",
+    "search_cache": "nimlab.solvers",
     "Session": "nimlab.engine.compiled",
     "winning_move": "nimlab.solvers.strategy",
     "explain": "nimlab.solvers.explain",
@@ -141,6 +143,7 @@ __all__ = [
     "PreferenceProfile",
     "ResultStatus",
     "Ruleset",
+    "SearchCache",
     "SearchTooLargeError",
     "Session",
     "Solver",
@@ -186,6 +189,7 @@ __all__ = [
     "replace",
     "reproduce",
     "runs",
+    "search_cache",
     "sequence",
     "status_of",
     "symmetric_profiles",
@@ -245,7 +249,15 @@ if TYPE_CHECKING:
         misere_quotient,
     )
     from nimlab.render import BinaryView, GameTree, TableView, binary_view, game_tree, table_view
-    from nimlab.solvers import Solver, grundy, moves, outcome, winning_moves
+    from nimlab.solvers import (
+        SearchCache,
+        Solver,
+        grundy,
+        moves,
+        outcome,
+        search_cache,
+        winning_moves,
+    )
     from nimlab.solvers.explain import Explanation, explain
     from nimlab.solvers.multiplayer import (
         MultiplayerChoice,

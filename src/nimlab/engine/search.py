@@ -8,6 +8,8 @@ positions would be stored.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any, Generic, Literal, TypeVar
 
@@ -20,7 +22,16 @@ from nimlab.core.errors import (
 from nimlab.core.ruleset import Ruleset
 from nimlab.formulas.nim import mex
 
-__all__ = ["DEFAULT_MAX_MOVES", "DEFAULT_MAX_POSITIONS", "Method", "Solver", "mex"]
+__all__ = [
+    "DEFAULT_CACHE_POSITIONS",
+    "DEFAULT_MAX_MOVES",
+    "DEFAULT_MAX_POSITIONS",
+    "Method",
+    "SearchCache",
+    "Solver",
+    "mex",
+    "search_cache",
+]
 
 P = TypeVar("P", bound=Hashable)
 Method = Literal["auto", "search", "formula"]
@@ -28,6 +39,9 @@ DEFAULT_MAX_POSITIONS = 5_000_000
 # options listed by one search call: bounds the work (and time, about 1-2 µs each) of a
 # search whose positions have very many moves, long before its memo fills up
 DEFAULT_MAX_MOVES = 5_000_000
+# positions kept between calls by the process-wide search cache (all games together); a
+# stored position of a few small heaps takes about 150-250 bytes, so about 200-250 MB
+DEFAULT_CACHE_POSITIONS = 1_000_000
 
 
 def _count(n: int) -> str:
@@ -39,6 +53,100 @@ def _shown(game: Ruleset[Any], position: Any) -> str:
     """The position as the command line writes it, cut to a readable length."""
     text = game.format_position(position)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+class SearchMemo:
+    """The memo tables of one game: Grundy values and outcomes (normal, misère).
+
+    Entries are only ever added, never changed or removed, so searches of several
+    threads may share one memo; a cache forgets a memo by dropping it as a whole.
+    """
+
+    __slots__ = ("grundy", "outcome")
+
+    def __init__(self) -> None:
+        self.grundy: dict[Any, int] = {}
+        self.outcome: dict[bool, dict[Any, bool]] = {False: {}, True: {}}
+
+    def size(self) -> int:
+        """Number of stored positions (all tables together)."""
+        return len(self.grundy) + len(self.outcome[False]) + len(self.outcome[True])
+
+
+class SearchCache:
+    """What exhaustive searches solved, kept between calls within a bound.
+
+    ``nimlab.grundy`` and ``nimlab.outcome`` (and the winning-move scan) search through
+    the process-wide cache (:func:`search_cache`), so that a loop over many positions of
+    one game costs about one search of the largest of them. Each game (a ruleset, with
+    its parameters) has one memo; after each call the least recently used memos are
+    forgotten while more than *max_positions* positions are kept in all. A position
+    already solved is answered from the cache without search (and so within any budget).
+
+    Parameters
+    ----------
+    max_positions : int
+        Bound of the positions kept between calls, all games together (about 150-250
+        bytes each for positions of a few small heaps).
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> cache = SearchCache(max_positions=1000)
+    >>> s = Solver(game("subtraction", S={1, 2}), cache=cache)
+    >>> s.grundy((30,), method="search")
+    0
+    >>> cache.positions()   # heaps 0 to 30
+    31
+    >>> Solver(game("subtraction", S={1, 2}), max_positions=5, cache=cache).grundy((29,), method="search")
+    2
+    >>> cache.clear(); cache.positions()
+    0
+    """
+
+    def __init__(self, max_positions: int = DEFAULT_CACHE_POSITIONS) -> None:
+        self.max_positions = max_positions
+        self._memos: OrderedDict[Ruleset[Any], SearchMemo] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def memo(self, game: Ruleset[Any]) -> SearchMemo:
+        """The memo of *game* (a new one on first use), marked as recently used."""
+        with self._lock:
+            m = self._memos.get(game)
+            if m is None:
+                m = self._memos[game] = SearchMemo()
+            self._memos.move_to_end(game)
+            return m
+
+    def positions(self) -> int:
+        """Number of positions kept (all games)."""
+        with self._lock:
+            return sum(m.size() for m in self._memos.values())
+
+    def trim(self) -> None:
+        """Forget the least recently used memos while more positions are kept than the bound.
+
+        A memo is dropped as a whole (never emptied in place), so a search still using it
+        is not disturbed.
+        """
+        with self._lock:
+            total = sum(m.size() for m in self._memos.values())
+            while total > self.max_positions and self._memos:
+                _, m = self._memos.popitem(last=False)
+                total -= m.size()
+
+    def clear(self) -> None:
+        """Forget every memo."""
+        with self._lock:
+            self._memos.clear()
+
+
+_CACHE = SearchCache()
+
+
+def search_cache() -> SearchCache:
+    """The process-wide :class:`SearchCache` of ``nimlab.grundy`` and ``nimlab.outcome``."""
+    return _CACHE
 
 
 class Solver(Generic[P]):
@@ -53,6 +161,10 @@ class Solver(Generic[P]):
     max_moves : int
         Budget of options listed by one search call; exceeding it raises
         SearchTooLargeError (a position with a huge move set is refused quickly).
+    cache : SearchCache, optional
+        Keep the memo tables in *cache* (shared with other solvers of the same game, kept
+        between calls) instead of in this solver alone. *max_positions* then bounds the
+        positions this solver adds.
 
     Examples
     --------
@@ -67,13 +179,19 @@ class Solver(Generic[P]):
         game: Ruleset[P],
         max_positions: int = DEFAULT_MAX_POSITIONS,
         max_moves: int = DEFAULT_MAX_MOVES,
+        cache: SearchCache | None = None,
     ) -> None:
         self.game = game
         self.max_positions = max_positions
         self.max_moves = max_moves
+        self.cache = cache
         self._moves_listed = 0
-        self._grundy: dict[P, int] = {}
-        self._outcome: dict[bool, dict[P, bool]] = {False: {}, True: {}}
+        memo = SearchMemo() if cache is None else cache.memo(game)
+        self._grundy: dict[P, int] = memo.grundy
+        self._outcome: dict[bool, dict[P, bool]] = memo.outcome
+        # positions stored before this solver began: the budget counts only its own
+        self._base_grundy = len(self._grundy)
+        self._base_outcome = {k: len(v) for k, v in self._outcome.items()}
         self._sub: dict[Ruleset[Any], Solver[Any]] = {}
 
     # -- helpers ----------------------------------------------------------------
@@ -102,7 +220,7 @@ class Solver(Generic[P]):
             return self
         s = self._sub.get(game)
         if s is None:
-            s = self._sub[game] = Solver(game, self.max_positions, self.max_moves)
+            s = self._sub[game] = Solver(game, self.max_positions, self.max_moves, self.cache)
         return s
 
     def _too_large(self, what: str) -> SearchTooLargeError:
@@ -181,7 +299,7 @@ class Solver(Generic[P]):
                 i += 1
             idx[0] = i
             if i < n:
-                self._descend(stack, on_stack, kids[i], len(memo), "Grundy")
+                self._descend(stack, on_stack, kids[i], len(memo) - self._base_grundy, "Grundy")
                 continue
             memo[pos] = mex(memo[k] for k in kids)
             stack.pop()
@@ -244,7 +362,8 @@ class Solver(Generic[P]):
                 stack.pop()
                 on_stack.discard(pos)
                 continue
-            self._descend(stack, on_stack, kids[i], len(memo), "outcome")
+            stored = len(memo) - self._base_outcome[misere]
+            self._descend(stack, on_stack, kids[i], stored, "outcome")
         return memo[root]
 
     def winning_moves(self, position: P, misere: bool = False, method: Method = "auto") -> list[P]:

@@ -1,6 +1,16 @@
 """Solvers: exact values by search, closed forms where proved, and strategies."""
 
-from nimlab.engine.search import DEFAULT_MAX_POSITIONS, Solver, mex
+from nimlab.engine.search import DEFAULT_MAX_POSITIONS, SearchCache, Solver, mex, search_cache
 from nimlab.solvers.api import grundy, moves, outcome, winning_moves
 
-__all__ = ["DEFAULT_MAX_POSITIONS", "Solver", "grundy", "mex", "moves", "outcome", "winning_moves"]
+__all__ = [
+    "DEFAULT_MAX_POSITIONS",
+    "SearchCache",
+    "Solver",
+    "grundy",
+    "mex",
+    "moves",
+    "outcome",
+    "search_cache",
+    "winning_moves",
+]

@@ -7,7 +7,13 @@ from typing import Any
 from nimlab.catalog.registry import as_game
 from nimlab.core.results import Outcome
 from nimlab.core.ruleset import Ruleset
-from nimlab.engine.search import DEFAULT_MAX_MOVES, DEFAULT_MAX_POSITIONS, Method, Solver
+from nimlab.engine.search import (
+    DEFAULT_MAX_MOVES,
+    DEFAULT_MAX_POSITIONS,
+    Method,
+    Solver,
+    search_cache,
+)
 
 __all__ = ["as_game", "grundy", "moves", "outcome", "winning_moves"]
 
@@ -118,9 +124,11 @@ def grundy(
         A position of the game (validated first).
     method : {"auto", "search", "formula"}
         ``auto`` uses a proved closed form when the game has one, else exhaustive search;
-        ``search`` always searches; ``formula`` refuses to search.
+        ``search`` always searches; ``formula`` refuses to search. Searches keep what
+        they solved in the process's search cache (:func:`nimlab.search_cache`, bounded),
+        so repeated calls on one game share their work.
     max_positions : int
-        Budget of positions an exhaustive search may store.
+        Budget of positions an exhaustive search may store (besides those already kept).
     max_moves : int
         Budget of options an exhaustive search may list (refuses huge move sets quickly).
 
@@ -155,7 +163,11 @@ def grundy(
         shared = _by_compiled(g, pos, "grundy")
         if shared is not None:
             return shared
-    return Solver(g, max_positions, max_moves).grundy(pos, m)
+    cache = search_cache()
+    try:
+        return Solver(g, max_positions, max_moves, cache).grundy(pos, m)
+    finally:
+        cache.trim()
 
 
 def outcome(
@@ -195,7 +207,11 @@ def outcome(
         shared = _by_compiled(g, pos, "misere" if misere else "outcome")
         if shared is not None:
             return Outcome.from_bool(shared == 0)
-    return Outcome.from_bool(Solver(g, max_positions, max_moves).is_p(pos, misere, m))
+    cache = search_cache()
+    try:
+        return Outcome.from_bool(Solver(g, max_positions, max_moves, cache).is_p(pos, misere, m))
+    finally:
+        cache.trim()
 
 
 def winning_moves(

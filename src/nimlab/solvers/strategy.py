@@ -147,25 +147,29 @@ def _scan(
     first: Any,
     limit: int | None,
 ) -> list[Any]:
-    from nimlab.engine.search import Solver
+    from nimlab.engine.search import Solver, search_cache
 
-    solver: Solver[Any] = Solver(game, max_positions)
+    cache = search_cache()
+    solver: Solver[Any] = Solver(game, max_positions, cache=cache)
     out: list[Any] = [] if first is None else [first]
     seen: set[Any] = set(out)
-    for count, child in enumerate(game.moves(position), 1):
-        if count > max_moves:
-            raise MoveSetTooLargeError(
-                f"{game.label()}: {_shown(game, position)} has more than "
-                f"{max_moves:,} moves, too many to scan; use a smaller position or raise "
-                "max_moves"
-            )
-        if child in seen:
-            continue
-        seen.add(child)
-        if solver.is_p(child, misere, method):  # type: ignore[arg-type]
-            out.append(child)
-            if limit is not None and len(out) >= limit:
-                break
+    try:
+        for count, child in enumerate(game.moves(position), 1):
+            if count > max_moves:
+                raise MoveSetTooLargeError(
+                    f"{game.label()}: {_shown(game, position)} has more than "
+                    f"{max_moves:,} moves, too many to scan; use a smaller position or raise "
+                    "max_moves"
+                )
+            if child in seen:
+                continue
+            seen.add(child)
+            if solver.is_p(child, misere, method):  # type: ignore[arg-type]
+                out.append(child)
+                if limit is not None and len(out) >= limit:
+                    break
+    finally:
+        cache.trim()
     return out
 
 

@@ -116,3 +116,42 @@ def test_session_reuses_work() -> None:
     ]
     assert values == expected
     assert s.grundy(game("lim"), (3, 5, 6)) == nimlab.grundy("lim", (3, 5, 6))
+
+
+@pytest.mark.parametrize("n", range(1, 7))
+def test_sorting_networks_sort_every_input(n: int) -> None:
+    from nimlab.engine._generic import NETWORKS
+
+    # the 0-1 principle: a network that sorts every 0-1 input sorts every input
+    for bits in itertools.product((0, 1), repeat=n):
+        a = list(bits)
+        for i, j in NETWORKS[n]:
+            a[i], a[j] = min(a[i], a[j]), max(a[i], a[j])
+        assert a == sorted(bits)
+
+
+@pytest.mark.parametrize("free", [True, False])
+def test_compiled_key_and_rank_equal_their_python_definition(free: bool) -> None:
+    from numba import njit
+
+    from nimlab.engine import _generic
+    from nimlab.engine.compiled import _ranks
+
+    side = 7
+    cb = _ranks(side, 4)
+
+    @njit
+    def both(o: Any, free: bool, side: int, cb: Any) -> Any:  # pragma: no cover - compiled
+        k = _generic.key(o, free)
+        return k, _generic.rank(k, free, side, cb)
+
+    seen = set()
+    for o in itertools.product(range(-1, side + 1), repeat=4):
+        k, r = both(o, free, side, cb)
+        pk = _generic.key(o, free)
+        assert k == pk and r == _generic.rank(pk, free, side, cb)
+        if r >= 0:
+            seen.add((k, r))
+    # ranks are a bijection of the keys inside the array onto 0..size-1
+    size = len({k for k, _ in seen})
+    assert sorted(r for _, r in seen) == list(range(size))

@@ -14,6 +14,12 @@ options still unknown kept in a stack of tuples, so games whose moves only lower
 take one pass over the options per position and no descent; outcome searches stop at the
 first P option. These are internal functions: :mod:`nimlab.engine.compiled` allocates,
 budgets and reports progress.
+
+Per option, the hot loop does no more than the move function's own work plus a few
+branch-free instructions: the key of an option (its heaps sorted by a sorting network of
+``min``/``max`` for order-free games) and its rank are straight-line code generated for
+each number of heaps and inlined (:func:`key`, :func:`rank`), with no scratch array, and
+known options take one predictable branch to the mex stamp.
 """
 
 from __future__ import annotations
@@ -21,8 +27,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.cpython.unsafe.tuple import tuple_setitem
+from numba.extending import overload
 
 __all__: list[str] = []
 
@@ -37,43 +44,112 @@ LOOP = 1
 NEGATIVE = 2
 OUTSIDE = 3
 
+#: Sorting networks (compare-exchange pairs) for 1 to 6 heaps, of the optimal size.
+NETWORKS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: (),
+    2: ((0, 1),),
+    3: ((0, 2), (0, 1), (1, 2)),
+    4: ((0, 1), (2, 3), (0, 2), (1, 3), (1, 2)),
+    5: ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)),
+    6: (
+        (1, 2), (4, 5), (0, 2), (3, 5), (0, 1), (3, 4),
+        (2, 5), (0, 3), (1, 4), (2, 4), (1, 3), (2, 3),
+    ),
+}  # fmt: skip
 
-@njit
-def _canon_index(
-    o: Any, buf: Any, order_free: bool, side: int, binom: Any
-) -> int:  # pragma: no cover
-    """Copy option *o* into *buf* (sorted when order-free) and return its index.
 
-    -1: a heap is negative; -2: outside the dense array (a heap >= side).
-    """
-    n = len(o)
-    for i in range(n):
-        buf[i] = o[i]
+def _helpers(n: int) -> dict[str, Any]:
+    """Straight-line Python for *n* heaps (compiled inline by numba): the canonical key of
+    an option (its heaps as int64, sorted when order-free, by a sorting network of
+    branch-free min/max) and its rank in the dense array (-1: a negative heap; -2: a heap
+    >= side)."""
+    a = [f"a{i}" for i in range(n)]
+    tup = "(" + ", ".join(a) + ",)"
+    load = "    " + ", ".join(a) + " = " + ", ".join(f"int64(o[{i}])" for i in range(n))
+    sort = [load]
+    for i, j in NETWORKS[n]:
+        sort.append(f"    a{i}, a{j} = min(a{i}, a{j}), max(a{i}, a{j})")
+    lo = "min(" + ", ".join(a) + ")" if n > 1 else "a0"
+    hi = "max(" + ", ".join(a) + ")" if n > 1 else "a0"
+    horner = "a0"
+    for i in range(1, n):
+        horner = f"({horner}) * side + a{i}"
+    src = "\n".join(
+        [
+            "def key_free(o):",
+            *sort,
+            f"    return {tup}",
+            "def key_ordered(o):",
+            load,
+            f"    return {tup}",
+            "def rank_free(k, side, cb):",
+            "    " + ", ".join(a) + " = " + ", ".join(f"k[{i}]" for i in range(n)),
+            "    if a0 < 0:",
+            "        return -1",
+            f"    if a{n - 1} >= side:",
+            "        return -2",
+            "    return " + " + ".join(f"cb[{i}, a{i}]" for i in range(n)),
+            "def rank_ordered(k, side, cb):",
+            "    " + ", ".join(a) + " = " + ", ".join(f"k[{i}]" for i in range(n)),
+            f"    if {lo} < 0:",
+            "        return -1",
+            f"    if {hi} >= side:",
+            "        return -2",
+            f"    return {horner}",
+        ]
+    )
+    env: dict[str, Any] = {"int64": np.int64}
+    exec(compile(src, f"<nimlab generic helpers, {n} heaps>", "exec"), env)
+    names = ("key_free", "key_ordered", "rank_free", "rank_ordered")
+    return {name: njit(inline="always")(env[name]) for name in names}
+
+
+_HELPERS = {n: _helpers(n) for n in NETWORKS}
+
+
+def key(o: Any, order_free: bool) -> Any:
+    """The canonical key of option *o*: int64 heaps, sorted when *order_free* (compiled)."""
+    return tuple(sorted(int(x) for x in o)) if order_free else tuple(int(x) for x in o)
+
+
+def rank(k: Any, order_free: bool, side: int, cb: Any) -> int:
+    """The index of key *k* in the dense array (-1: negative heap, -2: a heap >= side)."""
+    if min(k) < 0:
+        return -1
+    if max(k) >= side:
+        return -2
     if order_free:
-        for i in range(1, n):
-            v = buf[i]
-            j = i - 1
-            while j >= 0 and buf[j] > v:
-                buf[j + 1] = buf[j]
-                j -= 1
-            buf[j + 1] = v
-        if buf[0] < 0:
-            return -1
-        if buf[n - 1] >= side:
-            return -2
-        r = 0
-        for i in range(n):
-            r += binom[buf[i] + i, i + 1]
-        return r
+        return int(sum(cb[i, h] for i, h in enumerate(k)))
     r = 0
-    for i in range(n):
-        v = buf[i]
-        if v < 0:
-            return -1
-        if v >= side:
-            return -2
-        r = r * side + v
+    for h in k:
+        r = r * side + h
     return r
+
+
+@overload(key, inline="always")
+def _key_impl(o: Any, order_free: Any) -> Any:
+    if not isinstance(o, types.BaseTuple) or len(o) not in _HELPERS:
+        return None
+    h = _HELPERS[len(o)]
+    key_free, key_ordered = h["key_free"], h["key_ordered"]
+
+    def impl(o: Any, order_free: Any) -> Any:  # pragma: no cover - compiled
+        return key_free(o) if order_free else key_ordered(o)
+
+    return impl
+
+
+@overload(rank, inline="always")
+def _rank_impl(k: Any, order_free: Any, side: Any, cb: Any) -> Any:
+    if not isinstance(k, types.BaseTuple) or len(k) not in _HELPERS:
+        return None
+    h = _HELPERS[len(k)]
+    rank_free, rank_ordered = h["rank_free"], h["rank_ordered"]
+
+    def impl(k: Any, order_free: Any, side: Any, cb: Any) -> Any:  # pragma: no cover
+        return rank_free(k, side, cb) if order_free else rank_ordered(k, side, cb)
+
+    return impl
 
 
 @njit
@@ -111,7 +187,7 @@ def solve(
     state: Any,
     order_free: bool,
     side: int,
-    binom: Any,
+    cb: Any,
     kind: int,
     report: Any,
 ) -> int:  # pragma: no cover - compiled
@@ -123,7 +199,6 @@ def solve(
     of positions solved.
     """
     n = len(zero)
-    buf = np.empty(n, np.int64)
     fbuf = np.empty((64, n), np.int64)  # frame positions
     fix = np.empty(64, np.int64)  # frame indices
     fst = np.empty(64, np.int64)  # start of the frame's unknown options (-1: not scanned)
@@ -132,6 +207,7 @@ def solve(
     obuf = np.empty((1024, n), np.int64)  # unknown options of the frames
     oix = np.empty(1024, np.int64)
     seen = np.zeros(64, np.int64)
+    nseen = seen.shape[0]
     stamp = 0
     solved = 0
     terminal = 1 if kind == 2 else 0
@@ -186,37 +262,40 @@ def solve(
                 p = _load(fbuf, f, zero)
                 for o in gen(p):
                     nopt += 1
-                    ci = _canon_index(o, buf, order_free, side, binom)
+                    c = key(o, order_free)
+                    ci = rank(c, order_free, side, cb)
                     if ci < 0:
                         for i in range(n):
-                            report[i] = buf[i]
+                            report[i] = c[i]
                         return NEGATIVE if ci == -1 else OUTSIDE
                     v = state[ci]
-                    if v == UNKNOWN:
+                    if v >= 0:  # known: the usual case
+                        if kind == 0:
+                            if v < nseen:
+                                seen[v] = stamp
+                        elif v == 0:  # a P option: N
+                            result = 1
+                            break
+                    elif v == UNKNOWN:
                         if first:
                             obuf = _grow2(obuf, otop)
                             oix = _grow1(oix, otop)
                             for i in range(n):
-                                obuf[otop, i] = buf[i]
+                                obuf[otop, i] = c[i]
                             oix[otop] = ci
                             otop += 1
-                    elif v == ONSTACK:
+                    else:
                         for i in range(n):
-                            report[i] = buf[i]
+                            report[i] = c[i]
                         return LOOP
-                    elif kind == 0:
-                        if v < seen.shape[0]:
-                            seen[v] = stamp
-                    elif v == 0:  # a P option: N
-                        result = 1
-                        break
                 if result < 0:
                     if first and otop > base:
                         fcnt[f] = otop - base
                     elif kind != 0:
                         result = terminal if nopt == 0 else 0
-                    elif nopt >= seen.shape[0]:
+                    elif nopt >= nseen:
                         seen = np.zeros(2 * nopt + 2, np.int64)
+                        nseen = seen.shape[0]
                         stamp = 0
                         continue  # the mex again, with room for every value
                     else:
@@ -250,15 +329,14 @@ def solve(
 
 @njit
 def expand(
-    out: Any, zero: Any, dims: Any, state: Any, order_free: bool, side: int, binom: Any
+    out: Any, zero: Any, dims: Any, state: Any, order_free: bool, side: int, cb: Any
 ) -> None:  # pragma: no cover - compiled
     """Fill the box ``out`` (flat, C order over *dims*) from the dense value array."""
     n = len(zero)
     t = zero
-    buf = np.empty(n, np.int64)
     total = out.shape[0]
     for k in range(total):
-        out[k] = state[_canon_index(t, buf, order_free, side, binom)]
+        out[k] = state[rank(key(t, order_free), order_free, side, cb)]
         i = n - 1
         while i >= 0:
             if t[i] + 1 < dims[i]:
@@ -270,19 +348,18 @@ def expand(
 
 @njit
 def multisets(
-    zero: Any, lo: int, side: int, first: Any, count: int, binom: Any
+    zero: Any, lo: int, side: int, first: Any, count: int, cb: Any
 ) -> Any:  # pragma: no cover - compiled
     """*count* sorted tuples from *first* on in colex order (entries ``lo..side-1``), and
     their indices."""
     n = len(zero)
     out = np.empty((count, n), np.int64)
     ix = np.empty(count, np.int64)
-    buf = np.empty(n, np.int64)
     t = _load(first, 0, zero)
     for k in range(count):
         for i in range(n):
             out[k, i] = t[i]
-        ix[k] = _canon_index(t, buf, True, side + 1, binom)
+        ix[k] = rank(t, True, side + 1, cb)
         i = 0
         while i < n:
             limit = t[i + 1] if i + 1 < n else side - 1

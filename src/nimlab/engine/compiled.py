@@ -84,13 +84,14 @@ def _count(side: int, n: int, free: bool) -> int:
     return math.comb(side + n - 1, n) if free else side**n
 
 
-def _binom(side: int, n: int) -> npt.NDArray[np.int64]:
-    rows = side + n + 1
-    b = np.zeros((rows, n + 2), dtype=np.int64)
-    for m in range(rows):
-        for k in range(min(m, n + 1) + 1):
-            b[m, k] = math.comb(m, k)
-    return b
+def _ranks(side: int, n: int) -> npt.NDArray[np.int64]:
+    """``cb[i, h] = C(h + i, i + 1)`` for ``h <= side``: the colex rank of sorted heaps
+    ``a0 <= ... <= a(n-1)`` is ``sum cb[i, a_i]`` (each row the running sum of the last)."""
+    cb = np.empty((n, side + 1), dtype=np.int64)
+    cb[0] = np.arange(side + 1, dtype=np.int64)
+    for i in range(1, n):
+        np.cumsum(cb[i - 1], out=cb[i])
+    return cb
 
 
 class CompiledSolver:
@@ -141,14 +142,14 @@ class CompiledSolver:
         self.side = 0
         self.dtype = np.int32  # one compiled specialisation for every kind
         self.state: npt.NDArray[Any] = np.zeros(0, dtype=self.dtype)
-        self.binom = _binom(0, heaps)
+        self.ranks = _ranks(0, heaps)
         self.complete = 0  # every valid position with heaps < complete is solved
         self._custom_check = type(game).check is not HeapRuleset.check
 
     # -- memory ---------------------------------------------------------------------
     def nbytes(self) -> int:
-        """Bytes held (dense array of values and binomials)."""
-        return int(self.state.nbytes + self.binom.nbytes)
+        """Bytes held (dense array of values and rank terms)."""
+        return int(self.state.nbytes + self.ranks.nbytes)
 
     def _bytes_for(self, side: int) -> int:
         return _count(side, self.heaps, self.free) * np.dtype(self.dtype).itemsize
@@ -182,14 +183,14 @@ class CompiledSolver:
                 state.reshape((new_side,) * self.heaps)[box] = self.state.reshape(old)
         self.state = state
         self.side = new_side
-        self.binom = _binom(new_side, self.heaps)
+        self.ranks = _ranks(new_side, self.heaps)
 
     # -- solving --------------------------------------------------------------------
     def _indices(self, rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         ix = np.zeros(rows.shape[0], dtype=np.int64)
         for i in range(self.heaps):
             if self.free:
-                ix += self.binom[rows[:, i] + i, i + 1]
+                ix += self.ranks[i, rows[:, i]]
             else:
                 ix = ix * self.side + rows[:, i]
         return ix
@@ -208,7 +209,7 @@ class CompiledSolver:
                 self.state,
                 self.free,
                 self.side,
-                self.binom,
+                self.ranks,
                 self.code,
                 report,
             )
@@ -278,7 +279,7 @@ class CompiledSolver:
 
             def block(first: int, count: int) -> npt.NDArray[np.int64]:
                 rows, _ = _generic.multisets(
-                    self.zero, lo, side, state["next"], count + 1, self.binom
+                    self.zero, lo, side, state["next"], count + 1, self.ranks
                 )
                 state["next"] = rows[-1:].copy()
                 return np.ascontiguousarray(rows[:count])
@@ -351,7 +352,7 @@ class CompiledSolver:
             self.state,
             self.free,
             self.side,
-            self.binom,
+            self.ranks,
         )
         return out.reshape(dims_t)
 

@@ -17,8 +17,9 @@ from nimlab.core.errors import InvalidParameterError
 from nimlab.core.ruleset import HeapRuleset
 from nimlab.solvers.search import Solver
 from nimlab.verification import BoxSpace, TotalSpace, heap_space, local_check, verify
+from nimlab.verification.chunks import check_chunk
 from nimlab.verification.expr import parse_expression
-from nimlab.verification.local import ExprClaim, check_chunk
+from nimlab.verification.local import ExprClaim
 from nimlab.verification.runner import CheckSpec, run_spec
 
 

@@ -11,7 +11,7 @@ stops and the failure is re-derived by the exact Python check
 (:func:`~nimlab.verification.local.check_position`), so the compiled path can only be
 faster, never differently right: when the two disagree the chunk is redone in Python.
 
-Everything here imports numba; :mod:`nimlab.verification.local` imports this module only
+Everything here imports numba; :mod:`nimlab.verification.chunks` imports this module only
 when a spec asks for the compiled path.
 """
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import inspect
 import operator
-import os
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -29,13 +27,11 @@ __all__ = [
     "ExprClaim",
     "Failure",
     "FunctionClaim",
-    "check_chunk",
     "check_position",
     "local_check",
 ]
 
 CheckKind = Literal["grundy", "p-set", "misere-p-set"]
-SLEEP_ENV = "NIMLAB_VERIFY_CHUNK_SLEEP"
 
 
 class Claim:
@@ -289,50 +285,3 @@ def local_check(
         if fail is not None:
             return fail
     return None
-
-
-def check_chunk(spec: Any, i: int) -> ChunkResult:
-    """Check chunk *i* of a :class:`~nimlab.verification.runner.CheckSpec`."""
-    t0 = time.perf_counter()
-    sleep = os.environ.get(SLEEP_ENV)
-    if sleep:
-        time.sleep(float(sleep))
-    if spec.fast:
-        from nimlab.verification.fast import fast_chunk
-
-        res = fast_chunk(spec, i)
-        if res is not None:
-            return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "vectorised")
-    if getattr(spec, "compiled", False):
-        from nimlab.verification.compiled import compiled_chunk
-
-        res = compiled_chunk(spec, i)
-        if res is not None:
-            return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "compiled")
-    game = spec.game
-    claim_obj: Claim = spec.claim
-    cache: dict[Any, Any] = {}
-
-    def claim(p: Any) -> Any:
-        v = cache.get(p, cache)
-        if v is cache:
-            try:
-                v = claim_obj.value(game, p)
-            except NimlabError:
-                raise
-            except ZeroDivisionError:
-                raise InvalidParameterError(
-                    f"the claim divides by zero at {_fmt(game, p)}"
-                ) from None
-            if len(cache) > 500_000:
-                cache.clear()
-            cache[p] = v
-        return v
-
-    count = 0
-    for pos in spec.space.chunk(i):
-        count += 1
-        fail = check_position(game, spec.kind, claim, pos, spec.space)
-        if fail is not None:
-            return ChunkResult(i, count, time.perf_counter() - t0, fail)
-    return ChunkResult(i, count, time.perf_counter() - t0, None)

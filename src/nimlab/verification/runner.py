@@ -23,6 +23,7 @@ from typing import Any
 from nimlab.core.errors import InvalidArgumentError, InvalidParameterError, NimlabError
 from nimlab.core.params import as_index
 from nimlab.core.ruleset import Ruleset
+from nimlab.verification.chunks import check_chunk
 from nimlab.verification.expr import parse_expression
 from nimlab.verification.local import (
     CheckKind,
@@ -31,7 +32,6 @@ from nimlab.verification.local import (
     ExprClaim,
     Failure,
     FunctionClaim,
-    check_chunk,
 )
 from nimlab.verification.spaces import (
     BoxSpace,

@@ -1,0 +1,67 @@
+"""One chunk of a local check: the vectorised, compiled or Python path, whichever applies.
+
+:func:`check_chunk` sits above the three paths (:mod:`~nimlab.verification.fast`,
+:mod:`~nimlab.verification.compiled` and the exact check of
+:mod:`~nimlab.verification.local`), which know nothing of each other, so there is no import
+circle among them.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from nimlab.core.errors import InvalidParameterError, NimlabError
+from nimlab.verification.local import ChunkResult, Claim, _fmt, check_position
+
+__all__ = ["SLEEP_ENV", "check_chunk"]
+
+SLEEP_ENV = "NIMLAB_VERIFY_CHUNK_SLEEP"
+
+
+def check_chunk(spec: Any, i: int) -> ChunkResult:
+    """Check chunk *i* of a :class:`~nimlab.verification.runner.CheckSpec`."""
+    t0 = time.perf_counter()
+    sleep = os.environ.get(SLEEP_ENV)
+    if sleep:
+        time.sleep(float(sleep))
+    if spec.fast:
+        from nimlab.verification.fast import fast_chunk
+
+        res = fast_chunk(spec, i)
+        if res is not None:
+            return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "vectorised")
+    if getattr(spec, "compiled", False):
+        from nimlab.verification.compiled import compiled_chunk
+
+        res = compiled_chunk(spec, i)
+        if res is not None:
+            return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "compiled")
+    game = spec.game
+    claim_obj: Claim = spec.claim
+    cache: dict[Any, Any] = {}
+
+    def claim(p: Any) -> Any:
+        v = cache.get(p, cache)
+        if v is cache:
+            try:
+                v = claim_obj.value(game, p)
+            except NimlabError:
+                raise
+            except ZeroDivisionError:
+                raise InvalidParameterError(
+                    f"the claim divides by zero at {_fmt(game, p)}"
+                ) from None
+            if len(cache) > 500_000:
+                cache.clear()
+            cache[p] = v
+        return v
+
+    count = 0
+    for pos in spec.space.chunk(i):
+        count += 1
+        fail = check_position(game, spec.kind, claim, pos, spec.space)
+        if fail is not None:
+            return ChunkResult(i, count, time.perf_counter() - t0, fail)
+    return ChunkResult(i, count, time.perf_counter() - t0, None)

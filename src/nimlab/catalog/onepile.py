@@ -8,18 +8,22 @@ Siegel's Theorem 11 / Corollary 1 (``S18-T11``) gives All-but({k}) and All-but({
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import functools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from nimlab.catalog.registry import register
-from nimlab.core.errors import InvalidParameterError
+from nimlab.core.errors import InvalidParameterError, SearchTooLargeError
 from nimlab.core.kernels import AllButKernel, OneHeapKernel, SubtractionKernel
 from nimlab.core.params import Param, parse_int_set, to_int_set
 from nimlab.core.ruleset import HeapRuleset, int_heaps
 from nimlab.formulas.onepile import (
+    Periodicity,
+    allbut_periodicity,
     allbut_periodicity_proof,
     siegel_allbut_grundy,
+    subtraction_periodicity,
     subtraction_periodicity_proof,
 )
 
@@ -33,6 +37,18 @@ class OneHeapGame(HeapRuleset):
     """A game played on a single heap, described by the amounts a move may take."""
 
     n_heaps: ClassVar[int | None] = 1
+    #: True when the parameter ``S`` lists the amounts a move takes (so a heap has at most
+    #: ``len(S)`` moves), False when it lists the amounts a move may not take.
+    takes_listed: ClassVar[bool] = False
+
+    def exact_periodicity(self) -> Periodicity | None:
+        """The exact (arithmetic-)periodicity of the Grundy sequence; None when unknown."""
+        return None
+
+    def sum_move_period(self) -> int | None:
+        """``p`` when this game is Subtraction({1, …, p − 1}), the ``G0`` of S18-T12's
+        hypothesis (a sum-move takes fewer than ``p`` stones); else None."""
+        return None
 
     def take_amounts(self, n: int) -> Iterable[int]:
         """The amounts ``s`` (``1 ≤ s ≤ n``) a move may take from a heap of *n*."""
@@ -57,6 +73,16 @@ def _positive_set(name: str, value: object) -> frozenset[int]:
             "(a move must take at least one stone)"
         )
     return s
+
+
+@functools.lru_cache(maxsize=256)
+def _exact(
+    periodicity: Callable[[frozenset[int]], Periodicity], S: frozenset[int]
+) -> Periodicity | None:
+    try:
+        return periodicity(S)
+    except SearchTooLargeError:
+        return None
 
 
 @register
@@ -89,6 +115,7 @@ class Subtraction(OneHeapGame):
     )
     summary = "one heap; take s stones for some s in S"
     theorems = ("S18-T12",)
+    takes_listed = True
 
     def __post_init__(self) -> None:
         s = _positive_set("S", self.S)
@@ -121,6 +148,28 @@ class Subtraction(OneHeapGame):
 
     def take_amounts(self, n: int) -> Iterable[int]:
         return (s for s in sorted(self.S) if s <= n)
+
+    def exact_periodicity(self) -> Periodicity | None:
+        """The subtraction periodicity (None when it is not found within the search bound).
+
+        Examples
+        --------
+        >>> Subtraction(frozenset({1, 2, 3})).exact_periodicity().period
+        4
+        """
+        return _exact(subtraction_periodicity, self.S)
+
+    def sum_move_period(self) -> int | None:
+        """``max(S) + 1`` when ``S = {1, …, max(S)}``.
+
+        Examples
+        --------
+        >>> Subtraction(frozenset({1, 2, 3})).sum_move_period(), Subtraction(frozenset({1, 3})).sum_move_period()
+        (4, None)
+        """
+        if frozenset(range(1, max(self.S) + 1)) == self.S:
+            return max(self.S) + 1
+        return None
 
     def sequence_kernel(self) -> OneHeapKernel:
         """Subtraction recurrence over the sorted set S."""
@@ -185,6 +234,16 @@ class AllBut(OneHeapGame):
 
     def take_amounts(self, n: int) -> Iterable[int]:
         return (s for s in range(1, n + 1) if s not in self.S)
+
+    def exact_periodicity(self) -> Periodicity | None:
+        """The arithmetic periodicity of All-but(S).
+
+        Examples
+        --------
+        >>> AllBut(frozenset({4, 8})).exact_periodicity()
+        Periodicity(preperiod=0, period=12, saltus=4, values=(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3))
+        """
+        return _exact(allbut_periodicity, self.S)
 
     def sequence_kernel(self) -> OneHeapKernel:
         """All-but recurrence (a line with lag max(S))."""

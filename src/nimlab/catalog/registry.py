@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.util
+import sys
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from nimlab.core.errors import InvalidArgumentError, InvalidParameterError, UnknownGameError
@@ -23,6 +26,7 @@ __all__ = [
     "game",
     "game_class",
     "games",
+    "load_game_file",
     "load_plugins",
     "parse_game_spec",
     "register",
@@ -48,6 +52,7 @@ CATALOG_MODULES: tuple[str, ...] = (
 _CLASSES: dict[str, type[Ruleset[Any]]] = {}
 _NAMES: dict[str, str] = {}
 _loaded = False
+_LOADED_FILES: dict[Path, object] = {}
 
 R = TypeVar("R", bound=type[Ruleset[Any]])
 
@@ -147,6 +152,39 @@ def is_file_spec(name: str) -> bool:
     return bool(sep) and path.endswith(".py")
 
 
+def load_game_file(path: str | Path) -> object:
+    """Run a Python file that defines games (with :func:`nimlab.heap_game`), once per path.
+
+    Examples
+    --------
+    >>> load_game_file("no/such/file.py")
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.UnknownGameError: no game file 'no/such/file.py'
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise UnknownGameError(f"no game file {str(path)!r}")
+    resolved = p.resolve()
+    if resolved in _LOADED_FILES:
+        return _LOADED_FILES[resolved]
+    mod_name = f"nimlab_user_games_{abs(hash(str(resolved)))}"
+    spec = importlib.util.spec_from_file_location(mod_name, resolved)
+    if spec is None or spec.loader is None:  # pragma: no cover - a .py file always has one
+        raise UnknownGameError(f"cannot load game file {str(path)!r}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        sys.modules.pop(mod_name, None)
+        raise InvalidParameterError(
+            f"game file {str(path)!r} failed to run: {type(exc).__name__}: {exc}"
+        ) from exc
+    _LOADED_FILES[resolved] = module
+    return module
+
+
 def game_class(name: str) -> type[Ruleset[Any]]:
     """The ruleset class registered under *name* (or an alias).
 
@@ -160,8 +198,6 @@ def game_class(name: str) -> type[Ruleset[Any]]:
         )
     _load()
     if is_file_spec(name):
-        from nimlab.catalog.user import load_game_file
-
         path, _, name = name.rpartition(":")
         load_game_file(path)
     canonical = _NAMES.get(_key(name))

@@ -28,22 +28,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from nimlab.catalog.nim import Nim
 from nimlab.catalog.onepile import AllBut, OneHeapGame, Subtraction
 from nimlab.catalog.registry import parse_game_spec, register
-from nimlab.core.errors import (
-    InvalidParameterError,
-    InvalidPositionError,
-    NimlabError,
-    SearchTooLargeError,
-)
+from nimlab.core.errors import InvalidParameterError, InvalidPositionError, NimlabError
 from nimlab.core.kernels import LinesKernel, TableKernel, compositions
 from nimlab.core.params import Param
 from nimlab.core.ruleset import HeapRuleset, Ruleset, int_heaps
-from nimlab.formulas.onepile import (
-    Periodicity,
-    allbut_periodicity,
-    has_inner_period,
-    subtraction_periodicity,
-)
-from nimlab.formulas.ryuo import restricted_ryuo_grundy, rgames_grundy, ryuo_grundy
+from nimlab.formulas.onepile import Periodicity, has_inner_period
+from nimlab.formulas.ryuo import restricted_ryuo_grundy, rgames_grundy, ryuo_grundy, splits
 
 if TYPE_CHECKING:
     from nimlab.core.strategy import Construction
@@ -53,9 +43,6 @@ __all__ = [
     "RestrictedRyuo",
     "Ryuo",
     "one_heap_game",
-    "periodicity",
-    "splits",
-    "sum_move_period",
 ]
 
 # Ryuo kernels list their sum-moves as about p^2/2 explicit vectors; beyond this p the
@@ -70,26 +57,6 @@ def _positive_int(game: str, name: str, value: object, doc: str) -> int:
             f"(example: -p {name}=3)"
         )
     return value
-
-
-def splits(heaps: tuple[int, ...], t: int) -> Iterator[tuple[int, ...]]:
-    """Every way to take *t* stones in total from *heaps*, each at most its heap.
-
-    The sum-move of Ryuo Nim, restricted Ryuo Nim and RGAMES.
-
-    Examples
-    --------
-    >>> list(splits((1, 2), 2))
-    [(1, 0), (0, 1)]
-    """
-    if len(heaps) == 1:
-        if t <= heaps[0]:
-            yield (heaps[0] - t,)
-        return
-    room = sum(heaps[1:])
-    for a in range(max(0, t - room), min(t, heaps[0]) + 1):
-        for rest in splits(heaps[1:], t - a):
-            yield (heaps[0] - a, *rest)
 
 
 @register
@@ -315,41 +282,9 @@ def _convert_parts(name: str, value: object) -> tuple[OneHeapGame, ...]:
 
 
 @functools.lru_cache(maxsize=256)
-def periodicity(g: OneHeapGame) -> Periodicity | None:
-    """Exact (arithmetic-)periodicity of a Subtraction or All-but game, else None.
-
-    Examples
-    --------
-    >>> periodicity(AllBut(frozenset({4, 8})))
-    Periodicity(preperiod=0, period=12, saltus=4, values=(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3))
-    """
-    try:
-        if isinstance(g, Subtraction):
-            return subtraction_periodicity(g.S)
-        if isinstance(g, AllBut):
-            return allbut_periodicity(g.S)
-    except SearchTooLargeError:
-        return None
-    return None
-
-
-@functools.lru_cache(maxsize=256)
 def _inner(g: OneHeapGame, p: int) -> Periodicity | None:
-    per = periodicity(g)
+    per = g.exact_periodicity()
     return per if per is not None and has_inner_period(per, p) else None
-
-
-def sum_move_period(g0: OneHeapGame) -> int | None:
-    """``p`` when ``g0`` is Subtraction({1, …, p−1}) (the hypothesis of S18-T12), else None.
-
-    Examples
-    --------
-    >>> sum_move_period(Subtraction(frozenset({1, 2, 3}))), sum_move_period(Subtraction(frozenset({1, 3})))
-    (4, None)
-    """
-    if isinstance(g0, Subtraction) and frozenset(range(1, max(g0.S) + 1)) == g0.S:
-        return max(g0.S) + 1
-    return None
 
 
 @register
@@ -467,7 +402,7 @@ class RGames(HeapRuleset):
             yield from splits(position, t)
 
     def closed_grundy(self, position: tuple[int, ...]) -> int | None:
-        p = sum_move_period(self.g0)
+        p = self.g0.sum_move_period()
         if p is None:
             return None
         values: list[int] = []

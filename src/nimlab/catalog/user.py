@@ -16,12 +16,10 @@ defines games; see :func:`nimlab.catalog.registry.load_plugins`).
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from pathlib import Path
 from typing import Any, ClassVar
 
+from nimlab.catalog.registry import load_game_file
 from nimlab.core.errors import InvalidParameterError, InvalidPositionError, UnknownGameError
 from nimlab.core.params import Param, parse_int_set, to_int_set
 from nimlab.core.ruleset import HeapRuleset
@@ -35,7 +33,6 @@ __all__ = [
 
 ENTRY_POINT_GROUP = "nimlab.games"  # read by nimlab.catalog.registry.load_plugins
 _MAX_PARAMS = 4
-_LOADED_FILES: dict[Path, object] = {}
 
 
 def _set_param(name: str, value: object) -> tuple[int, ...]:
@@ -256,36 +253,3 @@ def heap_game(
         return cls()  # type: ignore[no-any-return]
 
     return decorate
-
-
-def load_game_file(path: str | Path) -> object:
-    """Run a Python file that defines games (with :func:`heap_game`), once per path.
-
-    Examples
-    --------
-    >>> load_game_file("no/such/file.py")
-    Traceback (most recent call last):
-    ...
-    nimlab.core.errors.UnknownGameError: no game file 'no/such/file.py'
-    """
-    p = Path(path)
-    if not p.is_file():
-        raise UnknownGameError(f"no game file {str(path)!r}")
-    resolved = p.resolve()
-    if resolved in _LOADED_FILES:
-        return _LOADED_FILES[resolved]
-    mod_name = f"nimlab_user_games_{abs(hash(str(resolved)))}"
-    spec = importlib.util.spec_from_file_location(mod_name, resolved)
-    if spec is None or spec.loader is None:  # pragma: no cover - a .py file always has one
-        raise UnknownGameError(f"cannot load game file {str(path)!r}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[mod_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        sys.modules.pop(mod_name, None)
-        raise InvalidParameterError(
-            f"game file {str(path)!r} failed to run: {type(exc).__name__}: {exc}"
-        ) from exc
-    _LOADED_FILES[resolved] = module
-    return module

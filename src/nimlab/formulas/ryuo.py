@@ -12,11 +12,11 @@ of inner period p, ``G = p(⌊G1(x1)/p⌋ ⊕ … ⊕ ⌊Gm(xm)/p⌋) + ((x1 + �
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from nimlab.core.errors import InvalidParameterError
 
-__all__ = ["restricted_ryuo_grundy", "rgames_grundy", "ryuo_grundy"]
+__all__ = ["restricted_ryuo_grundy", "rgames_grundy", "ryuo_grundy", "splits"]
 
 
 def _check_p(p: int) -> None:
@@ -94,3 +94,23 @@ def rgames_grundy(heaps: Sequence[int], part_values: Sequence[int], p: int) -> i
     for v in part_values:
         acc ^= v // p
     return p * acc + sum(heaps) % p
+
+
+def splits(heaps: tuple[int, ...], t: int) -> Iterator[tuple[int, ...]]:
+    """Every way to take *t* stones in total from *heaps*, each at most its heap.
+
+    The sum-move of Ryuo Nim, restricted Ryuo Nim and RGAMES.
+
+    Examples
+    --------
+    >>> list(splits((1, 2), 2))
+    [(1, 0), (0, 1)]
+    """
+    if len(heaps) == 1:
+        if t <= heaps[0]:
+            yield (heaps[0] - t,)
+        return
+    room = sum(heaps[1:])
+    for a in range(max(0, t - room), min(t, heaps[0]) + 1):
+        for rest in splits(heaps[1:], t - a):
+            yield (heaps[0] - a, *rest)

@@ -1,7 +1,7 @@
 """Subtraction(S) and All-but(S): winning moves from the exact periodicity of G.
 
 The Grundy sequences are ultimately periodic (Subtraction) or arithmetic-periodic
-(All-but); :func:`nimlab.catalog.ryuo.periodicity` finds preperiod, period and saltus
+(All-but); the game's ``exact_periodicity()`` finds preperiod, period and saltus
 exactly (the sequence's finite state repeats), so ``G(n)`` and the heaps of value 0 below
 ``n`` are known for heaps of any size.
 
@@ -33,14 +33,11 @@ def onepile_moves(game: Ruleset[Any], n: int) -> list[tuple[int]] | None:
     >>> onepile_moves(game("allbut", S={2}), 7)
     [(2,), (0,)]
     """
-    from nimlab.catalog.onepile import Subtraction
-    from nimlab.catalog.ryuo import periodicity
-
-    per = periodicity(game)
+    per = game.exact_periodicity()  # type: ignore[attr-defined]
     if per is None:
         return None
     S = game.S  # type: ignore[attr-defined]
-    if isinstance(game, Subtraction):
+    if game.takes_listed:  # type: ignore[attr-defined]
         cands = [n - t for t in sorted(S) if t <= n]
     else:
         cands = [m for m in sorted(_preimages(per, 0, n), reverse=True) if n - m not in S]

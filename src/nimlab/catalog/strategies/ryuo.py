@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from nimlab.catalog.ryuo import splits
 from nimlab.core.errors import InvalidParameterError
 from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
+from nimlab.formulas.ryuo import splits
 
 __all__ = [
     "restricted_ryuo_moves",
@@ -27,7 +27,6 @@ __all__ = [
     "rgames_strategy",
     "ryuo_moves",
     "ryuo_strategy",
-    "splits",
 ]
 
 Heaps = tuple[int, ...]
@@ -157,16 +156,13 @@ def rgames_moves(game: Ruleset[Any], heaps: Heaps) -> list[Heaps] | None:
     >>> rgames_moves(g, (9, 13))
     [(7, 13), (9, 3), (9, 7), (9, 11)]
     """
-    from nimlab.catalog.onepile import Subtraction
-    from nimlab.catalog.ryuo import periodicity, sum_move_period
-
     g0 = game.g0  # type: ignore[attr-defined]
     parts = game.parts  # type: ignore[attr-defined]
-    p = sum_move_period(g0)
+    p = g0.sum_move_period()
     if p is None or game.closed_grundy(heaps) is None:
         return None
-    pers = [periodicity(g) for g in parts]
-    quot = [per.grundy(h) // p for per, h in zip(pers, heaps, strict=True)]  # type: ignore[union-attr]
+    pers = [g.exact_periodicity() for g in parts]
+    quot = [per.grundy(h) // p for per, h in zip(pers, heaps, strict=True)]
     if game.closed_is_p(heaps):
         return []
     total_q = 0
@@ -176,7 +172,7 @@ def rgames_moves(game: Ruleset[Any], heaps: Heaps) -> list[Heaps] | None:
     out: list[Heaps] = []
     for i, (h, g, per) in enumerate(zip(heaps, parts, pers, strict=True)):
         target = (total_q ^ quot[i]) * p + (-(s - h)) % p
-        if isinstance(g, Subtraction):
+        if g.takes_listed:
             cands = [h - t for t in sorted(g.S) if t <= h]
         else:
             cands = [n for n in _preimages(per, target, h) if h - n not in g.S]

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 
 import nimlab
+from nimlab.core import views
 from nimlab.core.kernels import LinesKernel, TableKernel
 from nimlab.core.ruleset import HeapRuleset
 from nimlab.core.strategy import Construction
-from nimlab.core.views import BinaryCriterion, XorCriterion
+from nimlab.core.views import BinaryFigure
 from nimlab.engine.tables import has_kernel
 
 
@@ -81,8 +82,8 @@ def test_no_game_name_comparison_outside_the_catalog() -> None:
 class MyNimK(TakeOneOrTwoFromBoth):
     """A user's game declaring the facets of Nim: its binary criterion and Nim_1 play."""
 
-    def binary_criterion(self) -> BinaryCriterion:
-        return XorCriterion()
+    def binary_figure(self, position: tuple[int, ...]) -> BinaryFigure | None:
+        return nimlab.game("nim").binary_figure(position)
 
     def nimk_equivalent(self, position: tuple[int, ...]) -> int:
         return 1
@@ -95,6 +96,50 @@ def test_user_game_gets_view_and_explanation_facets() -> None:
     assert e.table is not None and e.table.modulus == 2
     plain = nimlab.explain(TakeOneOrTwoFromBoth(), (3, 5))
     assert plain.table is None
+
+
+@dataclass(frozen=True)
+class WithOwnFigure(TakeOneOrTwoFromBoth):
+    """A user's game drawing its own binary view: heaps, their difference mod 3."""
+
+    def binary_figure(self, position: tuple[int, ...]) -> BinaryFigure | None:
+        x, y = position
+        width = views.width(position)
+        d = abs(x - y) % 3
+        rows = (
+            *views.heap_rows(position, width),
+            views.BinaryRow("|x-y| mod 3", views.bits(d, width), str(d), "result"),
+        )
+        return BinaryFigure((views.BinaryBlock("", rows),), f"difference mod 3 is {d}", None, None)
+
+
+def test_user_game_draws_its_own_binary_view() -> None:
+    view = nimlab.render.binary_view(WithOwnFigure(), (6, 2))
+    assert view.rows() == [("n1", "110"), ("n2", "010"), ("|x-y| mod 3", "001")]
+    assert view.conclusion == "difference mod 3 is 1" and view.theorem is None
+    assert "|x-y| mod 3" in view.render_text() and "<table" in view._repr_html_()
+    assert view.to_dict()["blocks"][0]["rows"][2]["role"] == "result"
+    # without the hook: the plain nim-sum, labelled as not being the game's criterion
+    plain = nimlab.render.binary_view(TakeOneOrTwoFromBoth(), (6, 2))
+    assert plain.rows()[-1] == ("⊕", "100")
+    assert "not this game's criterion" in plain.conclusion
+
+
+def test_no_family_drawing_code_in_render() -> None:
+    """render/ draws what the game's binary_figure hook returns; it names no criterion."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse((Path(nimlab.__file__).parent / "render" / "binary.py").read_text("utf-8"))
+    for node in ast.walk(tree):  # docstrings may show examples; the code may not name a family
+        body = getattr(node, "body", None)
+        first = body[0] if isinstance(body, list) and body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+            body[0] = ast.Pass()
+    text = ast.unparse(tree).lower()
+    assert "binary_figure" in text
+    for word in ("s19-t", "sh-t", "v2(", "tail(", "welter", "nimhoff", "emperor", "moore"):
+        assert word not in text, word
 
 
 @dataclass(frozen=True)

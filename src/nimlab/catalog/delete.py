@@ -25,9 +25,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from nimlab.catalog.registry import register
+from nimlab.core import views
 from nimlab.core.kernels import DeleteNimKernel, TableKernel
 from nimlab.core.ruleset import HeapRuleset, int_heaps
-from nimlab.core.views import BinaryCriterion, OrTailCriterion, ResidueCriterion, ValuationCriterion
+from nimlab.core.status import status_of
+from nimlab.core.views import BinaryBlock, BinaryFigure, BinaryRow
 from nimlab.formulas.delete import (
     SH_T6_STAR_VERIFIED_BELOW,
     abo_is_p,
@@ -37,6 +39,8 @@ from nimlab.formulas.delete import (
     single_delete4_is_p,
     single_delete_all_odd,
     single_delete_twos_is_p,
+    tail,
+    v2,
 )
 
 if TYPE_CHECKING:
@@ -105,9 +109,26 @@ class DeleteNim(HeapRuleset):
             return None
         return 2 * (sum(heaps) + 2)
 
-    def binary_criterion(self) -> BinaryCriterion:
-        """Trailing ones of the OR (S19-T11)."""
-        return OrTailCriterion()
+    def binary_figure(self, position: tuple[int, ...]) -> BinaryFigure:
+        """The two heaps, their OR and its trailing ones (S19-T11)."""
+        a, b = position
+        o = a | b
+        t = tail(o)
+        width = max(a.bit_length(), b.bit_length(), t, 1)
+        marks = views.mark_low(width, t)
+        rows = (
+            BinaryRow("a", views.bits(a, width), str(a)),
+            BinaryRow("b", views.bits(b, width), str(b)),
+            BinaryRow("∨", views.bits(o, width), str(o), "result", marks, f"tail = {t}"),
+        )
+        return BinaryFigure(
+            (BinaryBlock("", rows),),
+            f"G = tail(a ∨ b) = {t}: {views.pn(t == 0)} (S19-T11)",
+            t,
+            t == 0,
+            "S19-T11",
+            ("trailing ones (tail)",),
+        )
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         a, b = position
@@ -208,9 +229,56 @@ class SingleDelete(_PositiveHeaps):
             out.append(f"2-adic valuations after:  {valuations(move)}")
         return out
 
-    def binary_criterion(self) -> BinaryCriterion:
-        """2-adic valuations (Sh-T1, Sh-T3, Sh-T6*, Sh-P7)."""
-        return ValuationCriterion()
+    def binary_figure(self, position: tuple[int, ...]) -> BinaryFigure:
+        """2-adic valuations, the lowest 1 of each heap marked (Sh-T1, Sh-T3, Sh-T6*, Sh-P7)."""
+        n = len(position)
+        width = views.width(position)
+        vals = [v2(h) for h in position]
+        rows = tuple(
+            BinaryRow(
+                lab,
+                views.bits(h, width),
+                str(h),
+                "heap",
+                views.mark_at(width, v),
+                f"v2={v}",
+                views.mark_low(width, v),
+            )
+            for lab, h, v in zip(views.heap_labels(n, paper=True), position, vals, strict=True)
+        )
+        _, p = views.closed_values(self, position)
+        if n == 2:
+            p, thm, why = vals[0] == vals[1] == 0, "Sh-T1", "P iff both heaps odd"
+        elif n == 3:
+            p, thm, why = len(set(vals)) == 1, "Sh-T3", "P iff v2(x) = v2(y) = v2(z)"
+        elif n == 4:
+            used = self.closed_theorem(position)
+            why = "sorted v2: " + " ≤ ".join(map(str, sorted(vals)))
+            if used is None:
+                thm = "Sh-T6*"
+                why += (
+                    f"; Sh-T6 is refuted and Sh-T6* is {status_of('Sh-T6*').summary()}: "
+                    "no criterion applies to heaps this large"
+                )
+            else:
+                thm = used
+                why += f"; {used} is {status_of(used).summary()}"
+                if len(set(vals)) == 1:
+                    why += ", case (1) a = b = c = d"
+        else:
+            thm = "Sh-P7"
+            why = "all heaps odd ⇒ P" if all(v == 0 for v in vals) else "n ≥ 5 is open"
+            if all(v == 0 for v in vals):
+                p = True
+        verdict = "undecided by a proved criterion" if p is None else views.pn(p)
+        return BinaryFigure(
+            (BinaryBlock("", rows),),
+            f"v2 = {', '.join(map(str, vals))}: {verdict} ({thm}: {why})",
+            None,
+            p,
+            thm,
+            ("lowest 1 of each heap (v2 = the zeros to its right)",),
+        )
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         n = len(position)
@@ -310,9 +378,24 @@ class AboDelete(_PositiveHeaps):
         n = len(heaps)
         return sum(math.comb(max(h - 1, 0), n - 1) for h in heaps) * math.factorial(n)
 
-    def binary_criterion(self) -> BinaryCriterion:
-        """Heaps mod n(n-1) (Sh-T2)."""
-        return ResidueCriterion()
+    def binary_figure(self, position: tuple[int, ...]) -> BinaryFigure:
+        """Each heap mod n(n-1) (Sh-T2)."""
+        n = len(position)
+        mod = n * (n - 1)
+        width = views.width(position)
+        rows = tuple(
+            BinaryRow(lab, views.bits(h, width), str(h), note=f"mod {mod} = {h % mod}")
+            for lab, h in zip(views.heap_labels(n), position, strict=True)
+        )
+        p = all(1 <= h % mod <= n - 1 for h in position)
+        return BinaryFigure(
+            (BinaryBlock("", rows),),
+            f"every heap z has 1 ≤ z mod {mod} ≤ {n - 1}: {'yes' if p else 'no'}: "
+            f"{views.pn(p)} (Sh-T2)",
+            None,
+            p,
+            "Sh-T2",
+        )
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         n = len(position)

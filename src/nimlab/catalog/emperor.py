@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from nimlab.catalog.registry import register
+from nimlab.core import views
 from nimlab.core.errors import InvalidParameterError, InvalidPositionError
 from nimlab.core.params import Param
 from nimlab.core.ruleset import Ruleset, _as_int
-from nimlab.core.views import BinaryCriterion, RangeCriterion
+from nimlab.core.views import BinaryBlock, BinaryFigure, BinaryRow
 from nimlab.formulas.emperor import emperor_is_p
 from nimlab.formulas.nim import nim_sum
 
@@ -136,9 +137,45 @@ class Emperor(Ruleset[EmperorPosition]):
             out.append(f"after:  {quantities(move)}")
         return out
 
-    def binary_criterion(self) -> BinaryCriterion:
-        """Range XORs and totals (S19-T12, S19-T13)."""
-        return RangeCriterion(int(self.k))
+    def binary_figure(self, position: EmperorPosition) -> BinaryFigure:
+        """XOR per range, and the range totals' XOR or digit sums (S19-T12, S19-T13)."""
+        k = int(self.k) or 1
+        ranges = list(position)
+        totals = [sum(r) for r in ranges]
+        xors = [nim_sum(r) for r in ranges]
+        width = views.width((*totals, *(h for r in ranges for h in r)))
+        blocks = []
+        for i, (r, x, t) in enumerate(zip(ranges, xors, totals, strict=True), 1):
+            rows = [
+                BinaryRow(f"n{i}.{j}", views.bits(h, width), str(h)) for j, h in enumerate(r, 1)
+            ]
+            rows.append(BinaryRow("⊕", views.bits(x, width), str(x), "result"))
+            rows.append(BinaryRow("Σ", views.bits(t, width), str(t), "total"))
+            blocks.append(BinaryBlock(f"range {i}", tuple(rows)))
+        trows = [BinaryRow(f"Σ{i}", views.bits(t, width), str(t)) for i, t in enumerate(totals, 1)]
+        if k == 1:
+            tx = nim_sum(totals)
+            trows.append(BinaryRow("⊕", views.bits(tx, width), str(tx), "result"))
+            totals_ok = tx == 0
+            how = f"XOR of totals = {tx}"
+            thm = "S19-T12"
+        else:
+            sums = views.column_sums(totals, k + 1)
+            s = views.s19_string(sums)
+            trows.append(BinaryRow(f"mod {k + 1}", views.digits_row(sums, width), s, "result"))
+            totals_ok = all(d == 0 for d in sums)
+            how = f"digit sums of totals mod {k + 1} = {s!r}"
+            thm = "S19-T13"
+        blocks.append(BinaryBlock("range totals", tuple(trows)))
+        p = all(x == 0 for x in xors) and totals_ok
+        return BinaryFigure(
+            tuple(blocks),
+            f"range XORs {', '.join(map(str, xors))}; {how}: {views.pn(p)} "
+            f"({thm}: P iff every range XORs to 0 and the totals satisfy the criterion)",
+            None,
+            p,
+            thm,
+        )
 
     def validate(self, position: object) -> EmperorPosition:
         """Normalise to a tuple of ranges, each a tuple of heaps ``≥ 0``; a bare int is a range of one heap."""

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from nimlab.catalog.registry import register
+from nimlab.core import views
 from nimlab.core.kernels import LimKernel, TableKernel
 from nimlab.core.ruleset import HeapRuleset, int_heaps
-from nimlab.core.views import BinaryCriterion, MajorityCriterion
-from nimlab.formulas.lim import lim_grundy
+from nimlab.core.views import BinaryBlock, BinaryFigure, BinaryRow
+from nimlab.formulas.lim import bitwise_majority, lim_grundy
 
 if TYPE_CHECKING:
     from nimlab.core.strategy import Construction
@@ -70,9 +71,22 @@ class Lim(HeapRuleset):
         a, b, c = (heaps + [0, 0, 0])[:3]
         return min(a, b) + min(a, c) + min(b, c)
 
-    def binary_criterion(self) -> BinaryCriterion:
-        """Bitwise majority (S19-T8)."""
-        return MajorityCriterion()
+    def binary_figure(self, position: tuple[int, ...]) -> BinaryFigure:
+        """The three heaps and their bitwise majority (S19-T8)."""
+        maj = bitwise_majority(*position)
+        width = views.width(position)
+        rows = [
+            BinaryRow(lab, views.bits(h, width), str(h))
+            for lab, h in zip(("a", "b", "c"), position, strict=True)
+        ]
+        rows.append(BinaryRow("maj", views.bits(maj, width), str(maj), "result"))
+        return BinaryFigure(
+            (BinaryBlock("", tuple(rows)),),
+            f"G = bitwise majority = ((a+b+c) − (a⊕b⊕c))/2 = {maj}: {views.pn(maj == 0)} (S19-T8)",
+            maj,
+            maj == 0,
+            "S19-T8",
+        )
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for i, j, l in ((0, 1, 2), (0, 2, 1), (1, 2, 0)):

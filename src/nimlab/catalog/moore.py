@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.registry import register
+from nimlab.core import views
 from nimlab.core.errors import InvalidParameterError
 from nimlab.core.kernels import MooreKernel, TableKernel
 from nimlab.core.params import Param, to_int
 from nimlab.core.ruleset import HeapRuleset, int_heaps
-from nimlab.core.views import BinaryCriterion, DigitSumCriterion
+from nimlab.core.views import BinaryBlock, BinaryFigure, BinaryRow
 from nimlab.formulas.moore import misere_moore_is_p, moore_is_p
 from nimlab.formulas.nim import nim_sum
 
@@ -115,9 +116,29 @@ class Moore(HeapRuleset):
         """Moore's Nim_k is Nim_K with K = k."""
         return int(self.k)
 
-    def binary_criterion(self) -> BinaryCriterion:
-        """Digit sums mod k+1 (S19-T5)."""
-        return DigitSumCriterion(int(self.k))
+    def binary_figure(self, position: tuple[int, ...]) -> BinaryFigure:
+        """The heaps in binary and their digit sums mod k+1 (S19-T5)."""
+        k = int(self.k)
+        m = k + 1
+        sums = views.column_sums(position, m)
+        width = max(len(sums), 1)
+        dw = len(str(k))
+        rows = [
+            BinaryRow(lab, tuple(d.rjust(dw) for d in views.bits(h, width)), str(h))
+            for lab, h in zip(views.heap_labels(len(position)), position, strict=True)
+        ]
+        s = views.s19_string(sums)
+        digits = tuple(d.rjust(dw) for d in views.digits_row(sums, width))
+        rows.append(BinaryRow(f"mod {m}", digits, s, "result"))
+        p = all(d == 0 for d in sums)
+        return BinaryFigure(
+            (BinaryBlock("", tuple(rows)),),
+            f"digit sums mod {m}: {s!r}: {views.pn(p)} "
+            "(S19-T5: P iff every column sums to 0 mod k+1)",
+            views.closed_values(self, position)[0],
+            p,
+            "S19-T5",
+        )
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         live = [i for i, h in enumerate(position) if h > 0]

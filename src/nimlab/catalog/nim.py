@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.registry import register
+from nimlab.core import views
 from nimlab.core.kernels import LinesKernel, OneHeapKernel, TableKernel, TakeAnyKernel
 from nimlab.core.ruleset import HeapRuleset, Ruleset
-from nimlab.core.views import BinaryCriterion, XorCriterion
+from nimlab.core.views import BinaryBlock, BinaryFigure
 from nimlab.formulas.nim import misere_nim_is_p, nim_sum
 from nimlab.formulas.onepile import allbut_periodicity_proof
 
@@ -59,9 +60,17 @@ class Nim(HeapRuleset):
         """Nim is Nim_1."""
         return 1
 
-    def binary_criterion(self) -> BinaryCriterion:
-        """The nim-sum (S19-T1)."""
-        return XorCriterion()
+    def binary_figure(self, position: tuple[int, ...]) -> BinaryFigure:
+        """The heaps in binary and their nim-sum (S19-T1)."""
+        labelled = list(zip(views.heap_labels(len(position)), position, strict=True))
+        rows, x = views.xor_rows(labelled)
+        return BinaryFigure(
+            (BinaryBlock("", tuple(rows)),),
+            f"nim-sum {x}: {views.pn(x == 0)} (S19-T1: G = n1 ⊕ … ⊕ nr)",
+            x,
+            x == 0,
+            "S19-T1",
+        )
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for i, h in enumerate(position):

@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.registry import register
+from nimlab.core import views
 from nimlab.core.kernels import LinesKernel, TableKernel, pair_offsets
 from nimlab.core.params import Param
 from nimlab.core.ruleset import HeapRuleset, int_heaps
-from nimlab.core.views import BinaryCriterion, NimhoffCriterion
+from nimlab.core.views import BinaryBlock, BinaryFigure, BinaryRow
+from nimlab.formulas.nim import nim_sum
 from nimlab.formulas.nimhoff import check_nimhoff_k, nimhoff_grundy
 
 if TYPE_CHECKING:
@@ -75,9 +77,30 @@ class Nimhoff(HeapRuleset):
             return None
         return sum(heaps) + len(heaps) ** 2
 
-    def binary_criterion(self) -> BinaryCriterion:
-        """XOR with the bit-k correction (S19-T10)."""
-        return NimhoffCriterion(int(self.k))
+    def binary_figure(self, position: tuple[int, ...]) -> BinaryFigure:
+        """The heaps, their XOR and the bit-k correction (S19-T10)."""
+        k = int(self.k)
+        x = nim_sum(position)
+        acc = position[0] if position else 0
+        carry = 0
+        for h in position[1:]:
+            c = ((acc >> k) & 1) & ((h >> k) & 1)
+            carry ^= c
+            acc = acc ^ h ^ c
+        width = views.width(position, k + 1)
+        rows = views.heap_rows(position, width, views.mark_at(width, k))
+        rows.append(BinaryRow("⊕", views.bits(x, width), str(x), "result"))
+        rows.append(BinaryRow("bit 0 +", views.bits(carry, width), str(carry), "result"))
+        rows.append(BinaryRow("G", views.bits(acc, width), str(acc), "result"))
+        return BinaryFigure(
+            (BinaryBlock("", tuple(rows)),),
+            f"G = n1 ⓚ … ⓚ nr = {acc}: {views.pn(acc == 0)} (S19-T10: a ⓚ b = a ⊕ b ⊕ a_k·b_k, "
+            f"k = {k}; the marked column is bit k)",
+            acc,
+            acc == 0,
+            "S19-T10",
+            (f"bit k = {k}",),
+        )
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for i, h in enumerate(position):

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.registry import register
+from nimlab.core import views
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.params import as_index
 from nimlab.core.ruleset import Ruleset, parse_group_tokens
-from nimlab.core.views import BinaryCriterion, NimProductCriterion
+from nimlab.core.views import BinaryBlock, BinaryFigure
 from nimlab.formulas.nimmul import nimmul
 
 if TYPE_CHECKING:
@@ -95,9 +96,17 @@ class TurningTurtles(Ruleset[Heads]):
         except (TypeError, ValueError):
             return None
 
-    def binary_criterion(self) -> BinaryCriterion:
-        """XOR of nim products (S19-T6)."""
-        return NimProductCriterion()
+    def binary_figure(self, position: Heads) -> BinaryFigure:
+        """The nim products ``a ⊗ b`` of the heads and their XOR (S19-T6)."""
+        prods = [(f"{a}⊗{b}", int(nimmul(a, b))) for a, b in sorted(position)]
+        rows, x = views.xor_rows(prods)
+        return BinaryFigure(
+            (BinaryBlock("", tuple(rows)),),
+            f"G = ⊕ a⊗b = {x}: {views.pn(x == 0)} (S19-T6)",
+            x,
+            x == 0,
+            "S19-T6",
+        )
 
     def validate(self, position: object) -> Heads:
         if not isinstance(position, (frozenset, set, tuple, list)):

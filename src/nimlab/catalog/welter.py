@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.registry import register
+from nimlab.core import views
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.ruleset import HeapRuleset
-from nimlab.core.views import BinaryCriterion, WelterCriterion
-from nimlab.formulas.welter import welter_grundy
+from nimlab.core.views import BinaryBlock, BinaryFigure, BinaryRow
+from nimlab.formulas.nim import nim_sum
+from nimlab.formulas.welter import welter_grundy, welter_m
 
 if TYPE_CHECKING:
     from nimlab.core.strategy import Construction
@@ -69,9 +71,27 @@ class Welter(HeapRuleset):
 
         return welter_strategy(self, position, misere)
 
-    def binary_criterion(self) -> BinaryCriterion:
-        """XOR and the M(x, y) terms (S19-T7)."""
-        return WelterCriterion()
+    def binary_figure(self, position: tuple[int, ...]) -> BinaryFigure:
+        """The heaps, the ``M(x, y)`` terms and their XOR (S19-T7)."""
+        n = len(position)
+        terms = [
+            (f"M(n{i + 1},n{j + 1})", welter_m(position[i], position[j]))
+            for i in range(n)
+            for j in range(i + 1, n)
+        ]
+        total = nim_sum([*position, *(t for _, t in terms)])
+        width = views.width((*position, *(t for _, t in terms)))
+        rows = views.heap_rows(position, width)
+        rows += [BinaryRow(lab, views.bits(t, width), str(t), "term") for lab, t in terms]
+        rows.append(BinaryRow("G", views.bits(total, width), str(total), "result"))
+        return BinaryFigure(
+            (BinaryBlock("", tuple(rows)),),
+            f"G = ⊕ heaps ⊕ ⊕ M(ni,nj) = {total}: {views.pn(total == 0)} "
+            "(S19-T7; M(x,y) = 2^(e+1)-1 where x, y agree in the lowest e digits only)",
+            total,
+            total == 0,
+            "S19-T7",
+        )
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         taken = set(position)

@@ -17,7 +17,7 @@ from nimlab.core.params import Param, as_index, read_int, shown
 if TYPE_CHECKING:
     from nimlab.core.kernels import OneHeapKernel, TableKernel
     from nimlab.core.strategy import Construction
-    from nimlab.core.views import BinaryCriterion
+    from nimlab.core.views import BinaryFigure
 
 __all__ = [
     "HeapRuleset",
@@ -123,11 +123,13 @@ class Ruleset(abc.ABC, Generic[P]):
         """
         return None
 
-    def binary_criterion(self) -> BinaryCriterion | None:
-        """What this game's theorem reads from the heaps in binary (for binary views).
+    def binary_figure(self, position: P) -> BinaryFigure | None:
+        """This game's binary view of a valid *position*: the heaps in binary and what its
+        theorem reads from them (for :func:`nimlab.render.binary_view`).
 
-        A description from :mod:`nimlab.core.views`, or None: the view then shows the
-        plain nim-sum, labelled as not being the game's criterion.
+        A :class:`~nimlab.core.views.BinaryFigure` (rows built with the helpers of
+        :mod:`nimlab.core.views`), or None: the view then shows the plain nim-sum, labelled
+        as not being the game's criterion.
         """
         return None
 

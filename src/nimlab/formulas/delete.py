@@ -11,7 +11,7 @@ corrected ``Sh-T6*`` is a conjecture), Proposition 7 (``Sh-P7``) and Proposition
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 __all__ = [
     "SH_T6_STAR_VERIFIED_BELOW",
@@ -19,6 +19,7 @@ __all__ = [
     "bit",
     "delete_nim_grundy",
     "sh_delete_nim_is_p",
+    "sh_t6_rule",
     "single_delete3_is_p",
     "single_delete4_is_p",
     "single_delete_all_odd",
@@ -128,8 +129,99 @@ def single_delete3_is_p(x: int, y: int, z: int) -> bool:
 SH_T6_STAR_VERIFIED_BELOW = 256
 
 
-def single_delete4_is_p(w: int, x: int, y: int, z: int) -> bool:
-    """Single-delete Nim on 4 positive heaps: the corrected criterion ``Sh-T6*``.
+def sh_t6_rule(printed: bool) -> Callable[[int, int, int, int], bool]:
+    """[Sh] Theorem 6's case analysis on four positive heaps, as a function of the heaps.
+
+    ``printed=False`` gives :func:`single_delete4_is_p` (``Sh-T6*``, case (5A) replaced by a
+    scan of the columns); ``printed=True`` gives the theorem exactly as printed, which is
+    false (``⟨12, 14, 15, 40⟩`` is P, it says N) and which nimlab keeps only to re-find
+    that counterexample (:mod:`nimlab.theory.sh`). The two differ only in case (5A). The
+    function uses plain integer operations only (no lists, no calls) and the flag is a
+    constant of its closure, so numba compiles the very same function for the compiled
+    local check.
+
+    Examples
+    --------
+    >>> printed = sh_t6_rule(printed=True)
+    >>> printed(1440, 864, 672, 1120), printed(12, 14, 15, 40)
+    (True, False)
+    >>> sh_t6_rule(printed=False)(12, 14, 15, 40)
+    True
+    """
+
+    def is_p(w: int, x: int, y: int, z: int) -> bool:
+        # the paper's binary digit I_k(h) is bit k - 1 here
+        if w <= 0 or x <= 0 or y <= 0 or z <= 0:
+            raise ValueError("single-delete heaps are positive integers")
+        a = b = c = d = 0  # 2-adic valuations of w, x, y, z
+        while (w >> a) & 1 == 0:
+            a += 1
+        while (x >> b) & 1 == 0:
+            b += 1
+        while (y >> c) & 1 == 0:
+            c += 1
+        while (z >> d) & 1 == 0:
+            d += 1
+        # order the heaps by valuation (a sorting network; ties never matter)
+        if a > b:
+            a, b, w, x = b, a, x, w
+        if c > d:
+            c, d, y, z = d, c, z, y
+        if a > c:
+            a, c, w, y = c, a, y, w
+        if b > d:
+            b, d, x, z = d, b, z, x
+        if b > c:
+            b, c, x, y = c, b, y, x
+        if a == b and b == c and c == d:  # (1)
+            return True
+        if a < b and b == c and c == d:  # (2)
+            return (w >> d) & 1 == 0
+        if a < b and b < c and c == d:  # (3)
+            if (w >> d) & 1 == 1 or (x >> d) & 1 == 1 or (w >> b) & 1 == 0:
+                return False
+            for k in range(b + 1, d):  # noqa: SIM110 - a loop numba compiles
+                if (w >> k) & 1 == 0 and (x >> k) & 1 == 0:
+                    return False
+            return True
+        if a < b and b < c and c < d:
+            for j in range(c + 1, d):  # (4B) / (5C)
+                if ((w >> j) & 1) + ((x >> j) & 1) + ((y >> j) & 1) < 2:
+                    return False
+            if (w >> c) & 1 == 0 or (x >> c) & 1 == 0 or (w >> b) & 1 == 0:  # (4C/E), (5D/F)
+                return False
+            for k in range(b + 1, c):  # (4D), (5E)
+                if (w >> k) & 1 == 0 and (x >> k) & 1 == 0:
+                    return False
+            top = ((w >> d) & 1) + ((x >> d) & 1) + ((y >> d) & 1)
+            if top == 0:  # (4A)
+                return True
+            if top != 3:
+                return False
+            i = d + 1  # (5B), then (5A)
+            if printed:  # as printed: no column above has digit sum 1 or 2
+                while (w | x | y | z) >> i:
+                    s = ((w >> i) & 1) + ((x >> i) & 1) + ((y >> i) & 1) + ((z >> i) & 1)
+                    if s == 1 or s == 2:
+                        return False
+                    i += 1
+                return True
+            while True:  # Sh-T6*: the first column whose digit sum is not 3 or 4 decides
+                s = ((w >> i) & 1) + ((x >> i) & 1) + ((y >> i) & 1) + ((z >> i) & 1)
+                if s == 0:
+                    return True
+                if s <= 2:
+                    return False
+                i += 1
+        # a = b < ..., a < b = c < d and the like: no case applies
+        return False
+
+    return is_p
+
+
+single_delete4_is_p = sh_t6_rule(printed=False)
+single_delete4_is_p.__name__ = single_delete4_is_p.__qualname__ = "single_delete4_is_p"
+single_delete4_is_p.__doc__ = """Single-delete Nim on 4 positive heaps: the corrected criterion ``Sh-T6*``.
 
     **Status: conjectured.** [Sh] Theorem 6 as printed is false (smallest counterexample
     ``⟨12, 14, 15, 40⟩``, a P-position that its case (5) calls N). This is the statement
@@ -163,66 +255,6 @@ def single_delete4_is_p(w: int, x: int, y: int, z: int) -> bool:
     >>> single_delete4_is_p(310, 208, 304, 432)
     False
     """
-    # Written with plain integer operations only (no lists, no calls), so that numba
-    # compiles the very same function for the compiled local check; the paper's binary
-    # digit I_k(h) is bit k - 1 here.
-    if w <= 0 or x <= 0 or y <= 0 or z <= 0:
-        raise ValueError("single-delete heaps are positive integers")
-    a = b = c = d = 0  # 2-adic valuations of w, x, y, z
-    while (w >> a) & 1 == 0:
-        a += 1
-    while (x >> b) & 1 == 0:
-        b += 1
-    while (y >> c) & 1 == 0:
-        c += 1
-    while (z >> d) & 1 == 0:
-        d += 1
-    # order the heaps by valuation (a sorting network; ties never matter)
-    if a > b:
-        a, b, w, x = b, a, x, w
-    if c > d:
-        c, d, y, z = d, c, z, y
-    if a > c:
-        a, c, w, y = c, a, y, w
-    if b > d:
-        b, d, x, z = d, b, z, x
-    if b > c:
-        b, c, x, y = c, b, y, x
-    if a == b and b == c and c == d:  # (1)
-        return True
-    if a < b and b == c and c == d:  # (2)
-        return (w >> d) & 1 == 0
-    if a < b and b < c and c == d:  # (3)
-        if (w >> d) & 1 == 1 or (x >> d) & 1 == 1 or (w >> b) & 1 == 0:
-            return False
-        for k in range(b + 1, d):  # noqa: SIM110 - a loop numba compiles
-            if (w >> k) & 1 == 0 and (x >> k) & 1 == 0:
-                return False
-        return True
-    if a < b and b < c and c < d:
-        for j in range(c + 1, d):  # (4B) / (5C)
-            if ((w >> j) & 1) + ((x >> j) & 1) + ((y >> j) & 1) < 2:
-                return False
-        if (w >> c) & 1 == 0 or (x >> c) & 1 == 0 or (w >> b) & 1 == 0:  # (4C/E), (5D/F)
-            return False
-        for k in range(b + 1, c):  # (4D), (5E)
-            if (w >> k) & 1 == 0 and (x >> k) & 1 == 0:
-                return False
-        top = ((w >> d) & 1) + ((x >> d) & 1) + ((y >> d) & 1)
-        if top == 0:  # (4A)
-            return True
-        if top == 3:  # (5B), then the column scan that replaces (5A)
-            i = d + 1
-            while True:
-                s = ((w >> i) & 1) + ((x >> i) & 1) + ((y >> i) & 1) + ((z >> i) & 1)
-                if s == 0:
-                    return True
-                if s <= 2:
-                    return False
-                i += 1
-        return False
-    # a = b < ..., a < b = c < d and the like: no case applies
-    return False
 
 
 def single_delete_all_odd(heaps: Sequence[int]) -> bool:

@@ -3,8 +3,9 @@ heaps (Sh-T3; Sh-T6, refuted, and its correction Sh-T6*, conjectured), all heaps
 (Sh-P7) and ``⟨2, …, 2⟩`` (Sh-P8).
 
 Sh-T6 is registered as printed, so that ``nimlab reproduce`` re-finds its smallest
-counterexample; its claim (:func:`_sh_t6_printed`) lives here only and is never used to
-answer a question about a position.
+counterexample; its claim (``_sh_t6_printed``: the case analysis of
+:func:`~nimlab.formulas.delete.sh_t6_rule` with case (5A) as printed) is made here only and
+is never used to answer a question about a position.
 
 Positions are multisets of positive heaps below the bound, in increasing order (sorted
 tuples by largest heap): moves split a heap into smaller ones and delete others, so the
@@ -18,7 +19,7 @@ from typing import Any
 
 from nimlab.catalog import game
 from nimlab.core.ruleset import Ruleset
-from nimlab.formulas.delete import single_delete4_is_p, single_delete_twos_is_p
+from nimlab.formulas.delete import sh_t6_rule, single_delete4_is_p, single_delete_twos_is_p
 from nimlab.theory.registry import Instance, Theorem, register_theorem
 from nimlab.theory.spaces import sorted_box
 from nimlab.verification.spaces import SortedBoxSpace
@@ -75,70 +76,9 @@ def _sh_p8(bound: int) -> Iterator[Instance]:
         yield Instance(g, [(2,) * n])  # not move-closed: compared with search
 
 
-def _sh_t6_printed(w: int, x: int, y: int, z: int) -> bool:
-    """[Sh] Theorem 6 exactly as printed (refuted: ⟨12, 14, 15, 40⟩ is P, this says N).
-
-    Examples
-    --------
-    >>> _sh_t6_printed(1440, 864, 672, 1120), _sh_t6_printed(12, 14, 15, 40)
-    (True, False)
-    """
-    # plain integer operations: numba compiles this function too
-    if w <= 0 or x <= 0 or y <= 0 or z <= 0:
-        raise ValueError("single-delete heaps are positive integers")
-    a = b = c = d = 0  # 2-adic valuations of w, x, y, z
-    while (w >> a) & 1 == 0:
-        a += 1
-    while (x >> b) & 1 == 0:
-        b += 1
-    while (y >> c) & 1 == 0:
-        c += 1
-    while (z >> d) & 1 == 0:
-        d += 1
-    # order the heaps by valuation (a sorting network; ties never matter)
-    if a > b:
-        a, b, w, x = b, a, x, w
-    if c > d:
-        c, d, y, z = d, c, z, y
-    if a > c:
-        a, c, w, y = c, a, y, w
-    if b > d:
-        b, d, x, z = d, b, z, x
-    if b > c:
-        b, c, x, y = c, b, y, x
-    if a == b and b == c and c == d:  # (1)
-        return True
-    if a < b and b == c and c == d:  # (2)
-        return (w >> d) & 1 == 0
-    if a < b and b < c and c == d:  # (3)
-        if (w >> d) & 1 == 1 or (x >> d) & 1 == 1 or (w >> b) & 1 == 0:
-            return False
-        for k in range(b + 1, d):  # noqa: SIM110 - a loop numba compiles
-            if (w >> k) & 1 == 0 and (x >> k) & 1 == 0:
-                return False
-        return True
-    if a < b and b < c and c < d:
-        for j in range(c + 1, d):
-            if ((w >> j) & 1) + ((x >> j) & 1) + ((y >> j) & 1) < 2:
-                return False
-        if (w >> c) & 1 == 0 or (x >> c) & 1 == 0 or (w >> b) & 1 == 0:
-            return False
-        for k in range(b + 1, c):
-            if (w >> k) & 1 == 0 and (x >> k) & 1 == 0:
-                return False
-        top = ((w >> d) & 1) + ((x >> d) & 1) + ((y >> d) & 1)
-        if top == 0:  # (4A)
-            return True
-        if top == 3:  # (5B), then (5A) as printed: no column above has digit sum 1 or 2
-            i = d + 1
-            while (w | x | y | z) >> i:
-                s = ((w >> i) & 1) + ((x >> i) & 1) + ((y >> i) & 1) + ((z >> i) & 1)
-                if s == 1 or s == 2:
-                    return False
-                i += 1
-            return True
-        return False
-    return False
+#: [Sh] Theorem 6 exactly as printed (refuted: ⟨12, 14, 15, 40⟩ is P, this says N); the same
+#: case analysis as Sh-T6* but for case (5A).
+_sh_t6_printed = sh_t6_rule(printed=True)
 
 
 def _all_odd_claim(g: Ruleset[Any], position: tuple[int, ...]) -> bool:

@@ -116,8 +116,19 @@ class FunctionClaim(Claim):
             return f"fn:{name}"
         import hashlib
 
-        h = hashlib.sha1(code.co_code + repr(code.co_consts).encode()).hexdigest()[:12]
+        cells = [_stable(c.cell_contents) for c in getattr(self.fn, "__closure__", None) or ()]
+        text = repr(code.co_consts) + (repr(cells) if cells else "")  # closures differ by cells
+        h = hashlib.sha1(code.co_code + text.encode()).hexdigest()[:12]
         return f"fn:{name}:{h}"
+
+
+def _stable(v: object) -> object:
+    """A value's repr when it is the same in every run (numbers, text, tuples of them)."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, tuple):
+        return tuple(_stable(x) for x in v)
+    return type(v).__qualname__
 
 
 @dataclass(frozen=True)

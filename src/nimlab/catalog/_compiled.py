@@ -190,44 +190,10 @@ def lim() -> Any:
     return gen
 
 
-def moore(k: int) -> Any:
-    """Moore's Nim_k: every nonempty set of at most k nonzero heaps, each strictly reduced."""
-
-    @njit
-    def gen(h: Any) -> Any:  # pragma: no cover - compiled
-        n = len(h)
-        for mask in range(1, 1 << n):
-            cnt = 0
-            ok = True
-            for i in range(n):
-                if (mask >> i) & 1:
-                    cnt += 1
-                    if h[i] == 0:
-                        ok = False
-            if not ok or cnt > k:
-                continue
-            cur = h
-            for i in range(n):
-                if (mask >> i) & 1:
-                    cur = setitem(cur, i, 0)
-            while True:
-                yield cur
-                i = 0
-                while i < n:
-                    if (mask >> i) & 1:
-                        if cur[i] + 1 < h[i]:
-                            cur = setitem(cur, i, cur[i] + 1)
-                            break
-                        cur = setitem(cur, i, 0)
-                    i += 1
-                if i == n:
-                    break
-
-    return gen
-
-
-def circular(k: int) -> Any:
-    """CN(n, k): every nonempty set of nonzero heaps inside k consecutive heaps of the circle."""
+def _reduce_sets(allowed: Any) -> Any:
+    """Moves that strictly reduce every heap of a set of nonzero heaps (in every way), for
+    each set (a bit mask over the heaps, in increasing order) that the compiled
+    ``allowed(mask, n)`` admits."""
 
     @njit
     def gen(h: Any) -> Any:  # pragma: no cover - compiled
@@ -237,24 +203,13 @@ def circular(k: int) -> Any:
             for i in range(n):
                 if (mask >> i) & 1 and h[i] == 0:
                     ok = False
-            if not ok:
-                continue
-            inside = k >= n
-            s = 0
-            while not inside and s < n:
-                win = 0
-                for t in range(k):
-                    win |= 1 << ((s + t) % n)
-                if mask & ~win == 0:
-                    inside = True
-                s += 1
-            if not inside:
+            if not ok or not allowed(mask, n):
                 continue
             cur = h
             for i in range(n):
                 if (mask >> i) & 1:
                     cur = setitem(cur, i, 0)
-            while True:
+            while True:  # every vector below h on the set, as an odometer
                 yield cur
                 i = 0
                 while i < n:
@@ -268,6 +223,37 @@ def circular(k: int) -> Any:
                     break
 
     return gen
+
+
+def moore(k: int) -> Any:
+    """Moore's Nim_k: every nonempty set of at most k nonzero heaps, each strictly reduced."""
+
+    @njit
+    def allowed(mask: int, n: int) -> bool:  # pragma: no cover - compiled
+        cnt = 0
+        for i in range(n):
+            cnt += (mask >> i) & 1
+        return cnt <= k
+
+    return _reduce_sets(allowed)
+
+
+def circular(k: int) -> Any:
+    """CN(n, k): every nonempty set of nonzero heaps inside k consecutive heaps of the circle."""
+
+    @njit
+    def allowed(mask: int, n: int) -> bool:  # pragma: no cover - compiled
+        if k >= n:
+            return True
+        for s in range(n):
+            win = 0
+            for t in range(k):
+                win |= 1 << ((s + t) % n)
+            if mask & ~win == 0:
+                return True
+        return False
+
+    return _reduce_sets(allowed)
 
 
 # -- delete games --------------------------------------------------------------------

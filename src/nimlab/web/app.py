@@ -281,6 +281,19 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         g = game_of(req)
         return g, service.read_position(g, req.position, lim)
 
+    async def at_position(
+        req: PositionRequest, compute: Callable[[nimlab.Ruleset[Any], Any], dict[str, Any]]
+    ) -> dict[str, Any]:
+        """Read the request's game and position, then ``compute(game, position)``, in a
+        worker of the pool (with its time limit)."""
+
+        def work() -> dict[str, Any]:
+            g, pos = game_pos(req)
+            return compute(g, pos)
+
+        result: dict[str, Any] = await run(work)
+        return result
+
     @app.get("/api/games", tags=["games"], summary="Every game of the registry")
     async def api_games() -> list[dict[str, Any]]:
         """Name, aliases, one-line rules, theorem ids and parameters of every game."""
@@ -289,13 +302,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     @app.post("/api/position", tags=["play"], summary="Validate a position")
     async def api_position(req: PositionRequest) -> dict[str, Any]:
         """The position normalised by the game's rules, its drawing and whether it is over."""
-
-        def work() -> dict[str, Any]:
-            g, pos = game_pos(req)
-            return service.state(g, pos, lim)
-
-        result: dict[str, Any] = await run(work)
-        return result
+        return await at_position(req, lambda g, pos: service.state(g, pos, lim))
 
     @app.post("/api/random", tags=["play"], summary="A random position")
     async def api_random(req: RandomRequest) -> dict[str, Any]:
@@ -310,71 +317,47 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     @app.post("/api/move", tags=["play"], summary="Play a move")
     async def api_move(req: MoveRequest) -> dict[str, Any]:
         """Check the player's move against the rules; the new position, or 400 if illegal."""
-
-        def work() -> dict[str, Any]:
-            g, pos = game_pos(req)
-            return service.apply_move(g, pos, req.move, lim)
-
-        result: dict[str, Any] = await run(work)
-        return result
+        return await at_position(req, lambda g, pos: service.apply_move(g, pos, req.move, lim))
 
     @app.post("/api/computer", tags=["play"], summary="The computer's move")
     async def api_computer(req: ComputerRequest) -> dict[str, Any]:
         """The computer's move at the given strength, and the new position."""
-
-        def work() -> dict[str, Any]:
-            g, pos = game_pos(req)
-            return service.computer_move(g, pos, req.misere, req.strength, lim, req.seed)
-
-        result: dict[str, Any] = await run(work)
-        return result
+        return await at_position(
+            req,
+            lambda g, pos: service.computer_move(g, pos, req.misere, req.strength, lim, req.seed),
+        )
 
     @app.post("/api/analysis", tags=["understand"], summary="Outcome, value and options")
     async def api_analysis(req: AnalysisRequest) -> dict[str, Any]:
         """Outcome (P/N), Grundy value, every option coloured winning or losing for the
         mover, the winning moves, and with ``explain`` the explanation of the winning move
         (binary table, nim-sum, theorem id, construction)."""
-
-        def work() -> dict[str, Any]:
-            g, pos = game_pos(req)
-            return service.analyse(g, pos, req.misere, lim, explain=req.explain)
-
-        result: dict[str, Any] = await run(work)
-        return result
+        return await at_position(
+            req, lambda g, pos: service.analyse(g, pos, req.misere, lim, explain=req.explain)
+        )
 
     @app.post("/api/tree", tags=["understand"], summary="Game tree (SVG)")
     async def api_tree(req: PositionRequest) -> dict[str, Any]:
         """The game tree of a small position as SVG, shallower (or merged) when large."""
-
-        def work() -> dict[str, Any]:
-            g, pos = game_pos(req)
-            return service.tree_svg(g, pos, lim)
-
-        result: dict[str, Any] = await run(work)
-        return result
+        return await at_position(req, lambda g, pos: service.tree_svg(g, pos, lim))
 
     @app.post("/api/table", tags=["understand"], summary="Grundy table of a two-heap game")
     async def api_table(req: TableRequest) -> dict[str, Any]:
         """Grundy values (misère: P/N) of the positions (x, y), x, y < size, position marked."""
-
-        def work() -> dict[str, Any]:
-            g, pos = game_pos(req)
-            return service.grundy_table(g, pos, req.misere, req.size, lim)
-
-        result: dict[str, Any] = await run(work)
-        return result
+        return await at_position(
+            req, lambda g, pos: service.grundy_table(g, pos, req.misere, req.size, lim)
+        )
 
     @app.post("/api/multiplayer", tags=["multiplayer"], summary="Who moves last ([SM])")
     async def api_multiplayer(req: MultiplayerRequest) -> dict[str, Any]:
         """With m players and their preferences: the last mover under perfect play, every
         option's last mover and the options the player to move picks."""
-
-        def work() -> dict[str, Any]:
-            g, pos = game_pos(req)
-            return service.multiplayer(g, pos, req.players, req.preference, req.to_move, lim)
-
-        result: dict[str, Any] = await run(work)
-        return result
+        return await at_position(
+            req,
+            lambda g, pos: service.multiplayer(
+                g, pos, req.players, req.preference, req.to_move, lim
+            ),
+        )
 
     # -- pages ----------------------------------------------------------------------------
 

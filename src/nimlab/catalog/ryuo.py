@@ -59,9 +59,24 @@ def _positive_int(game: str, name: str, value: object, doc: str) -> int:
     return value
 
 
+class _SumMoveGame(HeapRuleset):
+    """Two heaps with a sum-move that takes a total ``t < p`` (Ryuo Nim and its restriction)."""
+
+    p: int
+    n_heaps: ClassVar[int | None] = 2
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
+        """Moves counted from the heaps."""
+        heaps = int_heaps(position)
+        if heaps is None:
+            return None
+        top = min(self.p, sum(heaps) + 1)  # a sum-move takes t < p stones, t <= x + y
+        return sum(heaps) + top * (top + 1) // 2
+
+
 @register
 @dataclass(frozen=True)
-class Ryuo(HeapRuleset):
+class Ryuo(_SumMoveGame):
     """Ryuo Nim(p) ([S18] Definition 13); ``p = 3`` is the shogi Ryuo (promoted rook).
 
     Examples
@@ -92,14 +107,6 @@ class Ryuo(HeapRuleset):
         from nimlab.catalog.strategies.ryuo import ryuo_strategy
 
         return ryuo_strategy(self, position, misere)
-
-    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
-        """Moves counted from the heaps."""
-        heaps = int_heaps(position)
-        if heaps is None:
-            return None
-        top = min(self.p, sum(heaps) + 1)  # a sum-move takes t < p stones, t <= x + y
-        return sum(heaps) + top * (top + 1) // 2
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         x, y = position
@@ -132,7 +139,7 @@ class Ryuo(HeapRuleset):
 
 @register
 @dataclass(frozen=True)
-class RestrictedRyuo(HeapRuleset):
+class RestrictedRyuo(_SumMoveGame):
     """Restricted Ryuo Nim(p, q) ([S18] Definition 14): one-heap moves take fewer than q.
 
     The closed form (S18-T9) is proved when ``p`` divides ``q``.
@@ -175,14 +182,6 @@ class RestrictedRyuo(HeapRuleset):
         from nimlab.catalog.strategies.ryuo import restricted_ryuo_strategy
 
         return restricted_ryuo_strategy(self, position, misere)
-
-    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
-        """Moves counted from the heaps."""
-        heaps = int_heaps(position)
-        if heaps is None:
-            return None
-        top = min(self.p, sum(heaps) + 1)  # a sum-move takes t < p stones, t <= x + y
-        return sum(heaps) + top * (top + 1) // 2
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         x, y = position

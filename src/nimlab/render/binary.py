@@ -47,16 +47,9 @@ class BinaryView:
         Game label with parameters.
     position : object
         The validated position.
-    blocks : list of BinaryBlock
-        Rows, grouped.
-    conclusion : str
-        What the criterion says here, with the theorem id.
-    grundy : int or None
-        Grundy value when a proved formula gives it.
-    is_p : bool or None
-        Whether the position is P, when a proved criterion decides it.
-    theorem : str or None
-        The result id the view illustrates.
+    blocks, conclusion, grundy, is_p, theorem, legend
+        What the game's :class:`~nimlab.core.views.BinaryFigure` holds (rows, verdict,
+        values, result id, legend of the marks).
     """
 
     game: str

@@ -18,7 +18,7 @@ from nimlab.catalog.registry import register
 from nimlab.core import views
 from nimlab.core.kernels import LinesKernel, OneHeapKernel, TableKernel, TakeAnyKernel
 from nimlab.core.ruleset import HeapRuleset, Ruleset
-from nimlab.core.views import BinaryBlock, BinaryFigure
+from nimlab.core.views import BinaryFigure
 from nimlab.formulas.nim import misere_nim_is_p, nim_sum
 from nimlab.formulas.onepile import allbut_periodicity_proof
 
@@ -63,14 +63,7 @@ class Nim(HeapRuleset):
     def binary_figure(self, position: tuple[int, ...]) -> BinaryFigure:
         """The heaps in binary and their nim-sum (S19-T1)."""
         labelled = list(zip(views.heap_labels(len(position)), position, strict=True))
-        rows, x = views.xor_rows(labelled)
-        return BinaryFigure(
-            (BinaryBlock("", tuple(rows)),),
-            f"nim-sum {x}: {views.pn(x == 0)} (S19-T1: G = n1 ⊕ … ⊕ nr)",
-            x,
-            x == 0,
-            "S19-T1",
-        )
+        return views.xor_figure(labelled, "nim-sum", "S19-T1", ": G = n1 ⊕ … ⊕ nr")
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for i, h in enumerate(position):

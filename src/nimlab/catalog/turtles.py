@@ -25,7 +25,7 @@ from nimlab.core import views
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.params import as_index
 from nimlab.core.ruleset import Ruleset, parse_group_tokens
-from nimlab.core.views import BinaryBlock, BinaryFigure
+from nimlab.core.views import BinaryFigure
 from nimlab.formulas.nimmul import nimmul
 
 if TYPE_CHECKING:
@@ -99,14 +99,7 @@ class TurningTurtles(Ruleset[Heads]):
     def binary_figure(self, position: Heads) -> BinaryFigure:
         """The nim products ``a ⊗ b`` of the heads and their XOR (S19-T6)."""
         prods = [(f"{a}⊗{b}", int(nimmul(a, b))) for a, b in sorted(position)]
-        rows, x = views.xor_rows(prods)
-        return BinaryFigure(
-            (BinaryBlock("", tuple(rows)),),
-            f"G = ⊕ a⊗b = {x}: {views.pn(x == 0)} (S19-T6)",
-            x,
-            x == 0,
-            "S19-T6",
-        )
+        return views.xor_figure(prods, "G = ⊕ a⊗b =", "S19-T6", "")
 
     def validate(self, position: object) -> Heads:
         if not isinstance(position, (frozenset, set, tuple, list)):

@@ -42,6 +42,7 @@ __all__ = [
     "pn",
     "s19_string",
     "width",
+    "xor_figure",
     "xor_rows",
 ]
 
@@ -249,6 +250,27 @@ def xor_rows(labelled: Sequence[tuple[str, int]]) -> tuple[list[BinaryRow], int]
     rows = [BinaryRow(lab, bits(v, w), str(v)) for lab, v in labelled]
     rows.append(BinaryRow("⊕", bits(x, w), str(x), "result"))
     return rows, x
+
+
+def xor_figure(
+    labelled: Sequence[tuple[str, int]], lead: str, theorem: str, note: str
+) -> BinaryFigure:
+    """The figure of a game whose Grundy value is the nim-sum of the labelled values:
+    their rows, the ``⊕`` row, and ``"{lead} G: P/N-position ({theorem}{note})"``.
+
+    Examples
+    --------
+    >>> xor_figure([("a", 3), ("b", 3)], "nim-sum", "S19-T1", "").conclusion
+    'nim-sum 0: P-position (S19-T1)'
+    """
+    rows, x = xor_rows(labelled)
+    return BinaryFigure(
+        (BinaryBlock("", tuple(rows)),),
+        f"{lead} {x}: {pn(x == 0)} ({theorem}{note})",
+        x,
+        x == 0,
+        theorem,
+    )
 
 
 def pn(p: bool | None) -> str:

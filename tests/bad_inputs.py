@@ -381,18 +381,24 @@ API_CASES: tuple[Api, ...] = (
 
 
 def locked_store(tmp: str) -> None:
-    """Open a store while another connection holds its write lock (short timeout)."""
+    """Verify into a store while another connection holds its write lock (short wait)."""
     import os
     import sqlite3
 
-    from nimlab.verification.store import Store
+    import nimlab
 
     path = os.path.join(tmp, "locked.sqlite")
-    Store(path).close()
+    nimlab.runs(path)
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
+    old = os.environ.get("NIMLAB_LOCK_TIMEOUT")
+    os.environ["NIMLAB_LOCK_TIMEOUT"] = "0.2"
     try:
-        Store(path, timeout=0.2)
+        nimlab.check_theorem("S19-T1", 4, workers=1, store=path)
     finally:
+        if old is None:
+            del os.environ["NIMLAB_LOCK_TIMEOUT"]
+        else:
+            os.environ["NIMLAB_LOCK_TIMEOUT"] = old
         holder.execute("ROLLBACK")
         holder.close()

@@ -99,3 +99,188 @@ def test_a_lost_scheduler_is_one_clear_error(
             "nim", "a ^ b", bound=8, heaps=2, scheduler="tcp://127.0.0.1:8786",
             store=str(tmp_path / "s.sqlite"),
         )  # fmt: skip
+
+
+class _UnreachableClient:
+    def __init__(self, address: str, timeout: str = "") -> None:
+        raise OSError(f"Timed out trying to connect to {address} after 20 s")
+
+
+def test_an_unreachable_scheduler_is_a_cluster_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    fake = types.ModuleType("distributed")
+    fake.Client = _UnreachableClient  # type: ignore[attr-defined]
+    fake.LocalCluster = None  # type: ignore[attr-defined]
+    fake.as_completed = lambda futs: iter(futs)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "distributed", fake)
+    with pytest.raises(
+        ClusterError, match=r"cannot reach the Dask scheduler at 'tcp://127\.0\.0\.1:1'"
+    ):
+        nimlab.verify(
+            "nim", "a ^ b", bound=8, heaps=2, scheduler="tcp://127.0.0.1:1",
+            store=str(tmp_path / "s.sqlite"),
+        )  # fmt: skip
+
+
+# -- the store: a lock held by another process, a read-only store ---------------------
+
+_HOLD = (
+    "import sqlite3, sys, time\n"
+    "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+    "c.execute('BEGIN EXCLUSIVE')\n"
+    "print('held', flush=True)\n"
+    "time.sleep(float(sys.argv[2]))\n"
+)
+
+
+def _hold_lock(path: Path, seconds: float) -> subprocess.Popen[str]:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(path), str(seconds)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    return holder
+
+
+def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "nimlab", *args], capture_output=True, text=True, timeout=60,
+        env=dict(os.environ, **(env or {})), stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+def test_a_held_lock_is_a_short_wait_naming_its_holder(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    nimlab.runs(str(path))  # create it
+    holder = _hold_lock(path, 30)
+    try:
+        t0 = time.monotonic()
+        res = _cli("verify", "S19-T1", "--bound", "4", "--workers", "1", "--store", str(path),
+                   "--lock-timeout", "0.5")  # fmt: skip
+        waited = time.monotonic() - t0
+        assert res.returncode == 2, res.stderr
+        lines = res.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in res.stderr, res.stderr
+        assert "locked by process" in lines[0] and str(holder.pid) in lines[0], lines[0]
+        assert "waited 0.5 s" in lines[0] and "--lock-timeout SECONDS" in lines[0]
+        assert waited < 20, waited  # not the old 60 s
+        # the environment variable sets the same wait; a bad value is one clear line
+        res = _cli("runs", "--store", str(path), env={"NIMLAB_LOCK_TIMEOUT": "abc"})
+        assert res.returncode == 2 and "NIMLAB_LOCK_TIMEOUT must be" in res.stderr, res.stderr
+        with pytest.raises(nimlab.StoreError, match="locked by process"):
+            os.environ["NIMLAB_LOCK_TIMEOUT"] = "0.2"
+            try:
+                nimlab.verify("nim", "a ^ b", bound=4, heaps=2, workers=1, store=str(path))
+            finally:
+                del os.environ["NIMLAB_LOCK_TIMEOUT"]
+    finally:
+        holder.kill()
+        holder.wait()
+    # once the holder is gone the same command runs, and nothing was lost
+    res = _cli("verify", "S19-T1", "--bound", "4", "--workers", "1", "--store", str(path))
+    assert res.returncode == 0, res.stderr
+    assert all(r.status == "verified" for r in nimlab.runs(str(path)))
+
+
+def test_a_longer_wait_outlasts_a_short_lock(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    nimlab.runs(str(path))
+    holder = _hold_lock(path, 1.0)
+    try:
+        res = _cli("verify", "S19-T1", "--bound", "4", "--workers", "1", "--store", str(path),
+                   "--lock-timeout", "30")  # fmt: skip
+        assert res.returncode == 0, res.stderr
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+@pytest.mark.parametrize("bad", ["-1", "nan", "inf", "1e9"])
+def test_a_meaningless_lock_timeout_is_refused(bad: str, tmp_path: Path) -> None:
+    res = _cli("runs", "--store", str(tmp_path / "s.sqlite"), "--lock-timeout", bad)
+    assert res.returncode == 2 and "--lock-timeout must be" in res.stderr, res.stderr
+    with pytest.raises(nimlab.InvalidArgumentError, match="lock timeout must be"):
+        nimlab.runs(str(tmp_path / "s.sqlite"), lock_timeout=float(bad))
+
+
+def _immutable(path: Path) -> bool:
+    """Make *path* immutable (chattr +i: even root cannot write it), if this system can."""
+    try:
+        res = subprocess.run(["chattr", "+i", str(path)], capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return res.returncode == 0
+
+
+def _mutable(path: Path) -> None:
+    subprocess.run(["chattr", "-i", str(path)], capture_output=True, timeout=10)
+
+
+def _store_with_a_run(tmp_path: Path) -> tuple[Path, list[Any]]:
+    path = tmp_path / "ro" / "s.sqlite"
+    path.parent.mkdir()
+    res = _cli("verify", "S19-T1", "--bound", "4", "--workers", "1", "--store", str(path))
+    assert res.returncode == 0, res.stderr
+    before = [r.to_dict() for r in nimlab.runs(str(path))]
+    for extra in path.parent.glob("s.sqlite-*"):
+        extra.unlink()
+    return path, before
+
+
+def _check_read_only_refused(path: Path, before: list[Any], fragment: str) -> None:
+    for args in (
+        ("verify", "S19-T1", "--bound", "5", "--workers", "1"),
+        ("verify", "--game", "nim", "--formula", "a^b", "--bound", "4", "--workers", "1"),
+        ("reproduce", "--only", "S19-T1", "--workers", "1"),
+    ):
+        res = _cli(*args, "--store", str(path))
+        lines = res.stderr.strip().splitlines()
+        assert res.returncode == 2, res.stderr
+        assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+        assert fragment in lines[0], lines[0]
+    with pytest.raises(nimlab.StoreError, match=fragment):
+        nimlab.check_theorem("S19-T1", 5, workers=1, store=str(path))
+    # reading still works, and nothing was lost
+    assert [r.to_dict() for r in nimlab.runs(str(path))] == before
+
+
+def test_a_read_only_store_is_refused_and_loses_nothing(tmp_path: Path) -> None:
+    path, before = _store_with_a_run(tmp_path)
+    if not _immutable(path):
+        pytest.skip("chattr +i is not available here (the monkeypatched test covers it)")
+    try:
+        _check_read_only_refused(path, before, "it is read-only")
+    finally:
+        _mutable(path)
+
+
+def test_a_store_in_a_read_only_folder_is_refused(tmp_path: Path) -> None:
+    path, before = _store_with_a_run(tmp_path)
+    if not _immutable(path.parent):
+        pytest.skip("chattr +i is not available here (the monkeypatched test covers it)")
+    try:
+        _check_read_only_refused(path, before, "is read-only")
+        res = _cli("verify", "S19-T1", "--bound", "4", "--store", str(path.parent / "new.sqlite"))
+        assert res.returncode == 2 and "is read-only" in res.stderr, res.stderr
+    finally:
+        _mutable(path.parent)
+
+
+def test_read_only_as_the_system_says_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where chattr is not available: os.access says what a non-root user would see."""
+    path, before = _store_with_a_run(tmp_path)
+    real = os.access
+
+    def access(p: Any, mode: int, **kw: Any) -> bool:
+        if mode & os.W_OK and Path(p) == path:
+            return False
+        return real(p, mode, **kw)
+
+    monkeypatch.setattr(os, "access", access)
+    with pytest.raises(nimlab.StoreError, match="it is read-only"):
+        nimlab.verify("nim", "a ^ b", bound=4, heaps=2, workers=1, store=str(path))
+    with pytest.raises(nimlab.StoreError, match="it is read-only"):
+        nimlab.check_theorem("S19-T1", 5, workers=1, store=str(path))
+    monkeypatch.undo()
+    assert [r.to_dict() for r in nimlab.runs(str(path))] == before

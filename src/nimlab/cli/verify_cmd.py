@@ -62,6 +62,42 @@ def theorems_cmd(as_json: bool) -> None:
     _console().print(table)
 
 
+def lock_timeout_option(f: Any) -> Any:
+    """The ``--lock-timeout SECONDS`` option: how long to wait for a locked store."""
+    return click.option(
+        "--lock-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="Wait this long for another process's lock on the store (default 5, "
+        "or $NIMLAB_LOCK_TIMEOUT).",
+    )(f)
+
+
+def _set_lock_timeout(seconds: float | None) -> None:
+    """Make *seconds* the store's lock timeout for this process (``$NIMLAB_LOCK_TIMEOUT``)."""
+    import os
+
+    from nimlab.core.errors import InvalidParameterError
+
+    if seconds is None:
+        return
+    if not 0 <= seconds <= 86_400:
+        raise InvalidParameterError(
+            f"--lock-timeout must be a number of seconds between 0 and 86400, got {seconds:g}"
+        )
+    old = os.environ.get("NIMLAB_LOCK_TIMEOUT")
+    os.environ["NIMLAB_LOCK_TIMEOUT"] = repr(seconds)
+
+    def restore() -> None:  # the command ends: the caller's environment is as it was
+        if old is None:
+            os.environ.pop("NIMLAB_LOCK_TIMEOUT", None)
+        else:
+            os.environ["NIMLAB_LOCK_TIMEOUT"] = old
+
+    click.get_current_context().call_on_close(restore)
+
+
 def _store_arg(store: str | None, no_store: bool) -> Any:
     if no_store:
         if store is not None:
@@ -126,6 +162,7 @@ def _report(res: Any, kind: str, label: str, bound: int, as_json: bool) -> int:
 @click.option("--store", metavar="PATH", help="SQLite results store (default $NIMLAB_STORE).")
 @click.option("--no-store", is_flag=True, help="Keep no record of this run.")
 @click.option("--resume", is_flag=True, help="Continue the unfinished run with the same spec.")
+@lock_timeout_option
 @click.option(
     "--run", "run_id", type=int, metavar="ID", help="With --resume: continue this run id."
 )
@@ -182,6 +219,7 @@ def verify_cmd(
     store: str | None,
     no_store: bool,
     resume: bool,
+    lock_timeout: float | None,
     run_id: int | None,
     method: str,
     chunk_size: int | None,
@@ -205,6 +243,7 @@ def verify_cmd(
         raise InvalidParameterError("--group-by and --csv go with --all")
     if limit < 1:
         raise InvalidParameterError(f"--limit must be >= 1, got {limit}")
+    _set_lock_timeout(lock_timeout)
     st = _store_arg(store, no_store)
     res_flag: bool | int = run_id if run_id is not None else resume
     if theorem_id is not None:
@@ -340,6 +379,7 @@ def _report_all(
     help="Check every result much further (hours); resumable with --resume and the store.",
 )
 @click.option("--resume", is_flag=True, help="Continue unfinished runs of the same checks.")
+@lock_timeout_option
 @click.option("--only", metavar="IDS", help="Only these result ids (comma-separated).")
 @json_option
 def reproduce_cmd(
@@ -348,6 +388,7 @@ def reproduce_cmd(
     no_store: bool,
     deep: bool,
     resume: bool,
+    lock_timeout: float | None,
     only: str | None,
     as_json: bool,
 ) -> int:
@@ -360,6 +401,7 @@ def reproduce_cmd(
 
     if workers is not None and workers < 1:
         raise InvalidParameterError(f"--workers must be >= 1, got {workers}")
+    _set_lock_timeout(lock_timeout)
     if not no_store:
         nimlab.runs(store, limit=1)  # a broken store is refused before any work
     if only:
@@ -443,13 +485,15 @@ def reproduce_cmd(
 @click.command("runs")
 @click.option("--store", metavar="PATH", help="SQLite results store (default $NIMLAB_STORE).")
 @click.option("--limit", type=int, default=50, show_default=True, help="How many runs.")
+@lock_timeout_option
 @json_option
-def runs_cmd(store: str | None, limit: int, as_json: bool) -> None:
+def runs_cmd(store: str | None, limit: int, lock_timeout: float | None, as_json: bool) -> None:
     """List past verification runs in the results store."""
     import datetime
 
     import nimlab
 
+    _set_lock_timeout(lock_timeout)
     rs = nimlab.runs(store, limit)
     if as_json:
         emit_json([r.to_dict() for r in rs])

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from nimlab.core.errors import NimlabError
+from nimlab.core.errors import ClusterError, NimlabError, StoreError
 from nimlab.theory.registry import CheckResult, Theorem, check_theorem, theorem, theorems
 
 __all__ = ["Finding", "reproduce", "reproduce_result"]
@@ -101,6 +101,8 @@ def reproduce_result(
     t0 = time.perf_counter()
     try:
         res = (check_theorem if check is None else check)(t.id, bound=b, **run)
+    except (StoreError, ClusterError):
+        raise  # the store or the cluster failed, not the result: stop the whole run
     except NimlabError as exc:
         return Finding(t.id, t.statement, st.state, b, None, False, f"error: {exc}", error=str(exc))
     if st.state != "refuted":

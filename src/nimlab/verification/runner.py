@@ -486,7 +486,9 @@ def _dask(
         try:
             client = Client(scheduler, timeout="20s")
         except (OSError, TimeoutError) as exc:
-            raise InvalidParameterError(
+            from nimlab.core.errors import ClusterError
+
+            raise ClusterError(
                 f"cannot reach the Dask scheduler at {scheduler!r} ({exc}); start one with "
                 "`dask scheduler` and workers with `dask worker ADDRESS`"
             ) from None

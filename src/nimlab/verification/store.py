@@ -23,10 +23,20 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from nimlab.core.errors import StoreError
 
-__all__ = ["BUSY_TIMEOUT", "RunRecord", "Store", "default_store_path", "runs"]
+__all__ = [
+    "BUSY_TIMEOUT",
+    "RunRecord",
+    "Store",
+    "default_store_path",
+    "lock_timeout",
+    "runs",
+]
 
-# seconds a writer waits for another process's lock on the store before giving up
-BUSY_TIMEOUT = 60.0
+#: Default number of seconds a run waits for another process's lock on the store before it
+#: stops with a clear error (``--lock-timeout SECONDS`` or ``$NIMLAB_LOCK_TIMEOUT`` change it).
+BUSY_TIMEOUT = 5.0
+#: The longest wait one may ask for (a day): SQLite counts it in milliseconds.
+MAX_LOCK_TIMEOUT = 86_400.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -82,6 +92,105 @@ def default_store_path() -> Path:
     return Path(base) / "nimlab" / "results.sqlite"
 
 
+def lock_timeout(value: object = None) -> float:
+    """Seconds to wait for a lock on the store: *value*, else ``$NIMLAB_LOCK_TIMEOUT``,
+    else :data:`BUSY_TIMEOUT`; a clear error for anything but a number of seconds.
+
+    Examples
+    --------
+    >>> lock_timeout(2.5), lock_timeout(0)
+    (2.5, 0.0)
+    >>> lock_timeout("soon")
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidArgumentError: lock timeout must be a number of seconds between 0 and 86400, got 'soon'
+    """
+    from nimlab.core.errors import InvalidArgumentError, InvalidParameterError
+
+    if value is None:
+        text = os.environ.get("NIMLAB_LOCK_TIMEOUT", "").strip()
+        if not text:
+            return BUSY_TIMEOUT
+        try:
+            seconds = float(text)
+        except ValueError:
+            seconds = float("nan")
+        if not 0 <= seconds <= MAX_LOCK_TIMEOUT:
+            raise InvalidParameterError(
+                "environment variable NIMLAB_LOCK_TIMEOUT must be a number of seconds "
+                f"between 0 and {MAX_LOCK_TIMEOUT:g}, got {text[:40]!r} (unset it or write "
+                "for example NIMLAB_LOCK_TIMEOUT=30)"
+            )
+        return seconds
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not ok or not 0 <= float(value) <= MAX_LOCK_TIMEOUT:  # type: ignore[arg-type]
+        raise InvalidArgumentError(
+            f"lock timeout must be a number of seconds between 0 and {MAX_LOCK_TIMEOUT:g}, "
+            f"got {value!r:.40}"
+        )
+    return float(value)  # type: ignore[arg-type]
+
+
+def _lock_holders(path: Path) -> str:
+    """Who holds the store at *path*, as far as one can tell: the runs it records as
+    running (with their process ids), else the processes holding file locks on it."""
+    holders: list[str] = []
+    host = socket.gethostname()
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.05)
+        try:
+            rows = con.execute(
+                "SELECT id, what, target, host, pid FROM runs WHERE status = 'running'"
+                " ORDER BY id DESC LIMIT 5"
+            ).fetchall()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        rows = []
+    for rid, what, target, rhost, pid in rows:
+        if pid == os.getpid() and rhost == host:
+            continue
+        if rhost == host and not _alive(pid):
+            continue
+        where = "" if rhost == host else f" on {rhost}"
+        holders.append(f"run {rid} of {what} {target} (pid {pid}{where})")
+    if not holders:
+        holders = [f"process {pid} ({name})" for pid, name in _file_lockers(path)]
+    return ", ".join(holders[:3])
+
+
+def _file_lockers(path: Path) -> list[tuple[int, str]]:
+    """Processes other than this one with a POSIX lock on the store or its WAL files
+    (read from ``/proc/locks`` on Linux; empty elsewhere)."""
+    inodes = set()
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            st = os.stat(f"{path}{suffix}")
+        except OSError:
+            continue
+        inodes.add(f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}")
+    out: list[tuple[int, str]] = []
+    try:
+        with open("/proc/locks") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        parts = line.split()
+        if len(parts) < 6 or parts[5] not in inodes or not parts[4].isdigit():
+            continue
+        pid = int(parts[4])
+        if pid == os.getpid() or any(p == pid for p, _ in out):
+            continue
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                name = f.read().strip()
+        except OSError:
+            name = "?"
+        out.append((pid, name))
+    return out
+
+
 def _tuplify(x: Any) -> Any:
     if isinstance(x, list):
         return tuple(_tuplify(v) for v in x)
@@ -127,12 +236,36 @@ def _checked_path(path: str | os.PathLike[str] | None) -> Path:
     return p
 
 
+def _check_writable(p: Path) -> None:
+    """Refuse a store this process cannot write (a read-only file, folder or disk) before
+    any work: SQLite would open it read-only and fail only at the first write."""
+    if p.exists():
+        if not os.access(p, os.W_OK):
+            raise StoreError(
+                f"results store {p}: it is read-only (no write permission, an immutable file "
+                "or a read-only disk); give a writable --store PATH or --no-store"
+            )
+        missing = [s for s in ("-wal", "-shm") if not os.path.exists(f"{p}{s}")]
+    else:
+        missing = [""]
+    if missing and not os.access(p.parent, os.W_OK):
+        raise StoreError(
+            f"results store {p}: its folder {p.parent} is read-only (SQLite keeps its journal "
+            "beside the store); give a writable --store PATH or --no-store"
+        )
+
+
 def _store_error(path: Path, exc: sqlite3.Error, timeout: float) -> StoreError:
     """One clear line for an SQLite failure on the store at *path*."""
     msg = str(exc)
     low = msg.lower()
     if "locked" in low or "busy" in low:
-        why = f"it is locked by another process (waited {timeout:g} s); try again later"
+        who = _lock_holders(path)
+        why = (
+            f"it is locked by {who or 'another process'}: waited {timeout:g} s; "
+            "wait for it to finish, or wait longer with --lock-timeout SECONDS "
+            "(lock_timeout=, $NIMLAB_LOCK_TIMEOUT)"
+        )
     elif "not a database" in low or "malformed" in low or "corrupt" in low:
         why = "it is not a nimlab results store (not an SQLite database, or damaged)"
     elif "readonly" in low or "read-only" in low:
@@ -255,30 +388,48 @@ class Store:
     """
 
     def __init__(
-        self, path: str | os.PathLike[str] | None = None, *, timeout: float = BUSY_TIMEOUT
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        timeout: float | None = None,
+        write: bool = True,
     ) -> None:
+        timeout = lock_timeout(timeout)
         self.path = _checked_path(path)
         self.timeout = timeout
+        target, uri = str(self.path), False
+        if write:
+            _check_writable(self.path)
+        elif self.path.exists() and not os.access(self.path.parent, os.W_OK):
+            # a reader in a read-only folder: SQLite could not create its -shm file there
+            from urllib.parse import quote
+
+            target, uri = f"file:{quote(str(self.path))}?immutable=1", True
         try:
             self.conn = sqlite3.connect(
-                str(self.path), timeout=timeout, isolation_level=None, check_same_thread=False
+                target, timeout=timeout, isolation_level=None, check_same_thread=False, uri=uri
             )
         except sqlite3.Error as exc:
             raise _store_error(self.path, exc, timeout) from None
         try:
             self.conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-            self.conn.execute("PRAGMA journal_mode = WAL")
-            self.conn.execute("PRAGMA synchronous = NORMAL")
+            if not uri:
+                self.conn.execute("PRAGMA journal_mode = WAL")
+                self.conn.execute("PRAGMA synchronous = NORMAL")
             _check_schema(self.conn, self.path)
-            with self._tx():
-                for stmt in _SCHEMA.split(";"):
-                    if stmt.strip():
-                        self.conn.execute(stmt)
+            if not uri and set(_schema_columns()) - set(_columns(self.conn)):  # a new store
+                self._create()
         except BaseException as exc:
             self.conn.close()
             if isinstance(exc, sqlite3.Error):
                 raise _store_error(self.path, exc, timeout) from None
             raise
+
+    def _create(self) -> None:
+        with self._tx():
+            for stmt in _SCHEMA.split(";"):
+                if stmt.strip():
+                    self.conn.execute(stmt)
 
     def close(self) -> None:
         """Close the connection."""
@@ -491,8 +642,16 @@ def _alive(pid: int | None) -> bool:
     return True
 
 
-def runs(store: str | os.PathLike[str] | None = None, limit: int = 100) -> list[RunRecord]:
+def runs(
+    store: str | os.PathLike[str] | None = None,
+    limit: int = 100,
+    *,
+    lock_timeout: float | None = None,
+) -> list[RunRecord]:
     """Past verification runs in the results store, newest first.
+
+    *lock_timeout* is how many seconds to wait for another process's lock on the store
+    (default ``$NIMLAB_LOCK_TIMEOUT``, else 5).
 
     Examples
     --------
@@ -500,8 +659,14 @@ def runs(store: str | os.PathLike[str] | None = None, limit: int = 100) -> list[
     >>> runs(os.path.join(tempfile.mkdtemp(), "r.sqlite"))
     []
     """
-    st = Store(store)
+    from nimlab.core.errors import InvalidArgumentError
+    from nimlab.core.params import as_index
+
+    n = as_index(limit)
+    if n is None or n < 1:
+        raise InvalidArgumentError(f"limit must be an integer >= 1, got {limit!r:.40}")
+    st = Store(store, timeout=lock_timeout, write=False)
     try:
-        return st.runs(limit)
+        return st.runs(n)
     finally:
         st.close()

@@ -306,7 +306,7 @@ CLI_CASES: tuple[Cli, ...] = (
     c("mp-last-mover-moves", "last-mover nim 2000 2000 --players 3 --moves", "moves", isolate=True),
     # -- huge parameters that need no huge work --
     *(
-        c(f"huge-param-{i}", cmd, frag, code=0, isolate=True, timeout=20)
+        c(f"huge-param-{i}", cmd, frag, code=0, isolate=True, timeout=60)
         for i, (cmd, frag) in enumerate(
             (
                 ("table nimhoff -p k=1000000000 --size 4", ""),

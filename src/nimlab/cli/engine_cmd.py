@@ -34,19 +34,24 @@ def _per_json(per: Any) -> dict[str, Any]:
     }
 
 
+def _max_terms_option(f: Any) -> Any:
+    """The ``--max-terms N`` budget of sequence and periodicity."""
+    return click.option(
+        "--max-terms",
+        type=click.IntRange(1),
+        default=None,
+        metavar="N",
+        help="Budget of terms, checked before computing (default: 100,000 for octal games, "
+        "whose work grows fast; 2^28 otherwise). Long runs show their progress.",
+    )(f)
+
+
 @click.command("sequence")
 @click.argument("game_name", metavar="GAME")
 @param_option
 @click.option("-n", "n", type=int, default=50, show_default=True, help="Number of terms.")
 @click.option("--period", is_flag=True, help="Also find (and prove) the period.")
-@click.option(
-    "--max-terms",
-    type=click.IntRange(1),
-    default=None,
-    metavar="N",
-    help="Budget of terms, checked before computing (default: 100,000 for octal games, "
-    "whose work grows fast; 2^28 otherwise).",
-)
+@_max_terms_option
 @json_option
 def sequence_cmd(
     game_name: str,
@@ -65,8 +70,8 @@ def sequence_cmd(
 
     g = game_from_cli(game_name, params)
     t0 = time.perf_counter()
-    seq = nimlab.sequence(g, n, max_terms=max_terms)
-    per = nimlab.periodicity_of(g, n) if period else None
+    seq = nimlab.sequence(g, n, max_terms=max_terms, progress=True)
+    per = nimlab.periodicity_of(g, n, max_terms=max_terms, progress=True) if period else None
     seconds = time.perf_counter() - t0
     if as_json:
         data: dict[str, Any] = {"game": g.label(), "n": n, "sequence": seq.tolist()}
@@ -86,8 +91,11 @@ def sequence_cmd(
 @click.option(
     "-n", "n", type=int, default=1000, show_default=True, help="Terms computed (at least)."
 )
+@_max_terms_option
 @json_option
-def periodicity_cmd(game_name: str, params: tuple[str, ...], n: int, as_json: bool) -> None:
+def periodicity_cmd(
+    game_name: str, params: tuple[str, ...], n: int, max_terms: int | None, as_json: bool
+) -> None:
     """Period, preperiod and saltus of a one-heap game, proved when a theorem applies.
 
     Example: nimlab periodicity octal -p code=0.07 -n 300.
@@ -95,7 +103,7 @@ def periodicity_cmd(game_name: str, params: tuple[str, ...], n: int, as_json: bo
     import nimlab
 
     g = game_from_cli(game_name, params)
-    per = nimlab.periodicity_of(g, n)
+    per = nimlab.periodicity_of(g, n, max_terms=max_terms, progress=True)
     if as_json:
         emit_json({"game": g.label(), **_per_json(per), "head": list(per.head)})
         return

@@ -215,6 +215,15 @@ def periodicity(
 # -- proofs -------------------------------------------------------------------------
 
 
+def _default_budget(g: Ruleset[Any]) -> int:
+    """The default budget of terms of *g*'s sequence (as in ``sequence``)."""
+    from nimlab.core.kernels import OctalKernel
+    from nimlab.engine.sequences import DEFAULT_MAX_OCTAL_TERMS, DEFAULT_MAX_TERMS
+
+    octal = isinstance(g.sequence_kernel(), OctalKernel)
+    return DEFAULT_MAX_OCTAL_TERMS if octal else DEFAULT_MAX_TERMS
+
+
 def _prove(g: Ruleset[Any], seq: npt.NDArray[np.int64], per: Periodicity) -> tuple[bool, str, int]:
     """(proved, reason, terms needed for the proof)."""
     n = len(seq)
@@ -227,7 +236,13 @@ def _prove(g: Ruleset[Any], seq: npt.NDArray[np.int64], per: Periodicity) -> tup
 
 
 def periodicity_of(
-    game: Ruleset[Any] | str, n_max: int, *, extend: bool = True, reps: int = 3
+    game: Ruleset[Any] | str,
+    n_max: int,
+    *,
+    extend: bool = True,
+    reps: int = 3,
+    max_terms: int | None = None,
+    progress: bool = False,
 ) -> Periodicity:
     """Periodicity of a one-heap game's Grundy sequence, proved when a theorem applies.
 
@@ -242,6 +257,12 @@ def periodicity_of(
         ``2 n0 + 2p + t``), compute that many (up to ``16 * n_max``) and check again.
     reps : int
         See :func:`periodicity`.
+    max_terms : int, optional
+        Budget of terms, checked before any is computed, as in
+        :func:`~nimlab.engine.sequences.sequence`; a proof that needs more terms than the
+        budget is not attempted (the result says how many it needs).
+    progress : bool
+        Show a progress bar on a terminal during long runs (see ``sequence``).
 
     Examples
     --------
@@ -256,13 +277,19 @@ def periodicity_of(
     from nimlab.engine.sequences import sequence
 
     g = as_game(game)
-    seq = sequence(g, n_max).astype(np.int64)
+    seq = sequence(g, n_max, max_terms=max_terms, progress=progress).astype(np.int64)
     per = periodicity(seq, reps=reps)
     if not per.periodic:
         return per
     proved, reason, need = _prove(g, seq, per)
-    if not proved and extend and len(seq) < need <= 16 * max(n_max, 1):
-        seq = sequence(g, need).astype(np.int64)
+    budget = max_terms if max_terms is not None else _default_budget(g)
+    if not proved and extend and len(seq) < need <= 16 * max(n_max, 1) and need > budget:
+        reason += (
+            f"; the proof needs {need:,} terms, more than the budget of {budget:,} "
+            "(raise it with --max-terms N, max_terms=N)"
+        )
+    elif not proved and extend and len(seq) < need <= 16 * max(n_max, 1):
+        seq = sequence(g, need, max_terms=max_terms, progress=progress).astype(np.int64)
         per = periodicity(seq, reps=reps)
         if not per.periodic:  # pragma: no cover - the longer data broke the period
             return per

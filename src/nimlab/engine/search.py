@@ -206,11 +206,17 @@ class Solver(Generic[P]):
         # each option is a new position as long as this one: weigh the count by its length
         width = max(1, len(position)) if isinstance(position, tuple) else 1
         if est is not None and est * width + self._moves_listed > self.max_moves:
+            if est * width > self.max_moves:
+                what = f"{_shown(self.game, position)} has about {_count(est)} moves"
+            else:  # this position is small: the search as a whole has listed too many
+                what = (
+                    f"the search has listed {self._moves_listed:,} moves (at "
+                    f"{_shown(self.game, position)})"
+                )
             raise MoveSetTooLargeError(
-                f"{self.game.label()}: {_shown(self.game, position)} has about {_count(est)} "
-                f"moves, more than the search's budget of {self.max_moves:,} moves listed; "
-                "use a smaller position, a closed form (method='auto'), a table "
-                "(nimlab.table), or raise max_moves"
+                f"{self.game.label()}: {what}, more than the search's budget of "
+                f"{self.max_moves:,} moves listed; use a smaller position, a closed form "
+                "(method='auto'), a table (nimlab.table), or raise max_moves"
             )
         canon = self.game.canonical
         return list(dict.fromkeys(canon(c) for c in self.game.moves(position)))

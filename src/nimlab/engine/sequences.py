@@ -226,11 +226,15 @@ def _best_mask(g: npt.NDArray[Any]) -> int:
     return int(masks[int(np.argmax(score))])
 
 
-def octal_sequence(code: str, n: int, *, direct: bool = False) -> npt.NDArray[np.int64]:
+def octal_sequence(
+    code: str, n: int, *, direct: bool = False, progress: bool = False, chunk: int | None = None
+) -> npt.NDArray[np.int64]:
     """Grundy values ``G(0..n-1)`` of the octal game *code* (exact).
 
     ``direct=True`` computes every split (quadratic time) instead of the rare-value
-    method: a check of the latter.
+    method: a check of the latter. ``progress=True`` shows a progress bar (terms, rate,
+    time left) on a terminal for long runs; the terms are then computed in chunks of
+    *chunk* terms (by default about a hundredth of the run), which gives the same values.
 
     Examples
     --------
@@ -238,8 +242,11 @@ def octal_sequence(code: str, n: int, *, direct: bool = False) -> npt.NDArray[np
     [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
     >>> octal_sequence("4!.0", 12).tolist()  # Grundy's game
     [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2]
+    >>> octal_sequence("0.77", 12, chunk=5).tolist()
+    [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
     """
     from nimlab.catalog.octal import parse_octal_code
+    from nimlab.engine._progress import Progress
 
     digits = parse_octal_code(code)
     bits = np.array([d for d, _ in digits], dtype=np.int64)
@@ -248,17 +255,29 @@ def octal_sequence(code: str, n: int, *, direct: bool = False) -> npt.NDArray[np
     n0 = n if direct else min(n, _NAIVE_TERMS)
     if not (bits & 4).any() or (bits & 8).any():
         n0 = n  # no split: the direct method is linear; three-heap splits: direct only
-    cap = 256
-    while _octal_kernel(bits, uneq, out[:n0], 1, 0, cap) < 0:
-        cap *= 4
-    # rare values: the mask is chosen again each time the sequence doubles, from the
-    # values of its second half (the values, hence the good masks, grow slowly)
-    while n0 < n:
-        end = min(n, 2 * n0)
-        mask = _best_mask(out[:n0])
-        while _octal_kernel(bits, uneq, out[:end], n0, mask, cap) < 0:
-            cap *= 4
-        n0 = end
+    bar = Progress(f"octal({code}): Grundy values", n, "terms", enabled=progress)
+    step = chunk if chunk is not None else (max(1024, n // 100) if bar.enabled else n)
+    cap = [256]
+
+    def run(start: int, end: int, mask: int) -> None:
+        # fill out[start:end] in pieces of `step` terms (the kernel resumes at any start)
+        while start < end:
+            stop = min(end, start + max(1, step))
+            while _octal_kernel(bits, uneq, out[:stop], max(start, 1), mask, cap[0]) < 0:
+                cap[0] *= 4
+            start = stop
+            bar.update(start)
+
+    try:
+        run(0, n0, 0)
+        # rare values: the mask is chosen again each time the sequence doubles, from the
+        # values of its second half (the values, hence the good masks, grow slowly)
+        while n0 < n:
+            end = min(n, 2 * n0)
+            run(n0, end, _best_mask(out[:n0]))
+            n0 = end
+    finally:
+        bar.close()
     return out
 
 
@@ -272,7 +291,9 @@ def _small_dtype(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return a  # pragma: no cover
 
 
-def sequence(game: Ruleset[Any] | str, n: int, *, max_terms: int | None = None) -> npt.NDArray[Any]:
+def sequence(
+    game: Ruleset[Any] | str, n: int, *, max_terms: int | None = None, progress: bool = False
+) -> npt.NDArray[Any]:
     """Grundy sequence ``G(0), …, G(n-1)`` of a one-heap game.
 
     Parameters
@@ -287,6 +308,9 @@ def sequence(game: Ruleset[Any] | str, n: int, *, max_terms: int | None = None) 
         Refuse longer sequences before computing them (default
         :data:`DEFAULT_MAX_OCTAL_TERMS` for octal games, whose work grows faster than the
         number of terms, else :data:`DEFAULT_MAX_TERMS`, a memory guard).
+    progress : bool
+        Show a progress bar (terms, rate, time left) on a terminal during a long octal
+        run; Ctrl-C stops it.
 
     Returns
     -------
@@ -312,6 +336,8 @@ def sequence(game: Ruleset[Any] | str, n: int, *, max_terms: int | None = None) 
     model = g.sequence_kernel()
     if max_terms is None:
         max_terms = DEFAULT_MAX_OCTAL_TERMS if isinstance(model, OctalKernel) else DEFAULT_MAX_TERMS
+    if isinstance(max_terms, bool) or not isinstance(max_terms, (int, np.integer)) or max_terms < 1:
+        raise InvalidParameterError(f"max_terms must be an integer >= 1, got {max_terms!r:.40}")
     if n > max_terms:
         raise WorkTooLargeError(
             f"{g.label()}: {n:,} terms is more than the budget of {max_terms:,} terms; ask "
@@ -332,7 +358,7 @@ def sequence(game: Ruleset[Any] | str, n: int, *, max_terms: int | None = None) 
     if isinstance(model, TakeAnyKernel):
         return _small_dtype(np.arange(n, dtype=np.int64))
     if isinstance(model, OctalKernel):
-        return _small_dtype(octal_sequence(model.code, n))
+        return _small_dtype(octal_sequence(model.code, n, progress=progress))
     return _generic_sequence(g, n)
 
 

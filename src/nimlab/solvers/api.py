@@ -30,6 +30,9 @@ def _short(value: object) -> str:
 # compiled table kernel (nimlab.engine) when the game has one: numba is imported only then.
 KERNEL_MIN_CELLS = 20_000
 KERNEL_MAX_CELLS = 64_000_000
+#: One heap of a game with a compiled sequence (octal games) from this size on is read
+#: from the sequence rather than searched.
+SEQUENCE_MIN_HEAP = 64
 
 
 def _by_kernel(g: Ruleset[Any], pos: Any, kind: str) -> int | bool | None:
@@ -41,6 +44,27 @@ def _by_kernel(g: Ruleset[Any], pos: Any, kind: str) -> int | bool | None:
     cells = 1
     for h in pos:
         cells *= h + 1
+    from nimlab.core.kernels import SequenceKernel
+
+    one_heap = len(pos) == 1 and kind == "grundy" and pos[0] >= SEQUENCE_MIN_HEAP
+    if one_heap and isinstance(g.table_kernel((pos[0] + 1,), kind), SequenceKernel):
+        # a one-heap game with a recurrence (octal games split heaps: a search of the
+        # positions below one heap is far slower than the sequence up to it)
+        from nimlab.core.errors import WorkTooLargeError
+        from nimlab.engine.sequences import sequence
+
+        try:
+            return int(sequence(g, pos[0] + 1, progress=True)[pos[0]])
+        except WorkTooLargeError as exc:
+            raise WorkTooLargeError(
+                f"{g.label()}: the Grundy value of heap {pos[0]:,} is read from the sequence "
+                f"G(0..{pos[0]:,}), and {exc}".replace(
+                    "; ask for fewer terms or raise it (max_terms=N, on the command line "
+                    "--max-terms N)",
+                    f"; compute it with nimlab.sequence(game, {pos[0] + 1}, max_terms=N) "
+                    f"(on the command line: nimlab sequence ... -n {pos[0] + 1} --max-terms N)",
+                )
+            ) from None
     if not KERNEL_MIN_CELLS <= cells <= KERNEL_MAX_CELLS:
         return None
     from nimlab.engine.tables import has_kernel, table
@@ -156,6 +180,14 @@ def grundy(
         closed = g.closed_grundy(pos)
         if closed is not None:
             return closed
+        comps = g.components(pos)
+        if comps and max_positions == DEFAULT_MAX_POSITIONS and max_moves == DEFAULT_MAX_MOVES:
+            # a disjunctive sum: the XOR of its parts' values (Sprague-Grundy), each
+            # computed by its fastest method (an octal heap by its sequence)
+            total = 0
+            for cg, cp in comps:
+                total ^= grundy(cg, cp)
+            return total
         value = _by_kernel(g, pos, "grundy")
         if value is not None:
             return int(value)
@@ -200,6 +232,9 @@ def outcome(
         closed = g.closed_misere_is_p(pos) if misere else g.closed_is_p(pos)
         if closed is not None:
             return Outcome.from_bool(closed)
+        defaults = max_positions == DEFAULT_MAX_POSITIONS and max_moves == DEFAULT_MAX_MOVES
+        if not misere and defaults and g.components(pos):
+            return Outcome.from_bool(grundy(g, pos) == 0)  # a sum: P when its XOR is 0
         value = _by_kernel(g, pos, "misere" if misere else "outcome")
         if value is not None:
             return Outcome.from_bool(bool(value))

@@ -1,0 +1,110 @@
+"""A progress bar for long engine work (sequences, tables): counts, rate and time left.
+
+The bar appears on stderr only when stderr is a terminal and the work has run for more
+than a second (quick calls print nothing); it disappears when the work ends. A compiled
+kernel that cannot report its own progress runs in a worker thread (numba kernels release
+the GIL) while the calling thread updates the bar and stays responsive to Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["Progress", "run_watched"]
+
+#: Seconds of work before the bar appears.
+DELAY = 1.0
+
+
+class Progress:
+    """A rich progress bar of *total* items named *unit* (``terms``, ``cells``).
+
+    Examples
+    --------
+    >>> p = Progress("octal(0.77): sequence", 100, "terms", enabled=False)
+    >>> p.update(50); p.close()
+    >>> p.done
+    50
+    """
+
+    def __init__(self, label: str, total: int, unit: str, *, enabled: bool = True) -> None:
+        self.label = label
+        self.total = total
+        self.unit = unit
+        self.done = 0
+        self.enabled = enabled and sys.stderr.isatty()
+        self.start = time.perf_counter()
+        self.bar: Any = None
+        self.task: Any = None
+
+    def update(self, done: int) -> None:
+        """Record that *done* items (of the total) are finished."""
+        self.done = done
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.start
+        if self.bar is None:
+            if elapsed < DELAY:
+                return
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+            from rich.progress import Progress as RichProgress
+
+            self.bar = RichProgress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn(f"{self.unit} · {{task.fields[rate]}}/s"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=self.total, rate="0")
+        rate = done / max(elapsed, 1e-9)
+        self.bar.update(self.task, completed=done, rate=f"{rate:,.0f}")
+
+    def close(self) -> None:
+        """Remove the bar."""
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+def run_watched(
+    kernel: Callable[[], Any], done: Callable[[], int], bar: Progress, poll: float = 0.2
+) -> None:
+    """Run *kernel* (a call into a compiled kernel) in a worker thread, updating *bar* with
+    ``done()`` every *poll* seconds until it ends; its exception, if any, is raised here.
+
+    Ctrl-C in the calling thread stops the wait at once (``KeyboardInterrupt``); the
+    kernel cannot be interrupted and finishes in the background (a daemon thread, gone
+    when the process exits).
+    """
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            kernel()
+        except BaseException as exc:  # pragma: no cover - kernels raise only on bugs
+            failure.append(exc)
+
+    worker = threading.Thread(target=target, name="nimlab-kernel", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(poll)
+            bar.update(done())
+    finally:
+        bar.close()
+    if failure:  # pragma: no cover
+        raise failure[0]

@@ -92,6 +92,14 @@ def _check_outputs(*paths: str | None) -> None:
 @click.option(
     "--image-size", default="800x800", show_default=True, help="Heatmap size WIDTHxHEIGHT (px)."
 )
+@click.option(
+    "--max-cells",
+    type=click.IntRange(1),
+    default=None,
+    metavar="N",
+    help="Budget of cells, checked before any work (default 25,000,000: a 5000x5000 table). "
+    "Long runs show their progress; Ctrl-C stops them.",
+)
 def table_cmd(
     game_name: str,
     params: tuple[str, ...],
@@ -109,6 +117,7 @@ def table_cmd(
     png_file: str | None,
     svg_file: str | None,
     image_size: str,
+    max_cells: int | None,
 ) -> None:
     """Grundy (or outcome) table of a game: nimlab table wythoff --size 16.
 
@@ -130,13 +139,16 @@ def table_cmd(
 
     n = n if n is not None else default_heaps(g)
     size: int | list[int] = sizes[0] if len(sizes) == 1 else sizes
-    tv = table_view(g, size, kind=kind, heaps=n, slice_z=slice_z)
+    budget = {} if max_cells is None else {"max_cells": max_cells}
+    tv = table_view(g, size, kind=kind, heaps=n, slice_z=slice_z, progress=True, **budget)
     wrote = False
     if csv_file:
-        _write(csv_file, tv.to_csv())
+        tv.write_csv(csv_file, progress=True)
+        click.echo(f"wrote {csv_file}", err=True)
         wrote = True
     if json_file:
-        _write(json_file, tv.to_json())
+        tv.write_json(json_file, progress=True)
+        click.echo(f"wrote {json_file}", err=True)
         wrote = True
     if md_file:
         _write(md_file, tv.to_markdown("p" if mark is None else mark))
@@ -150,7 +162,10 @@ def table_cmd(
             click.echo(f"wrote {f}", err=True)
             wrote = True
     if as_json:
-        emit_json(tv.to_dict())
+        import sys
+
+        tv.write_json(sys.stdout)
+        sys.stdout.write("\n")
         return
     if not wrote:
         from rich.console import Console

@@ -136,6 +136,49 @@ def _check_bytes(label: str, shape: tuple[int, ...], nbytes: int, max_bytes: int
         )
 
 
+class _Watch:
+    """Progress of a kernel that fills its output array: cells start at a sentinel (the
+    dtype's largest value, never a value: tables pick their dtype with room above the
+    largest value) and a fixed random sample of the cells tells how many are written.
+
+    Every kernel here writes each cell of its box once and reads only cells written
+    before, so the sentinel never reaches a value (tests compare with and without it).
+    """
+
+    def __init__(self, label: str, kind: str, progress: bool) -> None:
+        from nimlab.engine._progress import Progress
+
+        self.bar = Progress(f"{label}: {kind} table", 1, "cells", enabled=progress)
+
+    def new(self, shape: Sequence[int], dt: Any) -> npt.NDArray[Any]:
+        """The output array: zeros, or the sentinel when the bar is on."""
+        if self.bar.enabled:
+            return np.full(tuple(shape), np.iinfo(dt).max, dtype=dt)
+        return np.zeros(tuple(shape), dtype=dt)
+
+    def run(self, kernel: Callable[..., Any], out: npt.NDArray[Any], *args: Any,
+            region: tuple[int, ...] | None = None) -> None:  # fmt: skip
+        """Run ``kernel(out, *args)``, with the bar when it is on (cells of *region*, the
+        box of *out* that is returned)."""
+        if not self.bar.enabled:
+            kernel(out, *args)
+            return
+        from nimlab.engine._progress import run_watched
+
+        box = out.shape if region is None else region
+        total = math.prod(box)
+        rng = np.random.default_rng(0)
+        picks = tuple(rng.integers(0, n, 4096) for n in box)
+        view = out[tuple(slice(0, n) for n in box)]
+        sentinel = np.iinfo(out.dtype).max
+        self.bar.total = total
+
+        def done() -> int:
+            return int(total * float(np.mean(view[picks] != sentinel)))
+
+        run_watched(lambda: kernel(out, *args), done, self.bar)
+
+
 # -- kernels ------------------------------------------------------------------------
 
 
@@ -171,7 +214,12 @@ def _pad3(shape: tuple[int, ...]) -> tuple[int, int, int]:
 
 
 def _run_axis(
-    spec: LinesKernel, shape: tuple[int, ...], misere: bool, label: str, max_bytes: int
+    spec: LinesKernel,
+    shape: tuple[int, ...],
+    misere: bool,
+    label: str,
+    max_bytes: int,
+    watch: _Watch | None = None,
 ) -> npt.NDArray[Any]:
     from nimlab.engine import _kernels
 
@@ -194,13 +242,19 @@ def _run_axis(
     if spec.diagonal:
         lines += s3[0] * (s3[1] + s3[2])
     _check_bytes(label, shape, cells * np.dtype(dt).itemsize + lines * words * 8, max_bytes)
-    out = np.zeros(s3, dtype=dt)
-    _kernels.axis_kernel(out, cof, lag, bool(spec.diagonal), offs, bool(misere))
+    w = watch or _Watch(label, "", False)
+    out = w.new(s3, dt)
+    w.run(_kernels.axis_kernel, out, cof, lag, bool(spec.diagonal), offs, bool(misere))
     return out.reshape(shape)
 
 
 def _kernel_table(
-    g: Ruleset[Any], shape: tuple[int, ...], kind: str, max_bytes: int, spec: TableKernel
+    g: Ruleset[Any],
+    shape: tuple[int, ...],
+    kind: str,
+    max_bytes: int,
+    spec: TableKernel,
+    progress: bool = False,
 ) -> npt.NDArray[Any] | None:
     """The table by the compiled kernel *spec* describes, or None when it does not apply."""
     from nimlab.engine import _kernels
@@ -208,13 +262,14 @@ def _kernel_table(
     dims = len(shape)
     label = g.label()
     misere = kind == "misere"
+    watch = _Watch(label, kind, progress)
     if isinstance(spec, SequenceKernel):
         if dims != 1 or misere:
             return None
         from nimlab.engine.sequences import sequence
 
         _check_bytes(label, shape, shape[0] * 8, max_bytes)
-        return sequence(g, shape[0])
+        return sequence(g, shape[0], progress=progress)
     if dims not in (2, 3):
         return None
     if isinstance(spec, MooreKernel):
@@ -227,22 +282,22 @@ def _kernel_table(
         kk = min(k, dims)
         lines = s3[1] * s3[2] + s3[0] * (s3[1] + s3[2]) if kk == 1 else 4 * s3[1] * s3[2]
         _check_bytes(label, shape, cells * np.dtype(dt).itemsize + lines * words * 8, max_bytes)
-        out = np.zeros(s3, dtype=dt)
-        _kernels.moore_kernel(out, kk, misere)
+        out = watch.new(s3, dt)
+        watch.run(_kernels.moore_kernel, out, kk, misere)
         return out.reshape(shape)
     if isinstance(spec, LimKernel) and dims == 3:
         s = sum(shape) - 3
         bound = 3 * s + 2
         dt = _kernel_dtype(bound)
         _check_bytes(label, shape, (s + 1) ** 3 * np.dtype(dt).itemsize, max_bytes)
-        full = np.zeros((s + 1,) * 3, dtype=dt)
-        _kernels.lim_kernel(full, misere)
+        full = watch.new((s + 1,) * 3, dt)
+        watch.run(_kernels.lim_kernel, full, misere, region=shape)
         return np.ascontiguousarray(full[: shape[0], : shape[1], : shape[2]])
     if isinstance(spec, DeleteNimKernel) and dims == 2:
         n = max(shape)
         _check_bytes(label, shape, n * n * 2 + 2 * n * (n // 32 + 8), max_bytes)
-        full = np.zeros((n, n), dtype=np.uint16)
-        _kernels.delete_nim_kernel(full, misere)
+        full = watch.new((n, n), np.uint16)
+        watch.run(_kernels.delete_nim_kernel, full, misere)
         return np.ascontiguousarray(full[: shape[0], : shape[1]])
     if isinstance(spec, WythoffKernel) and dims == 2 and not misere:
         bound = shape[0] + shape[1] + min(shape) + 64
@@ -254,8 +309,8 @@ def _kernel_table(
             shape[0] * shape[1] * np.dtype(dt).itemsize + (2 * shape[1] + shape[0]) * words * 8,
             max_bytes,
         )
-        out = np.zeros(shape, dtype=dt)
-        _kernels.wythoff_kernel(out)
+        out = watch.new(shape, dt)
+        watch.run(_kernels.wythoff_kernel, out)
         return out
     if isinstance(spec, LinesKernel):
         if not len(spec.cofinite) == len(spec.lag) == dims or (spec.diagonal and dims != 2):
@@ -263,13 +318,17 @@ def _kernel_table(
         if any(len(o) != dims for o in spec.offsets):
             return None
         if dims == 2 and not misere and not spec.diagonal:
-            return _run_lines2(spec, shape, label, max_bytes)
-        return _run_axis(spec, shape, misere, label, max_bytes)
+            return _run_lines2(spec, shape, label, max_bytes, watch)
+        return _run_axis(spec, shape, misere, label, max_bytes, watch)
     return None
 
 
 def _run_lines2(
-    spec: LinesKernel, shape: tuple[int, ...], label: str, max_bytes: int
+    spec: LinesKernel,
+    shape: tuple[int, ...],
+    label: str,
+    max_bytes: int,
+    watch: _Watch | None = None,
 ) -> npt.NDArray[Any]:
     from nimlab.engine import _kernels
 
@@ -281,8 +340,10 @@ def _run_lines2(
     words = bound // 64 + 1
     _check_bytes(label, shape, n0 * n1 * np.dtype(dt).itemsize + (n1 + 1) * words * 8, max_bytes)
     offs = np.array(spec.offsets, dtype=np.int64).reshape(-1, 2)
-    out = np.zeros(shape, dtype=dt)
-    _kernels.lines2_kernel(
+    w = watch or _Watch(label, "", False)
+    out = w.new(shape, dt)
+    w.run(
+        _kernels.lines2_kernel,
         out,
         bool(spec.cofinite[0]),
         bool(spec.cofinite[1]),
@@ -380,8 +441,9 @@ def table(
     max_positions : int
         Budget of positions of the generic path.
     progress : bool
-        Show a progress bar (positions done, rate) on stderr for long compiled runs;
-        Ctrl-C stops them cleanly between chunks.
+        Show a progress bar (positions or cells done, rate, time left) on a terminal for
+        long runs; Ctrl-C stops them (the compiled engine between chunks; a kernel's run
+        is abandoned in a background thread that ends with the process).
 
     Returns
     -------
@@ -441,7 +503,7 @@ def table(
                 f"{g.label()}: cannot tabulate the shape {dims}: {exc}"
             ) from None
         try:
-            res = _kernel_table(g, dims, kind, max_bytes, spec)
+            res = _kernel_table(g, dims, kind, max_bytes, spec, progress)
         except NimlabError:
             raise
         except (KeyError, TypeError, ValueError) as exc:  # pragma: no cover - defensive

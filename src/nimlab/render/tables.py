@@ -26,7 +26,6 @@ x\\y,0,1,2,3
 
 from __future__ import annotations
 
-import csv
 import html
 import io
 import itertools
@@ -34,12 +33,17 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 import numpy as np
 import numpy.typing as npt
 
-from nimlab.core.errors import InvalidParameterError, InvalidPositionError, SearchTooLargeError
+from nimlab.core.errors import (
+    InvalidParameterError,
+    InvalidPositionError,
+    SearchTooLargeError,
+    WorkTooLargeError,
+)
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -47,8 +51,10 @@ if TYPE_CHECKING:
     from nimlab.core.ruleset import Ruleset
 
 __all__ = [
+    "DEFAULT_MAX_CELLS",
     "KINDS",
     "TableView",
+    "check_cells",
     "compute_table",
     "parse_highlight",
     "table_to_csv",
@@ -57,6 +63,8 @@ __all__ = [
     "table_to_latex",
     "table_to_markdown",
     "table_view",
+    "write_table_csv",
+    "write_table_json",
 ]
 
 Kind = Literal["grundy", "outcome", "misere"]
@@ -67,6 +75,9 @@ Highlight = Literal["p"] | int | None
 FALLBACK_MAX_CELLS = 1_000_000
 #: largest table shown in a terminal or notebook (rows and columns); exports have no limit
 DISPLAY_MAX = 48
+#: default budget of cells of :func:`table_view` (and ``nimlab table``): a 5000 x 5000 or
+#: 292^3 box, computed and exported in well under a minute; ``max_cells`` raises it
+DEFAULT_MAX_CELLS = 25_000_000
 
 
 def _check_kind(kind: str) -> Kind:
@@ -101,7 +112,11 @@ def default_heaps(game: Ruleset[Any]) -> int:
 
 
 def compute_table(
-    game: Ruleset[Any] | str, shape: int | Sequence[int], *, kind: str = "grundy"
+    game: Ruleset[Any] | str,
+    shape: int | Sequence[int],
+    *,
+    kind: str = "grundy",
+    progress: bool = False,
 ) -> npt.NDArray[Any]:
     """The table of *game* over the box ``0 <= heap_i < shape[i]``.
 
@@ -116,6 +131,8 @@ def compute_table(
         Box size per heap (one to three heaps); an int means a 2-heap square box.
     kind : {"grundy", "outcome", "misere"}
         Grundy values, or normal / misère outcomes (0 = P, 1 = N).
+    progress : bool
+        Show a progress bar on a terminal while a long table is computed.
 
     Returns
     -------
@@ -135,7 +152,7 @@ def compute_table(
     import nimlab
 
     if hasattr(nimlab, "table"):
-        arr: npt.NDArray[Any] = np.ma.asanyarray(nimlab.table(g, box, kind=k))
+        arr: npt.NDArray[Any] = np.ma.asanyarray(nimlab.table(g, box, kind=k, progress=progress))
         if not np.ma.is_masked(arr):
             arr = np.ma.getdata(arr)
         return _normalise_outcome(arr, k)
@@ -280,25 +297,132 @@ def table_to_csv(array: Any, *, kind: str = "grundy") -> str:
     1,1
     2,2
     """
-    k = _check_kind(kind)
-    a = np.ma.asanyarray(array) if isinstance(array, np.ma.MaskedArray) else np.asarray(array)
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    if a.ndim == 1:
-        w.writerow(["n", "value"])
-        for i, v in enumerate(a.tolist()):
-            w.writerow([i, _cell(v, k)])
-    elif a.ndim == 2:
-        w.writerow(["x\\y", *range(a.shape[1])])
-        for i, row in enumerate(a.tolist()):
-            w.writerow([i, *(_cell(v, k) for v in row)])
-    elif a.ndim == 3:
-        w.writerow(["x", "y", "z", "value"])
-        for idx in itertools.product(*(range(n) for n in a.shape)):
-            w.writerow([*idx, _cell(a[idx], k)])
-    else:
-        raise InvalidParameterError(f"tables have 1 to 3 dimensions, got {a.ndim}")
+    write_table_csv(array, buf, kind=kind)
     return buf.getvalue()
+
+
+def _as_table(array: Any) -> npt.NDArray[Any]:
+    return np.ma.asanyarray(array) if isinstance(array, np.ma.MaskedArray) else np.asarray(array)
+
+
+def _cells(row: Any, kind: str) -> list[str]:
+    """One row of a table as cell texts (empty where masked), without a Python call per
+    cell: exports of millions of cells stay fast."""
+    data = np.ma.getdata(row)
+    if kind == "grundy":
+        out = [str(v) for v in data.astype(np.int64).tolist()]
+    else:
+        out = np.where(data.astype(np.int64) == 0, "P", "N").tolist()
+    mask = np.ma.getmaskarray(row) if isinstance(row, np.ma.MaskedArray) else None
+    if mask is not None and mask.any():
+        for j in np.flatnonzero(mask).tolist():
+            out[j] = ""
+    return out
+
+
+def _export_bar(label: str, total: int, progress: bool) -> Any:
+    from nimlab.engine._progress import Progress
+
+    return Progress(label, total, "rows", enabled=progress)
+
+
+def write_table_csv(
+    array: Any, file: TextIO, *, kind: str = "grundy", progress: bool = False
+) -> None:
+    """Write :func:`table_to_csv`'s text to *file* row by row (a table of any size, in
+    little memory; with *progress*, a progress bar of the rows on a terminal).
+
+    Examples
+    --------
+    >>> import io
+    >>> buf = io.StringIO()
+    >>> write_table_csv([[0, 1], [1, 0]], buf)
+    >>> buf.getvalue().splitlines()
+    ['x\\\\y,0,1', '0,0,1', '1,1,0']
+    """
+    k = _check_kind(kind)
+    a = _as_table(array)
+    if a.ndim == 1:
+        file.write("n,value\n")
+        for i, v in enumerate(_cells(a, k)):
+            file.write(f"{i},{v}\n")
+        return
+    if a.ndim not in (2, 3):
+        raise InvalidParameterError(f"tables have 1 to 3 dimensions, got {a.ndim}")
+    bar = _export_bar("writing CSV", a.shape[0], progress)
+    try:
+        if a.ndim == 2:
+            file.write("x\\y," + ",".join(str(j) for j in range(a.shape[1])) + "\n")
+            for i in range(a.shape[0]):
+                file.write(f"{i}," + ",".join(_cells(a[i], k)) + "\n")
+                bar.update(i + 1)
+            return
+        file.write("x,y,z,value\n")
+        for x in range(a.shape[0]):
+            for y in range(a.shape[1]):
+                head = f"{x},{y},"
+                file.write("".join(f"{head}{z},{v}\n" for z, v in enumerate(_cells(a[x, y], k))))
+            bar.update(x + 1)
+    finally:
+        bar.close()
+
+
+def write_table_json(
+    array: Any,
+    file: TextIO,
+    *,
+    kind: str = "grundy",
+    progress: bool = False,
+    **meta: Any,
+) -> None:
+    """Write :func:`table_to_json`'s text to *file* row by row (the same text, in little
+    memory; with *progress*, a progress bar of the rows on a terminal).
+
+    Examples
+    --------
+    >>> import io
+    >>> buf = io.StringIO()
+    >>> write_table_json([[0, 1], [1, 0]], buf, game="nim")
+    >>> buf.getvalue() == table_to_json([[0, 1], [1, 0]], game="nim")
+    True
+    """
+    k = _check_kind(kind)
+    a = _as_table(array)
+    head = dict(meta)
+    head.update({"kind": k, "shape": list(a.shape), "values": None})
+    text = json.dumps(head)
+    before, _, after = text.rpartition("null")
+    file.write(before)
+
+    def cell_row(row: Any) -> str:
+        if k == "grundy":
+            vals: list[Any] = np.ma.getdata(row).astype(np.int64).tolist()
+        else:
+            vals = np.where(np.ma.getdata(row) == 0, "P", "N").tolist()
+        if isinstance(row, np.ma.MaskedArray):
+            for j in np.flatnonzero(np.ma.getmaskarray(row)).tolist():
+                vals[j] = None
+        return json.dumps(vals)
+
+    if a.ndim <= 1:
+        file.write(cell_row(a))
+    else:
+        bar = _export_bar("writing JSON", a.shape[0], progress)
+        try:
+            file.write("[")
+            for i in range(a.shape[0]):
+                if i:
+                    file.write(", ")
+                if a.ndim == 2:
+                    file.write(cell_row(a[i]))
+                else:
+                    file.write("[" + ", ".join(cell_row(r) for r in a[i]) + "]")
+                bar.update(i + 1)
+            file.write("]")
+        finally:
+            bar.close()
+    file.write(after)
 
 
 def table_to_json(array: Any, *, kind: str = "grundy", **meta: Any) -> str:
@@ -593,6 +717,37 @@ class TableView:
         whole = self.array.ndim == 3 and self.slice_z is None
         return table_to_csv(self.array if whole else self.values, kind=self.kind)
 
+    def write_csv(self, path: str | Path, *, progress: bool = False) -> Path:
+        """Write :meth:`to_csv`'s text to *path*, row by row (little memory; with
+        *progress*, a progress bar on a terminal)."""
+        whole = self.array.ndim == 3 and self.slice_z is None
+        return _write_file(
+            path, lambda f: write_table_csv(
+                self.array if whole else self.values, f, kind=self.kind, progress=progress
+            ),
+        )  # fmt: skip
+
+    def write_json(self, file: str | Path | TextIO, *, progress: bool = False) -> None:
+        """Write :meth:`to_json`'s text to a path or an open text file, row by row."""
+        whole = self.array.ndim == 3 and self.slice_z is None
+        meta: dict[str, Any] = {"game": self.game, **self.meta}
+        if self.array.ndim == 3:
+            meta["slice_z"] = self.slice_z
+        data = self.array if whole else self.values
+
+        def write(f: TextIO) -> None:
+            write_table_json(data, f, kind=self.kind, progress=progress, **meta)
+
+        if isinstance(file, (str, Path)):
+
+            def write_line(f: TextIO) -> None:
+                write(f)
+                f.write("\n")
+
+            _write_file(file, write_line)
+        else:
+            write(file)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict with game, kind, shape, slice and values."""
         whole = self.array.ndim == 3 and self.slice_z is None
@@ -641,6 +796,47 @@ class TableView:
         return table_to_html(self.values, kind=self.kind, caption=self.title)
 
 
+def _write_file(path: str | Path, write: Any) -> Path:
+    """Open a checked output path and let *write* fill it; OS failures are one clear error."""
+    from nimlab.core.errors import OutputPathError
+    from nimlab.core.paths import output_path
+
+    p = output_path(path)
+    try:
+        with open(p, "w", encoding="utf-8", newline="") as f:
+            write(f)
+    except OSError as exc:
+        raise OutputPathError(f"cannot write the output to {path}: {exc.strerror}") from None
+    return p
+
+
+def check_cells(label: str, shape: Sequence[int], max_cells: int) -> None:
+    """Refuse a table of more than *max_cells* cells before any work (WorkTooLargeError).
+
+    Examples
+    --------
+    >>> check_cells("wythoff", (20000, 20000), 25_000_000)
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.WorkTooLargeError: wythoff: a 20000x20000 table has 400,000,000 cells (about 763 MiB of values, and more to export them), more than the budget of 25,000,000 cells; use a smaller --size, or raise the budget (--max-cells N, max_cells=N): a long run shows its progress and stops on Ctrl-C
+    """
+    if isinstance(max_cells, bool) or not isinstance(max_cells, int) or max_cells < 1:
+        from nimlab.core.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"max_cells must be an integer >= 1, got {max_cells!r:.40}")
+    cells = 1
+    for n in shape:
+        cells *= int(n)
+    if cells > max_cells:
+        mib = cells * 2 / 2**20
+        raise WorkTooLargeError(
+            f"{label}: a {'x'.join(str(n) for n in shape)} table has {cells:,} cells (about "
+            f"{mib:,.0f} MiB of values, and more to export them), more than the budget of "
+            f"{max_cells:,} cells; use a smaller --size, or raise the budget (--max-cells N, "
+            "max_cells=N): a long run shows its progress and stops on Ctrl-C"
+        )
+
+
 def table_view(
     game: Ruleset[Any] | str,
     size: int | Sequence[int],
@@ -648,6 +844,8 @@ def table_view(
     kind: str = "grundy",
     heaps: int | None = None,
     slice_z: int | None = None,
+    max_cells: int = DEFAULT_MAX_CELLS,
+    progress: bool = False,
 ) -> TableView:
     """Compute the table of *game* and wrap it in a :class:`TableView`.
 
@@ -663,6 +861,10 @@ def table_view(
         Number of heaps (1, 2 or 3); default: the game's fixed heap count, else 2.
     slice_z : int, optional
         For 3 heaps, the third heap's size shown by 2-D views.
+    max_cells : int
+        Budget of cells, checked before any work (:class:`WorkTooLargeError` beyond it).
+    progress : bool
+        Show a progress bar on a terminal while a long table is computed.
 
     Examples
     --------
@@ -686,5 +888,8 @@ def table_view(
             raise InvalidParameterError(
                 f"slice z = {slice_z} is outside the table (0..{shape[2] - 1})"
             )
-    arr = compute_table(g, shape, kind=kind)
-    return TableView(arr, g.label(), _check_kind(kind), slice_z)
+    k = _check_kind(kind)
+    if all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in shape):
+        check_cells(g.label(), shape, max_cells)
+    arr = compute_table(g, shape, kind=k, progress=progress)
+    return TableView(arr, g.label(), k, slice_z)

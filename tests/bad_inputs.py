@@ -101,6 +101,39 @@ def prepare_files(tmp: str) -> None:
     with open(os.path.join(tmp, "afile"), "w") as f:
         f.write("a regular file\n")
     os.makedirs(os.path.join(tmp, "adir"), exist_ok=True)
+    for name, text in USER_GAME_FILES.items():
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(text)
+    with open(os.path.join(tmp, "binary.py"), "wb") as f:
+        f.write(b"\xff\xfe\x00garbage")
+
+
+def _user_game(name: str, body: str, heaps: int = 2) -> str:
+    return (
+        "import nimlab\n\n"
+        f"@nimlab.heap_game({('probe-' + name)!r}, heaps={heaps})\n"
+        "def bad(h):\n" + "".join(f"    {line}\n" for line in body.splitlines())
+    )
+
+
+#: Users' own game files, broken in the ways a new user breaks them.
+USER_GAME_FILES = {
+    "ok_game.py": _user_game("ok", "x, y = h\nfor t in range(1, x + 1):\n    yield (x - t, y)"),
+    "syntax.py": "import nimlab\ndef f(h)\n    yield h\n",
+    "raises.py": _user_game(
+        "raises", "if sum(h) > 3:\n    raise ValueError('boom')\nyield from ()"
+    ),
+    "wronglen.py": _user_game("wronglen", "if h[0]:\n    yield (h[0] - 1,)"),
+    "negative.py": _user_game("negative", "yield (h[0] - 1, h[1])"),
+    "huge.py": _user_game("huge", "yield (h[0] + 10**30,)", heaps=1),
+    "loop.py": _user_game("loop", "yield (h[0],)", heaps=1),
+    "strs.py": _user_game("strs", "if h[0]:\n    yield ('a',)", heaps=1),
+    "none.py": _user_game("none", "return None", heaps=1),
+    "endless.py": _user_game("endless", "while True:\n    yield (0,)", heaps=1),
+    "exits.py": "import sys\nsys.exit(3)\n",
+    "importerr.py": "import does_not_exist_module_nimlab\n",
+    "nogame.py": "x = 5\n",
+}
 
 
 # -- games, parameters and positions (shared with every interface) -----------------------
@@ -318,6 +351,88 @@ CLI_CASES: tuple[Cli, ...] = (
             )
         )
     ),
+    # -- users' own games (FILE.py:NAME): broken files and move functions --
+    *(
+        c(f"user-{name}", cmd, frag, **kw)
+        for name, cmd, frag, kw in (
+            ("ok", "grundy {tmp}/ok_game.py:probe-ok 3 4", "", {"code": 0}),
+            ("syntax", "grundy {tmp}/syntax.py:f 3", "SyntaxError", {}),
+            ("raises", "grundy {tmp}/raises.py:probe-raises 3 4", "raised ValueError: boom", {}),
+            ("raises-table", "table {tmp}/raises.py:probe-raises --size 5", "boom", {}),
+            ("raises-tree", "tree {tmp}/raises.py:probe-raises 2 2", "boom", {}),
+            (
+                "raises-verify",
+                "verify --game {tmp}/raises.py:probe-raises --formula a^b --bound 8 --no-store "
+                "--workers 1",
+                "boom",
+                {},
+            ),
+            ("wronglen", "grundy {tmp}/wronglen.py:probe-wronglen 3 4", "same number", {}),
+            ("wronglen-table", "table {tmp}/wronglen.py:probe-wronglen --size 5", "same", {}),
+            ("negative", "grundy {tmp}/negative.py:probe-negative 3 4", "negative heap", {}),
+            ("huge", "grundy {tmp}/huge.py:probe-huge 3", "budget", {}),
+            ("huge-seq", "sequence {tmp}/huge.py:probe-huge -n 5", "budget", {}),
+            ("loopy", "grundy {tmp}/loop.py:probe-loop 3", "loopy", {}),
+            ("strings", "grundy {tmp}/strs.py:probe-strs 3", "not a tuple of heap sizes", {}),
+            ("none", "grundy {tmp}/none.py:probe-none 3", "NoneType", {}),
+            (
+                "endless",
+                "grundy {tmp}/endless.py:probe-endless 3",
+                "does it ever stop",
+                {"isolate": True, "timeout": 120},
+            ),
+            ("exits", "grundy {tmp}/exits.py:g 3", "sys.exit", {}),
+            ("import", "grundy {tmp}/importerr.py:g 3", "ModuleNotFoundError", {}),
+            ("binary", "grundy {tmp}/binary.py:g 3", "failed to run", {}),
+            ("no-file", "grundy {tmp}/nofile.py:g 3", "no game file", {}),
+            ("no-name", "grundy {tmp}/nogame.py:x 3", "unknown game", {}),
+            ("empty-name", "grundy {tmp}/ok_game.py: 3 4", "unknown game", {}),
+            ("negative-heap", "grundy {tmp}/ok_game.py:probe-ok -1 4", "heap 1 is -1", {}),
+            ("heap-count", "grundy {tmp}/ok_game.py:probe-ok 1 2 3", "exactly 2 heaps", {}),
+            (
+                "huge-moves",
+                "moves {tmp}/ok_game.py:probe-ok 1000000000 1000000000",
+                "too many to list",
+                {},
+            ),
+        )
+    ),
+    # -- tables: a budget of cells before any work, 4 to 6 heaps --
+    c(
+        "table-wythoff-20000",
+        "table wythoff --size 20000 --csv {tmp}/F.csv",
+        "--max-cells N",
+        isolate=True,
+    ),
+    c("table-max-cells-0", "table wythoff --size 4 --max-cells 0", "--max-cells"),
+    c("table-3-heaps-1000", "table nim --heaps 3 --size 1000", "--max-cells N", isolate=True),
+    c("table-moore-400", "table moore -p k=2 --size 400x400x400", "--max-cells N", isolate=True),
+    c("table-4-heaps", "table nim --size 100x100x100x100", "1, 2 or 3 heaps"),
+    c("table-5-heaps", "table nim --size 30x30x30x30x30", "1, 2 or 3 heaps"),
+    c("table-6-heaps", "table nim --size 10x10x10x10x10x10", "1, 2 or 3 heaps"),
+    c("table-size-0", "table wythoff --size 0", "sizes must be >= 1"),
+    c("table-size-x", "table wythoff --size 5x", "cannot read size"),
+    c("table-size-huge", "table wythoff --size " + "9" * 30, "--max-cells N", isolate=True),
+    # -- sequences and periodicity: the same budget of terms --
+    c("period-million", "periodicity octal -p code=0.77 -n 1000000", "--max-terms", isolate=True),
+    c("period-budget", "periodicity octal -p code=0.77 -n 200 --max-terms 100", "budget of 100"),
+    c("period-negative", "periodicity nim -n -5", "n must be an integer >= 0"),
+    c(
+        "grundy-octal-heap-million",
+        "grundy octal -p code=0.77 1000000",
+        "nimlab sequence ... -n 1000001",
+        isolate=True,
+    ),
+    # -- the store's lock --
+    c("lock-timeout-negative", "runs --lock-timeout -1", "--lock-timeout must be"),
+    c("lock-timeout-nan", "runs --lock-timeout nan", "--lock-timeout must be"),
+    c(
+        "lock-timeout-env",
+        "runs",
+        "NIMLAB_LOCK_TIMEOUT must be",
+        env=(("NIMLAB_LOCK_TIMEOUT", "soon"),),
+    ),
+    c("runs-limit-0", "runs --limit 0", "limit must be"),
     # -- positions and parameters, from the shared table --
     *(_game_cli(b, "grundy") for b in BAD_GAME_INPUTS),
 )
@@ -370,6 +485,48 @@ API_CASES: tuple[Api, ...] = (
         "too many",
     ),
     Api("api-store-dir", "nimlab.runs(tmp + '/adir')", "StoreError", "is a directory"),
+    Api(
+        "api-runs-lock-timeout",
+        "nimlab.runs(tmp + '/r.sqlite', lock_timeout=-1)",
+        "InvalidArgumentError",
+        "lock timeout",
+    ),
+    Api(
+        "api-user-raises",
+        "nimlab.grundy(nimlab.game(tmp + '/raises.py:probe-raises'), (3, 4))",
+        "GameDefinitionError",
+        "boom",
+    ),
+    Api(
+        "api-user-file",
+        "nimlab.game(tmp + '/exits.py:g')",
+        "GameDefinitionError",
+        "sys.exit",
+    ),
+    Api(
+        "api-table-budget",
+        "nimlab.table_view('wythoff', 20000)",
+        "WorkTooLargeError",
+        "max_cells=N",
+    ),
+    Api(
+        "api-table-max-cells",
+        "nimlab.table_view('wythoff', 4, max_cells=0)",
+        "InvalidArgumentError",
+        "max_cells",
+    ),
+    Api(
+        "api-periodicity-budget",
+        "nimlab.periodicity_of(nimlab.game('octal', code='0.77'), 10**6)",
+        "WorkTooLargeError",
+        "budget",
+    ),
+    Api(
+        "api-sequence-max-terms",
+        "nimlab.sequence(nimlab.game('octal', code='0.77'), 10, max_terms=0)",
+        "InvalidParameterError",
+        "max_terms",
+    ),
     Api("api-store-text", "nimlab.runs(tmp + '/text.sqlite')", "StoreError", "not a nimlab"),
     Api(
         "api-store-locked",

@@ -41,6 +41,7 @@ _LAZY: dict[str, str] = {
     "SearchTooLargeError": "nimlab.core",
     "MoveSetTooLargeError": "nimlab.core.errors",
     "ClusterError": "nimlab.core.errors",
+    "GameDefinitionError": "nimlab.core.errors",
     "InvalidArgumentError": "nimlab.core.errors",
     "OutputPathError": "nimlab.core.errors",
     "StoreError": "nimlab.core.errors",
@@ -123,6 +124,7 @@ __all__ = [
     "ClusterError",
     "Counterexamples",
     "Explanation",
+    "GameDefinitionError",
     "GameInfo",
     "GameTree",
     "Genus",
@@ -226,6 +228,7 @@ if TYPE_CHECKING:
     )
     from nimlab.core.errors import (
         ClusterError,
+        GameDefinitionError,
         InvalidArgumentError,
         MoveSetTooLargeError,
         OutputPathError,

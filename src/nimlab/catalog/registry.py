@@ -16,7 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from nimlab.core.errors import InvalidArgumentError, InvalidParameterError, UnknownGameError
+from nimlab.core.errors import (
+    GameDefinitionError,
+    InvalidArgumentError,
+    InvalidParameterError,
+    UnknownGameError,
+)
 from nimlab.core.params import Param
 from nimlab.core.ruleset import Ruleset
 
@@ -176,11 +181,12 @@ def load_game_file(path: str | Path) -> object:
     sys.modules[mod_name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         sys.modules.pop(mod_name, None)
-        raise InvalidParameterError(
-            f"game file {str(path)!r} failed to run: {type(exc).__name__}: {exc}"
-        ) from exc
+        what = "called sys.exit" if isinstance(exc, SystemExit) else type(exc).__name__
+        raise GameDefinitionError(
+            f"game file {str(path)!r} failed to run: {what}: {str(exc)[:300]}"
+        ) from None
     _LOADED_FILES[resolved] = module
     return module
 

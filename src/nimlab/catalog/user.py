@@ -20,9 +20,23 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from nimlab.catalog.registry import load_game_file
-from nimlab.core.errors import InvalidParameterError, InvalidPositionError, UnknownGameError
+from nimlab.core.errors import (
+    GameDefinitionError,
+    InvalidParameterError,
+    NimlabError,
+    UnknownGameError,
+)
 from nimlab.core.params import Param, parse_int_set, to_int_set
 from nimlab.core.ruleset import HeapRuleset
+
+#: Most options a user's move function may give from one position (an endless generator
+#: is stopped there).
+MAX_OPTIONS = 2_000_000
+
+
+def _no_int(x: object) -> int:
+    raise TypeError(f"{x!r} is not a heap size")
+
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -77,19 +91,51 @@ class UserHeapGame(HeapRuleset):
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         n = len(position)
         fn = type(self).move_function
-        for o in fn(position, *self._args()):
-            opt = tuple(int(x) for x in o)
+        shown = " ".join(map(str, position))
+        try:
+            options = iter(fn(position, *self._args()))
+        except NimlabError:
+            raise
+        except Exception as exc:
+            raise self._broken(f"raised {type(exc).__name__}: {exc}", shown) from None
+        count = 0
+        while True:
+            try:
+                o = next(options)
+            except StopIteration:
+                return
+            except NimlabError:
+                raise
+            except Exception as exc:
+                raise self._broken(f"raised {type(exc).__name__}: {exc}", shown) from None
+            count += 1
+            if count > MAX_OPTIONS:
+                raise self._broken(
+                    f"gave more than {MAX_OPTIONS:,} options (does it ever stop?)", shown
+                )
+            try:
+                opt = tuple(int(x) if not isinstance(x, bool) else _no_int(x) for x in o)
+            except (TypeError, ValueError, OverflowError):
+                raise self._broken(
+                    f"gave {str(o)[:60]!r}, which is not a tuple of heap sizes", shown
+                ) from None
             if len(opt) != n:
-                raise InvalidPositionError(
+                raise GameDefinitionError(
                     f"{self.label()}: the move function gave an option with {len(opt)} heaps "
                     f"from a position of {n} heaps; options have the same number of heaps"
                 )
             if opt and min(opt) < 0:
-                raise InvalidPositionError(
+                raise GameDefinitionError(
                     f"{self.label()}: the move function gave an option with a negative heap "
                     f"({' '.join(map(str, opt))}); options must have heaps >= 0"
                 )
             yield opt
+
+    def _broken(self, what: str, shown: str) -> GameDefinitionError:
+        return GameDefinitionError(
+            f"{self.label()}: the move function {what[:300]} at the position {shown[:80]}; "
+            "fix the game's definition"
+        )
 
     def compiled_options(self) -> Any:
         """The user's function compiled with numba (checked when first used)."""

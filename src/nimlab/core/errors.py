@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = [
     "ClusterError",
+    "GameDefinitionError",
     "InvalidArgumentError",
     "InvalidParameterError",
     "InvalidPositionError",
@@ -96,3 +97,8 @@ class OutputPathError(NimlabError, ValueError):
 
 class ClusterError(NimlabError, RuntimeError):
     """A Dask scheduler address is malformed or the scheduler cannot be reached or was lost."""
+
+
+class GameDefinitionError(NimlabError, ValueError):
+    """A user's own game is broken: its file does not run, or its move function raised,
+    never ended, or gave something that is not an option of the position."""

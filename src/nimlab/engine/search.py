@@ -219,7 +219,20 @@ class Solver(Generic[P]):
                 "(method='auto'), a table (nimlab.table), or raise max_moves"
             )
         canon = self.game.canonical
-        return list(dict.fromkeys(canon(c) for c in self.game.moves(position)))
+        try:
+            return list(dict.fromkeys(canon(c) for c in self.game.moves(position)))
+        except NimlabError:
+            raise
+        except Exception as exc:
+            if type(self.game).__module__.startswith("nimlab."):
+                raise  # a bug of nimlab's own games: an internal error, reported as such
+            from nimlab.core.errors import GameDefinitionError
+
+            raise GameDefinitionError(
+                f"{self.game.label()}: its moves (or canonical form) raised "
+                f"{type(exc).__name__}: {str(exc)[:300]} at {_shown(self.game, position)}; "
+                "fix the game's definition"
+            ) from None
 
     def _sub_solver(self, game: Ruleset[Any]) -> Solver[Any]:
         if game == self.game:

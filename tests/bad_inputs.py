@@ -433,6 +433,31 @@ CLI_CASES: tuple[Cli, ...] = (
         env=(("NIMLAB_LOCK_TIMEOUT", "soon"),),
     ),
     c("runs-limit-0", "runs --limit 0", "limit must be"),
+    # -- accepted nonsense and odd environments --
+    c("param-twice", "grundy moore -p k=2 -p k=3 1 2", "given twice"),
+    c("param-set-empty-item", "grundy subtraction -p S=1,,2 5", "empty item"),
+    c("reproduce-only-commas", "reproduce --only ,,, --no-store", "names no result"),
+    c(
+        "verify-heaps-0",
+        "verify --game nim --formula a --heaps 0 --bound 4 --no-store",
+        "at least 1",
+    ),
+    c("serve-bad-host", "serve --host not..a..host --port 8765", "cannot serve on host"),
+    c("serve-foreign-address", "serve --host 192.0.2.1 --port 8765", "cannot serve on"),
+    c(
+        "seq-allbut-huge-exclusion",
+        "sequence allbut -p S=1000000000 -n 10",
+        "",
+        code=0,
+        isolate=True,
+        timeout=60,
+    ),
+    c(
+        "seq-default-budget",
+        "sequence subtraction -p S=1 -n 268435456",
+        "budget of 33,554,432 terms",
+        isolate=True,
+    ),
     # -- positions and parameters, from the shared table --
     *(_game_cli(b, "grundy") for b in BAD_GAME_INPUTS),
 )

@@ -200,3 +200,17 @@ def test_exports_stream_the_same_text(tmp_path: Path) -> None:
         assert (tmp_path / "t.csv").read_text() == tv.to_csv()
         tv.write_json(tmp_path / "t.json")
         assert json.loads((tmp_path / "t.json").read_text()) == json.loads(tv.to_json())
+
+
+def test_long_sequences_print_in_blocks(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from nimlab.cli import main
+
+    g = nimlab.game("subtraction", S="1,3,4")
+    want = nimlab.sequence(g, 150_000).tolist()
+    assert main(["sequence", "subtraction", "-p", "S=1,3,4", "-n", "150000"]) == 0
+    assert capsys.readouterr().out.split() == [str(v) for v in want]
+    assert main(["sequence", "subtraction", "-p", "S=1,3,4", "-n", "150000", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sequence"] == want and data["n"] == 150_000

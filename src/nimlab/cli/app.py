@@ -105,6 +105,11 @@ def _split_params(params: Sequence[str]) -> dict[str, str]:
             raise InvalidParameterError(
                 f"cannot read parameter {item!r}: write it as NAME=VALUE (for example -p S=1,3,4)"
             )
+        if name.strip() in out:
+            raise InvalidParameterError(
+                f"parameter {name.strip()} is given twice (-p {name.strip()}={out[name.strip()]} "
+                f"and -p {item}); give it once"
+            )
         out[name.strip()] = value
     return out
 

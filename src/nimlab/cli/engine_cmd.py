@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -42,7 +43,7 @@ def _max_terms_option(f: Any) -> Any:
         default=None,
         metavar="N",
         help="Budget of terms, checked before computing (default: 100,000 for octal games, "
-        "whose work grows fast; 2^28 otherwise). Long runs show their progress.",
+        "whose work grows fast; 2^25 otherwise). Long runs show their progress.",
     )(f)
 
 
@@ -74,15 +75,35 @@ def sequence_cmd(
     per = nimlab.periodicity_of(g, n, max_terms=max_terms, progress=True) if period else None
     seconds = time.perf_counter() - t0
     if as_json:
-        data: dict[str, Any] = {"game": g.label(), "n": n, "sequence": seq.tolist()}
+        if n <= 100_000:
+            data: dict[str, Any] = {"game": g.label(), "n": n, "sequence": seq.tolist()}
+            if per is not None:
+                data["periodicity"] = _per_json(per)
+            data["seconds"] = seconds
+            emit_json(data)
+            return
+        head: dict[str, Any] = {"game": g.label(), "n": n}
         if per is not None:
-            data["periodicity"] = _per_json(per)
-        data["seconds"] = seconds
-        emit_json(data)
+            head["periodicity"] = _per_json(per)
+        head["seconds"] = seconds
+        text = json.dumps({**head, "sequence": None})
+        before, _, after = text.rpartition("null")
+        click.echo(before + "[", nl=False)
+        _echo_blocks(seq, ", ")
+        click.echo("]" + after)
         return
-    click.echo(" ".join(str(int(v)) for v in seq))
+    _echo_blocks(seq, " ")
+    click.echo("")
     if per is not None:
         click.echo(per.summary())
+
+
+def _echo_blocks(seq: Any, sep: str) -> None:
+    """Print the terms joined by *sep*, a block at a time (millions of terms, little memory)."""
+    block = 65_536
+    for i in range(0, len(seq), block):
+        part = sep.join(map(str, seq[i : i + block].tolist()))
+        click.echo((sep if i else "") + part, nl=False)
 
 
 @click.command("periodicity")

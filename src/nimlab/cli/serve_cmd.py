@@ -44,8 +44,35 @@ def serve_cmd(host: str, port: int, time_limit: float, workers: int) -> None:
             f"the web playground needs the [web] extra ({e.name} is missing): "
             'pip install "nimlab[web]"'
         ) from None
+    _check_address(host, port)
     app = create_app(Limits(time_limit=time_limit, workers=workers))
     click.echo(f"nimlab playground on http://{host}:{port} (Ctrl-C stops it)")
     # keep idle connections longer than clients usually do, so that a client never reuses a
     # connection the server is closing at that moment
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=30)
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refuse an address the server cannot listen on (a bad host name, a port in use)
+    with one clear line, before the server starts."""
+    import socket
+
+    from nimlab.core.errors import InvalidParameterError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        raise InvalidParameterError(
+            f"cannot serve on host {host[:80]!r}: {exc}; give an address such as 127.0.0.1 "
+            "(the default) or 0.0.0.0"
+        ) from None
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(addr)
+        except OSError as exc:
+            raise InvalidParameterError(
+                f"cannot serve on {host}:{port}: {exc.strerror or exc}; choose another --port "
+                "(or stop the program using it)"
+            ) from None

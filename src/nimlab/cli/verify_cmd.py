@@ -404,8 +404,13 @@ def reproduce_cmd(
     _set_lock_timeout(lock_timeout)
     if not no_store:
         nimlab.runs(store, limit=1)  # a broken store is refused before any work
-    if only:
+    if only is not None:
         results = [nimlab.theorem(x.strip()) for x in only.split(",") if x.strip()]
+        if not results:
+            raise InvalidParameterError(
+                f"--only names no result ({only!r}); give ids such as S19-T1,Sh-T6 "
+                "(see nimlab theorems)"
+            )
     else:
         results = list(nimlab.theorems())
     t_all = time.perf_counter()

@@ -176,9 +176,13 @@ def parse_int_set(name: str, text: str) -> frozenset[int]:
     frozenset()
     """
     out: set[int] = set()
-    for part in text.replace(" ", "").split(","):
+    compact = text.replace(" ", "")
+    for part in compact.split(",") if compact else ():
         if not part:
-            continue
+            raise InvalidParameterError(
+                f"parameter {name} has an empty item in {shown(text)}: write integers "
+                f"separated by single commas (example: -p {name}=1,3,4)"
+            )
         try:
             if ".." in part:
                 lo, hi = part.split("..", 1)

@@ -34,8 +34,9 @@ from nimlab.core.ruleset import Ruleset
 
 __all__ = ["DEFAULT_MAX_OCTAL_TERMS", "DEFAULT_MAX_TERMS", "sequence"]
 
-#: Default largest number of terms of :func:`sequence`.
-DEFAULT_MAX_TERMS = 1 << 28
+#: Default largest number of terms of :func:`sequence` (a memory guard: the work array
+#: holds 8 bytes a term, 256 MiB at this bound).
+DEFAULT_MAX_TERMS = 1 << 25
 #: Default largest number of terms of an octal game's sequence: its work grows faster than
 #: the number of terms (Kayles: 100,000 terms in about 10 s, 200,000 in about 35 s).
 DEFAULT_MAX_OCTAL_TERMS = 100_000
@@ -350,7 +351,8 @@ def sequence(
         return _small_dtype(out)
     if isinstance(model, AllButKernel):
         excl = frozenset(model.excluded)
-        lag = max(excl, default=0)
+        # only moves below n matter for heaps below n: a huge excluded amount costs nothing
+        lag = min(max(excl, default=0), n)
         small = np.array([t for t in range(1, lag + 1) if t not in excl], dtype=np.int64)
         out = np.zeros(n, dtype=np.int64)
         _allbut_kernel(small, lag, out)

@@ -283,10 +283,9 @@ def heap_space(
     fixed = getattr(type(game), "n_heaps", None)
     if fixed is not None and n != fixed:
         raise InvalidParameterError(f"{game.name} is played on exactly {fixed} heaps, not {n}")
-    if n < max(1, getattr(type(game), "min_heaps", 0)):
-        raise InvalidParameterError(
-            f"{game.name} needs at least {getattr(type(game), 'min_heaps', 1)} heaps, got {n}"
-        )
+    least = max(1, getattr(type(game), "min_heaps", 0))
+    if n < least:
+        raise InvalidParameterError(f"{game.name} needs at least {least} heaps, got {n}")
     if n > 8:
         raise InvalidParameterError(f"at most 8 heaps can be enumerated, got {n}")
     low = int(getattr(type(game), "min_heap_size", 0))

@@ -246,8 +246,8 @@ def octal_sequence(
     >>> octal_sequence("0.77", 12, chunk=5).tolist()
     [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
     """
+    from nimlab._progress import Progress
     from nimlab.catalog.octal import parse_octal_code
-    from nimlab.engine._progress import Progress
 
     digits = parse_octal_code(code)
     bits = np.array([d for d, _ in digits], dtype=np.int64)

@@ -146,7 +146,7 @@ class _Watch:
     """
 
     def __init__(self, label: str, kind: str, progress: bool) -> None:
-        from nimlab.engine._progress import Progress
+        from nimlab._progress import Progress
 
         self.bar = Progress(f"{label}: {kind} table", 1, "cells", enabled=progress)
 
@@ -163,7 +163,7 @@ class _Watch:
         if not self.bar.enabled:
             kernel(out, *args)
             return
-        from nimlab.engine._progress import run_watched
+        from nimlab._progress import run_watched
 
         box = out.shape if region is None else region
         total = math.prod(box)

@@ -322,7 +322,7 @@ def _cells(row: Any, kind: str) -> list[str]:
 
 
 def _export_bar(label: str, total: int, progress: bool) -> Any:
-    from nimlab.engine._progress import Progress
+    from nimlab._progress import Progress
 
     return Progress(label, total, "rows", enabled=progress)
 

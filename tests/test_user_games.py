@@ -255,3 +255,73 @@ def test_many_heap_positions() -> None:
     for pos in itertools.product(range(4), repeat=4):
         want = nimlab.Solver(prime_nim).grundy(pos, method="search")
         assert nimlab.grundy(prime_nim, pos) == want
+
+
+def test_generated_source_defines_the_same_moves(tmp_path: Path) -> None:
+    from nimlab.catalog.user import move_source
+
+    text = take_up_to_k.compiled_source()
+    assert text is not None and "def take_up_to_k(h, k):" in text
+    assert "for o in take_up_to_k(h, 2):" in text  # the default parameter, bound
+    assert "PRIMES = _np.array([2, 3, 5, 7, 11, 13]" in (prime_nim.compiled_source() or "")
+    (tmp_path / "gen_mod.py").write_text(nimlab.game("take-up-to-k", k=3).compiled_source() or "")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import gen_mod  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(tmp_path))
+    g = nimlab.game("take-up-to-k", k=3)
+    for h in itertools.product(range(5), repeat=2):
+        assert sorted(gen_mod.gen.py_func(h)) == sorted(g.moves(h))
+
+    # what cannot be written as text alone: the engine compiles in memory instead
+    def helper(x):  # type: ignore[no-untyped-def]
+        return x
+
+    def closure(h):  # type: ignore[no-untyped-def]
+        yield (helper(h[0]),)
+
+    assert move_source(closure, (), "closure") is None
+    not_importable = {"helper": helper}
+
+    def uses_helper(h):  # type: ignore[no-untyped-def]
+        yield (helper(h[0]),)
+
+    uses_helper.__globals__.update(not_importable)  # a function of this test's own module
+    assert move_source(uses_helper, (), "uses-helper") is None
+
+
+def test_compiled_user_games_are_cached_on_disk(tmp_path: Path) -> None:
+    f = tmp_path / "my_games.py"
+    f.write_text(GAME_FILE)
+    cache = tmp_path / "cache"
+    exe = Path(sys.executable).with_name("nimlab")
+    env = {**__import__("os").environ, "NIMLAB_CACHE_DIR": str(cache)}
+    # 150 x 150 cells: nimlab.table runs the compiled engine (from 20,000 cells)
+    argv = [str(exe), "table", f"{f}:prime-nim-file", "--size", "150", "--heaps", "2", "--json"]
+
+    def run() -> str:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=500, env=env)
+        assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+        return r.stdout
+
+    first = run()
+    values = __import__("json").loads(first)["values"]
+    search = nimlab.Solver(prime_nim)
+    for x, y in [(0, 0), (4, 9), (13, 2), (149, 148), (77, 140), (100, 3)]:
+        assert values[x][y] == search.grundy((x, y), method="search")
+    modules = list((cache / "compiled").glob("nimlab_compiled_*.py"))
+    assert len(modules) == 1
+    kept = {
+        p.name.split(".")[1].split("-")[0] for p in (cache / "compiled" / "__pycache__").iterdir()
+    }
+    assert {"prime_nim", "solve"} <= kept  # numba's index and code of both functions
+    assert run() == first  # from the cache
+    # damaged files: the same table, and the files written again
+    for p in (cache / "compiled" / "__pycache__").iterdir():
+        if p.suffix in (".nbi", ".nbc"):
+            p.write_bytes(b"damaged")
+    assert run() == first
+    modules[0].write_text("this is not python (")
+    assert run() == first
+    assert "def prime_nim(h):" in modules[0].read_text()

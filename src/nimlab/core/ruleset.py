@@ -395,6 +395,25 @@ class HeapRuleset(Ruleset[tuple[int, ...]]):
         """
         return None
 
+    def compiled_source(self) -> str | None:
+        """Python source of a module defining ``gen``, the move model, for a disk cache.
+
+        A game whose compiled move model can be written as self-contained source text
+        (the user's own games of :func:`nimlab.heap_game`) returns it here: a module that
+        defines ``gen`` as :meth:`compiled_options` does, from nothing but its text (its
+        imports, constants and functions), so the compiled engine can write it to the
+        user's cache directory and let numba keep its machine code on disk across
+        processes. None (the default): the engine compiles :meth:`compiled_options` in
+        memory, once per process.
+
+        Examples
+        --------
+        >>> from nimlab import game
+        >>> game("nim").compiled_source() is None
+        True
+        """
+        return None
+
 
 class SumRuleset(Ruleset[tuple[Any, Any]]):
     """The disjunctive sum ``g + h`` of two rulesets: a move is a move in one component.

@@ -152,7 +152,7 @@ def _rank_impl(k: Any, order_free: Any, side: Any, cb: Any) -> Any:
     return impl
 
 
-@njit
+@njit(cache=True)
 def _load(buf: Any, k: int, zero: Any) -> Any:  # pragma: no cover - compiled
     t = zero
     for i in range(len(zero)):
@@ -160,7 +160,7 @@ def _load(buf: Any, k: int, zero: Any) -> Any:  # pragma: no cover - compiled
     return t
 
 
-@njit
+@njit(cache=True)
 def _grow2(a: Any, need: int) -> Any:  # pragma: no cover - compiled
     if need < a.shape[0]:
         return a
@@ -169,7 +169,7 @@ def _grow2(a: Any, need: int) -> Any:  # pragma: no cover - compiled
     return b
 
 
-@njit
+@njit(cache=True)
 def _grow1(a: Any, need: int) -> Any:  # pragma: no cover - compiled
     if need < a.shape[0]:
         return a
@@ -327,7 +327,7 @@ def solve(
     return OK
 
 
-@njit
+@njit(cache=True)
 def expand(
     out: Any, zero: Any, dims: Any, state: Any, order_free: bool, side: int, cb: Any
 ) -> None:  # pragma: no cover - compiled
@@ -346,7 +346,7 @@ def expand(
             i -= 1
 
 
-@njit
+@njit(cache=True)
 def multisets(
     zero: Any, lo: int, side: int, first: Any, count: int, cb: Any
 ) -> Any:  # pragma: no cover - compiled

@@ -145,6 +145,8 @@ class CompiledSolver:
         self.ranks = _ranks(0, heaps)
         self.complete = 0  # every valid position with heaps < complete is solved
         self._custom_check = type(game).check is not HeapRuleset.check
+        self._cache_tried = False
+        self._cached: Any = None
 
     # -- memory ---------------------------------------------------------------------
     def nbytes(self) -> int:
@@ -198,21 +200,9 @@ class CompiledSolver:
     def _run(self, starts: npt.NDArray[np.int64]) -> int:
         from nimlab.engine import _generic
 
-        self._compile_model()
         report = np.zeros(self.heaps + 1, dtype=np.int64)
         while True:
-            code = _generic.solve(
-                self.gen,
-                self.zero,
-                starts,
-                self._indices(starts),
-                self.state,
-                self.free,
-                self.side,
-                self.ranks,
-                self.code,
-                report,
-            )
+            code = self._solve(starts, report)
             if code != _generic.OUTSIDE:
                 break
             # a move raised a heap beyond the array: grow it (exactly, by iteration)
@@ -231,6 +221,38 @@ class CompiledSolver:
                 f"heap ({pos}); options must have heaps >= 0"
             )
         return int(report[self.heaps])
+
+    def _solve(self, starts: npt.NDArray[np.int64], report: npt.NDArray[np.int64]) -> int:
+        """One run of the kernel: the game's disk-cached kernel when it has one (users'
+        games, see :mod:`nimlab.engine._diskcache`), else the kernel compiled in memory."""
+        from nimlab.engine import _diskcache, _generic
+
+        args = (
+            self.zero,
+            starts,
+            self._indices(starts),
+            self.state,
+            self.free,
+            self.side,
+            self.ranks,
+            self.code,
+            report,
+        )
+        if not self._cache_tried:
+            self._cache_tried = True
+            self._cached = _diskcache.cached_solve(self.game)
+        if self._cached is not None:
+            try:
+                return int(self._cached(*args))
+            except Exception as exc:
+                if _is_compile_error(exc):
+                    _mark_broken(self.game, exc)
+                    raise _NotCompiled from exc
+                # numba could not load or keep its cache files: compile in memory instead
+                _diskcache.discard(self.game)
+                self._cached = None
+        self._compile_model()
+        return int(_generic.solve(self.gen, *args))
 
     def _compile_model(self) -> None:
         """Type the move model for this number of heaps (a failure means: not compilable)."""

@@ -1,0 +1,181 @@
+"""Compiled engine kernels of users' games, kept on disk across processes.
+
+numba's own cache (``cache=True``) needs a function defined in a real module file that
+the next process can find again. A game whose move model can be written as source
+(:meth:`nimlab.core.ruleset.HeapRuleset.compiled_source`: the user's games) gets a module
+written to the user's cache directory, named by the hash of its text, the versions of
+Python, numba and nimlab and the engine's own source; it defines the engine's solve kernel
+for that game with ``cache=True``, so the second process loads machine code instead of
+compiling for seconds.
+
+The directory is ``$NIMLAB_CACHE_DIR``, else ``$XDG_CACHE_HOME/nimlab``, else
+``~/.cache/nimlab`` (``compiled/`` in it). Anything that goes wrong with it (a directory
+that cannot be written, a damaged file) makes the engine compile in memory as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from nimlab.core.ruleset import Ruleset
+
+__all__ = ["cache_dir", "cached_solve", "discard"]
+
+_PREFIX = "_nimlab_engine_"
+
+
+def _solve_source() -> str:
+    """The engine's solve kernel as source with ``gen`` a global, not an argument.
+
+    numba cannot cache a function that receives another compiled function as an
+    argument (its code holds the address of the object), so the cached module gets its
+    own copy of :func:`nimlab.engine._generic.solve` calling the module's ``gen``. The
+    kernel's other globals are imported under prefixed names, apart from the user's.
+    """
+    import ast
+    import inspect
+    import textwrap
+
+    from nimlab.engine import _generic
+
+    names = sorted(
+        n for n in _generic.solve.__code__.co_names if n in vars(_generic) and n != "gen"
+    )
+    tree = ast.parse(textwrap.dedent(inspect.getsource(_generic.solve)))
+    fn = tree.body[0]
+    assert isinstance(fn, ast.FunctionDef) and fn.args.args[0].arg == "gen"
+    fn.decorator_list = []
+    fn.args.args = fn.args.args[1:]
+    for a in fn.args.args:
+        a.annotation = None
+    fn.returns = None
+    fn.name = "solve"
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and node.id in names:
+            node.id = _PREFIX + node.id
+    lines = [
+        "",
+        "",
+        "# -- appended by nimlab.engine: the compiled engine's kernel for this move model --",
+        f"from numba import njit as {_PREFIX}njit",
+        *(f"from nimlab.engine._generic import {n} as {_PREFIX}{n}" for n in names),
+        "",
+        "",
+        ast.unparse(tree),
+        "",
+        f"solve = {_PREFIX}njit(cache=True)(solve)",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+_LOADED: dict[Ruleset[Any], tuple[str, Any]] = {}
+
+
+def cache_dir() -> Path:
+    """The directory of compiled user games (created when first written).
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ["NIMLAB_CACHE_DIR"] = "/tmp/nimlab-doctest-cache"
+    >>> str(cache_dir())
+    '/tmp/nimlab-doctest-cache/compiled'
+    >>> del os.environ["NIMLAB_CACHE_DIR"]
+    """
+    base = os.environ.get("NIMLAB_CACHE_DIR")
+    if not base:
+        xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        base = str(Path(xdg) / "nimlab")
+    return Path(base) / "compiled"
+
+
+def _fingerprint() -> str:
+    import numba
+
+    from nimlab import __version__
+    from nimlab.engine import _generic
+
+    engine = Path(_generic.__file__).read_bytes()
+    parts = [sys.version, numba.__version__, __version__, hashlib.sha256(engine).hexdigest()]
+    return "\n".join(parts)
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".py")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)  # atomic: a concurrent process sees the old or the whole file
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _import(name: str, path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:  # pragma: no cover - a .py file always has one
+        raise ImportError(name)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
+
+
+def cached_solve(game: Ruleset[Any]) -> Any:
+    """The solve kernel of *game* from its module in the cache directory, or None.
+
+    None when the game gives no source, or the cache directory cannot be used.
+    """
+    hit = _LOADED.get(game)
+    if hit is not None:
+        return hit[1]
+    source_of = getattr(game, "compiled_source", None)
+    text = source_of() if source_of is not None else None
+    if text is None:
+        return None
+    text += _solve_source()
+    digest = hashlib.sha256((_fingerprint() + "\n" + text).encode()).hexdigest()[:32]
+    name = f"nimlab_compiled_{digest}"
+    path = cache_dir() / f"{name}.py"
+    for attempt in range(2):
+        try:
+            if attempt or not path.is_file() or path.read_text(encoding="utf-8") != text:
+                _write(path, text)  # absent or damaged: (re)written
+            module = sys.modules.get(name) or _import(name, path)
+            solve = module.solve
+        except Exception:  # a directory we cannot write, a damaged file: try once more
+            _purge(name, path)
+            continue
+        _LOADED[game] = (name, solve)
+        return solve
+    return None
+
+
+def _purge(name: str, path: Path) -> None:
+    sys.modules.pop(name, None)
+    try:
+        path.unlink(missing_ok=True)
+        pycache = path.parent / "__pycache__"
+        if pycache.is_dir():
+            for f in pycache.glob(f"{name}.*"):
+                f.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def discard(game: Ruleset[Any]) -> None:
+    """Forget *game*'s cached kernel and delete its files (numba could not load them)."""
+    hit = _LOADED.pop(game, None)
+    if hit is not None:
+        _purge(hit[0], cache_dir() / f"{hit[0]}.py")

@@ -7,6 +7,8 @@ Run: ``python benchmarks/bench_engine_generic.py``. Compiles the C references of
   ``single_delete_table.c`` (same positions and P-positions; target <= 3x C);
 - the 256 x 256 Grundy table of the user game ``pow2-both`` (README "Your own game")
   against ``pow2_both_table.c``, a C program written for that game (target <= 5x C);
+- the start of ``nimlab table my_games.py:pow2-both --size 256`` with an empty disk cache
+  of compiled user games, then warm;
 - 3,876 calls of ``nimlab.outcome(..., method="search")`` on 4-heap Single-delete positions
   below 17 (sharing work through the search cache), against one table of the same search
   and against calls that share nothing (a sample).
@@ -153,11 +155,56 @@ def repeated_calls() -> None:
     )
 
 
+GAME_FILE = """
+import nimlab
+
+
+@nimlab.heap_game("pow2-both", heaps=2)
+def pow2_both(h):
+    x, y = h
+    for t in range(1, x + 1):
+        yield (x - t, y)
+    for t in range(1, y + 1):
+        yield (x, y - t)
+    p = 1
+    while p <= min(x, y):
+        yield (x - p, y - p)
+        p *= 2
+"""
+
+
+def cold_warm() -> None:
+    """``nimlab table my_games.py:pow2-both --size 256``: empty disk cache, then warm."""
+    import os
+    import resource
+    import sys
+
+    exe = str(Path(sys.executable).with_name("nimlab"))
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "my_games.py").write_text(GAME_FILE)
+        env = {**os.environ, "NIMLAB_CACHE_DIR": str(Path(tmp) / "cache")}
+        outs = []
+        for label in ("cold (empty cache of user games)", "warm", "warm"):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            argv = [exe, "table", "my_games.py:pow2-both", "--size", "256", "--csv", "t.csv"]
+            subprocess.run(argv, cwd=tmp, env=env, check=True, capture_output=True)
+            wall = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu_s = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            outs.append((Path(tmp) / "t.csv").read_text())
+            print(
+                f"nimlab table my_games.py:pow2-both --size 256, {label}: {wall:.2f} s wall, {cpu_s:.2f} s CPU"
+            )
+        assert outs[0] == outs[1] == outs[2]
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         single_delete(build(tmp, "single_delete_table"))
         pow2(build(tmp, "pow2_both_table"))
     repeated_calls()
+    cold_warm()
 
 
 if __name__ == "__main__":

@@ -29,6 +29,51 @@ def _size(text: str) -> list[int]:
     return parts
 
 
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "kb": 10**3,
+    "mb": 10**6,
+    "gb": 10**9,
+    "tb": 10**12,
+    "k": 2**10,
+    "m": 2**20,
+    "g": 2**30,
+    "t": 2**40,
+    "kib": 2**10,
+    "mib": 2**20,
+    "gib": 2**30,
+    "tib": 2**40,
+}
+
+
+def memory_budget(text: str) -> int:
+    """Bytes of a budget written ``4GB``, ``512MiB``, ``2G`` or a number of bytes.
+
+    KB, MB, GB, TB are powers of 1000; KiB, MiB, GiB, TiB (and K, M, G, T) powers of 1024.
+
+    Examples
+    --------
+    >>> memory_budget("4GB"), memory_budget("512 MiB"), memory_budget("2g"), memory_budget("1000")
+    (4000000000, 536870912, 2147483648, 1000)
+    """
+    import re
+
+    from nimlab.core.errors import InvalidParameterError
+
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*", text)
+    unit = m.group(2).lower() if m else ""
+    if m is None or unit not in _UNITS:
+        raise InvalidParameterError(
+            f"cannot read memory budget {text!r}: write for example 4GB, 512MiB or a number "
+            "of bytes"
+        )
+    value = int(float(m.group(1)) * _UNITS[unit])
+    if value < 1:
+        raise InvalidParameterError(f"the memory budget must be at least 1 byte, got {text!r}")
+    return value
+
+
 def _image_size(text: str) -> tuple[int, int]:
     parts = _size(text)
     if len(parts) == 1:
@@ -73,7 +118,12 @@ def _check_outputs(*paths: str | None) -> None:
     show_default=True,
     help="Grundy values, or P/N outcomes in normal or misère play.",
 )
-@click.option("--heaps", type=click.IntRange(1, 3), default=None, help="Number of heaps (1-3).")
+@click.option(
+    "--heaps",
+    type=click.IntRange(1, 6),
+    default=None,
+    help="Number of heaps (1-6; 4 to 6 heaps: a summary, --csv rows or --json).",
+)
 @click.option("--slice", "slice_z", type=int, default=None, help="3 heaps: the third heap's size.")
 @click.option("--csv", "csv_file", metavar="FILE", help="Write CSV.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
@@ -100,6 +150,13 @@ def _check_outputs(*paths: str | None) -> None:
     help="Budget of cells, checked before any work (default 25,000,000: a 5000x5000 table). "
     "Long runs show their progress; Ctrl-C stops them.",
 )
+@click.option(
+    "--memory-budget",
+    "memory_text",
+    default=None,
+    metavar="SIZE",
+    help="Memory the engine may use (4GB, 512MiB, ...; default 4 GiB), checked before any work.",
+)
 def table_cmd(
     game_name: str,
     params: tuple[str, ...],
@@ -118,12 +175,15 @@ def table_cmd(
     svg_file: str | None,
     image_size: str,
     max_cells: int | None,
+    memory_text: str | None,
 ) -> None:
     """Grundy (or outcome) table of a game: nimlab table wythoff --size 16.
 
     P-positions are highlighted. Exports: --csv, --json, --json-file, --markdown,
     --latex (with --highlight p), --png and --svg heatmaps. 3-heap games: --heaps 3
     with --slice Z for 2-D views (heatmaps without --slice draw several slices).
+    4 to 6 heaps: a summary (P-positions, how many positions have each value), --csv
+    rows h1,...,hn,value, --json (the summary) and --json-file (summary and values).
     """
     from nimlab.render import table_view
     from nimlab.render.tables import parse_highlight
@@ -138,9 +198,31 @@ def table_cmd(
     from nimlab.render.tables import default_heaps
 
     n = n if n is not None else default_heaps(g)
+    budget = memory_budget(memory_text) if memory_text is not None else None
+    if n >= 4:
+        grids = {
+            "--slice": slice_z is not None,
+            "--markdown": md_file,
+            "--latex": latex_file,
+            "--png": png_file,
+            "--svg": svg_file,
+            "--highlight": highlight,
+        }
+        used = [flag for flag, value in grids.items() if value]
+        if used:
+            from nimlab.core.errors import InvalidParameterError
+
+            raise InvalidParameterError(
+                f"{used[0]} draws a grid of 1 to 3 heaps; a table of {n} heaps is shown as "
+                "a summary, or written with --csv, --json or --json-file"
+            )
+        _many_heaps(g, sizes, n, kind, budget, max_cells, csv_file, as_json, json_file)
+        return
     size: int | list[int] = sizes[0] if len(sizes) == 1 else sizes
-    budget = {} if max_cells is None else {"max_cells": max_cells}
-    tv = table_view(g, size, kind=kind, heaps=n, slice_z=slice_z, progress=True, **budget)
+    cells = {} if max_cells is None else {"max_cells": max_cells}
+    tv = table_view(
+        g, size, kind=kind, heaps=n, slice_z=slice_z, progress=True, max_bytes=budget, **cells
+    )
     wrote = False
     if csv_file:
         tv.write_csv(csv_file, progress=True)
@@ -174,6 +256,56 @@ def table_cmd(
         console.print(tv.title, style="bold", highlight=False)
         console.print(tv.to_rich("p" if mark is None else mark, width=console.width, title=False))
         click.echo(f"{tv.p_count} P-positions in the table")
+
+
+def _many_heaps(
+    g: Any,
+    sizes: list[int],
+    n: int,
+    kind: str,
+    budget: int | None,
+    max_cells: int | None,
+    csv_file: str | None,
+    as_json: bool,
+    json_file: str | None,
+) -> None:
+    """A table of 4 to 6 heaps: its summary on screen or as JSON, its cells as CSV rows."""
+    from nimlab.core.errors import InvalidParameterError
+    from nimlab.render.summary import long_csv_chunks, summary_text, table_summary
+    from nimlab.render.tables import (
+        DEFAULT_MAX_CELLS,
+        check_cells,
+        compute_table,
+        table_to_json,
+    )
+
+    if len(sizes) not in (1, n):
+        raise InvalidParameterError(f"{n} heaps need one size or {n} sizes, got {len(sizes)}")
+    shape = tuple(sizes) if len(sizes) == n else (sizes[0],) * n
+    check_cells(g.label(), shape, DEFAULT_MAX_CELLS if max_cells is None else max_cells)
+    arr = compute_table(g, shape, kind=kind, max_bytes=budget, progress=True)
+    summary = table_summary(arr, kind, g.label())
+    if csv_file:
+        from nimlab.core.errors import OutputPathError
+        from nimlab.core.paths import output_path
+
+        path = output_path(csv_file)
+        try:
+            with path.open("w", encoding="utf-8") as f:
+                for piece in long_csv_chunks(arr, kind):
+                    f.write(piece)
+        except OSError as exc:
+            raise OutputPathError(
+                f"cannot write the output to {csv_file}: {exc.strerror}"
+            ) from None
+        click.echo(f"wrote {csv_file}", err=True)
+    if json_file:
+        meta = {k: v for k, v in summary.items() if k not in ("kind", "shape")}
+        _write(json_file, table_to_json(arr, kind=kind, **meta))
+    if as_json:
+        emit_json(summary)
+        return
+    click.echo(summary_text(summary))
 
 
 @click.command("tree", context_settings=HEAP_CONTEXT)

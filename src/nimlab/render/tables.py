@@ -73,6 +73,8 @@ Highlight = Literal["p"] | int | None
 
 #: largest number of cells the pure-Python fallback computes (when nimlab.table is absent)
 FALLBACK_MAX_CELLS = 1_000_000
+#: Tables have 1 to this many heaps (grids show 1 to 3; more are summarised).
+MAX_HEAPS = 6
 #: largest table shown in a terminal or notebook (rows and columns); exports have no limit
 DISPLAY_MAX = 48
 #: default budget of cells of :func:`table_view` (and ``nimlab table``): a 5000 x 5000 or
@@ -108,7 +110,7 @@ def default_heaps(game: Ruleset[Any]) -> int:
     1
     """
     n = getattr(game, "n_heaps", None)
-    return n if isinstance(n, int) and 1 <= n <= 3 else 2
+    return n if isinstance(n, int) and 1 <= n <= MAX_HEAPS else 2
 
 
 def compute_table(
@@ -116,6 +118,7 @@ def compute_table(
     shape: int | Sequence[int],
     *,
     kind: str = "grundy",
+    max_bytes: int | None = None,
     progress: bool = False,
 ) -> npt.NDArray[Any]:
     """The table of *game* over the box ``0 <= heap_i < shape[i]``.
@@ -128,9 +131,12 @@ def compute_table(
     game : Ruleset or str
         The game.
     shape : int or sequence of int
-        Box size per heap (one to three heaps); an int means a 2-heap square box.
+        Box size per heap (one to six heaps); an int means a 2-heap square box.
     kind : {"grundy", "outcome", "misere"}
         Grundy values, or normal / misère outcomes (0 = P, 1 = N).
+    max_bytes : int, optional
+        Memory budget of the engine (``nimlab.table``'s ``max_bytes``; its default when
+        None), checked before any work.
     progress : bool
         Show a progress bar on a terminal while a long table is computed.
 
@@ -152,7 +158,10 @@ def compute_table(
     import nimlab
 
     if hasattr(nimlab, "table"):
-        arr: npt.NDArray[Any] = np.ma.asanyarray(nimlab.table(g, box, kind=k, progress=progress))
+        opts: dict[str, Any] = {"progress": progress}
+        if max_bytes is not None:
+            opts["max_bytes"] = max_bytes
+        arr: npt.NDArray[Any] = np.ma.asanyarray(nimlab.table(g, box, kind=k, **opts))
         if not np.ma.is_masked(arr):
             arr = np.ma.getdata(arr)
         return _normalise_outcome(arr, k)
@@ -161,11 +170,11 @@ def compute_table(
 
 def _check_shape(shape: int | Sequence[int]) -> tuple[int, ...]:
     box = (shape, shape) if isinstance(shape, int) else tuple(shape)
-    if not 1 <= len(box) <= 3 or any(
+    if not 1 <= len(box) <= MAX_HEAPS or any(
         not isinstance(n, int) or isinstance(n, bool) or n < 1 for n in box
     ):
         raise InvalidParameterError(
-            f"a table shape is one to three positive sizes (one per heap), got {shape!r}"
+            f"a table shape is one to {MAX_HEAPS} positive sizes (one per heap), got {shape!r}"
         )
     return box
 
@@ -846,6 +855,7 @@ def table_view(
     slice_z: int | None = None,
     max_cells: int = DEFAULT_MAX_CELLS,
     progress: bool = False,
+    max_bytes: int | None = None,
 ) -> TableView:
     """Compute the table of *game* and wrap it in a :class:`TableView`.
 
@@ -865,6 +875,8 @@ def table_view(
         Budget of cells, checked before any work (:class:`WorkTooLargeError` beyond it).
     progress : bool
         Show a progress bar on a terminal while a long table is computed.
+    max_bytes : int, optional
+        Memory budget of the engine (see :func:`compute_table`).
 
     Examples
     --------
@@ -891,5 +903,5 @@ def table_view(
     k = _check_kind(kind)
     if all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in shape):
         check_cells(g.label(), shape, max_cells)
-    arr = compute_table(g, shape, kind=k, progress=progress)
+    arr = compute_table(g, shape, kind=k, progress=progress, max_bytes=max_bytes)
     return TableView(arr, g.label(), k, slice_z)

@@ -7,28 +7,28 @@ from collections.abc import Iterator
 
 from nimlab.catalog import game
 from nimlab.theory.registry import Instance, Theorem, register_theorem
-from nimlab.theory.spaces import box, sorted_box
+from nimlab.theory.spaces import box_space, sorted_space
 
 
 def _nim(bound: int) -> Iterator[Instance]:
     for n in (1, 2, 3):
-        yield Instance(game("nim"), sorted_box(n, bound))
+        yield Instance(game("nim"), space=sorted_space(n, bound))
 
 
 def _nim_misere(bound: int) -> Iterator[Instance]:
     for n in (1, 2, 3, 4):
-        yield Instance(game("nim"), sorted_box(n, bound))
+        yield Instance(game("nim"), space=sorted_space(n, bound))
 
 
 def _wythoff(bound: int) -> Iterator[Instance]:
-    yield Instance(game("wythoff"), box(2, bound))
+    yield Instance(game("wythoff"), space=box_space(2, bound))
 
 
 def _allbut(bound: int) -> Iterator[Instance]:
     for k in range(1, 6):
-        yield Instance(game("allbut", S={k}), ((n,) for n in range(bound)))
+        yield Instance(game("allbut", S={k}), space=sorted_space(1, bound))
         for m in range(k + 1, 11):
-            yield Instance(game("allbut", S={k, m}), ((n,) for n in range(bound)))
+            yield Instance(game("allbut", S={k, m}), space=sorted_space(1, bound))
 
 
 register_theorem(
@@ -40,7 +40,8 @@ register_theorem(
         game="nim",
         kind="grundy",
         instances=_nim,
-        default_bound=32,
+        default_bound=128,
+        deep_bound=256,
         params="r = 1..3 heaps",
     )
 )
@@ -53,7 +54,8 @@ register_theorem(
         game="nim",
         kind="misere-p-set",
         instances=_nim_misere,
-        default_bound=16,
+        default_bound=48,
+        deep_bound=96,
         params="r = 1..4 heaps",
     )
 )
@@ -65,7 +67,8 @@ register_theorem(
         game="wythoff",
         kind="p-set",
         instances=_wythoff,
-        default_bound=120,
+        default_bound=1024,
+        deep_bound=4096,
     )
 )
 register_theorem(
@@ -77,7 +80,7 @@ register_theorem(
         game="allbut",
         kind="grundy",
         instances=_allbut,
-        default_bound=200,
+        default_bound=4000,
         params="k = 1..5, m = k+1..10",
         bound_doc="heap < bound",
     )

@@ -222,7 +222,8 @@ def check_sm_t42(bound: int) -> CheckResult:
     for m in PLAYERS:
         for i in range(m):
             prof = thm42_profile(m, i)
-            solver: MultiplayerSolver[Any] = MultiplayerSolver(nim, prof)
+            # the last heap runs to 4*bound+8: a larger move budget than one question's
+            solver: MultiplayerSolver[Any] = MultiplayerSolver(nim, prof, max_moves=10**8)
             target = (i - 1) % m
             for pos in _heap_positions(4, bound):
                 count += 1
@@ -264,7 +265,8 @@ def check_sm_t43(bound: int) -> CheckResult:
     for m in PLAYERS:
         for i in range(m):
             prof = thm43_profile(m, i)
-            solver: MultiplayerSolver[Any] = MultiplayerSolver(nim, prof)
+            # the last heap runs to 4*bound+8: a larger move budget than one question's
+            solver: MultiplayerSolver[Any] = MultiplayerSolver(nim, prof, max_moves=10**8)
             target = (i - 1) % m
             for prefix in _heap_positions(2, bound, min_heaps=0):
                 found = []
@@ -349,7 +351,8 @@ register_theorem(
         game="nim",
         kind="custom",
         instances=None,
-        default_bound=8,
+        default_bound=17,
+        deep_bound=32,
         custom_check=check_sm_t31,
         params="m = 2..5 players, 1..4 heaps",
     )
@@ -364,7 +367,8 @@ register_theorem(
         game="nim",
         kind="custom",
         instances=None,
-        default_bound=8,
+        default_bound=17,
+        deep_bound=32,
         custom_check=check_sm_t42,
         params="m = 2..5 players, i = 0..m-1, 1..4 heaps",
     )
@@ -378,7 +382,8 @@ register_theorem(
         game="nim",
         kind="custom",
         instances=None,
-        default_bound=8,
+        default_bound=20,
+        deep_bound=32,
         custom_check=check_sm_t43,
         params="m = 2..5 players, i = 0..m-1, k-1 = 0..2 heaps",
         bound_doc="n1..n_{k-1} < bound, n_k < 4*bound+8",
@@ -407,7 +412,8 @@ register_theorem(
         game="moore",
         kind="custom",
         instances=None,
-        default_bound=6,
+        default_bound=13,
+        deep_bound=20,
         custom_check=check_n99_t33,
         params="m = 2..5 players, K = 1..3, 1..4 heaps",
     )

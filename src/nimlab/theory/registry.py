@@ -373,12 +373,15 @@ def check_theorem(
     # the budget is refused before work is spent
     from nimlab.verification.runner import check_budget
 
-    specs: list[tuple[Instance, CheckSpec]] = []
+    specs: list[tuple[Instance, CheckSpec | None]] = []
     listed = 0
     for k, inst in enumerate(t.instances(b)):
         space = inst.space
         fast = False
         compiled = False
+        if _by_sequence(t, inst):
+            specs.append((inst, None))
+            continue
         if space is None:
             # materialise once: the search fallback below must see the same positions
             left = None if max_positions is None else max(0, max_positions - listed)
@@ -388,34 +391,38 @@ def check_theorem(
             space = ListSpace.of(list(inst.positions), LIST_CHUNK, inst.game)
         elif isinstance(space, BoxSpace) and t.vector_claim is not None:
             fast = True
-        elif isinstance(space, (BoxSpace, SortedBoxSpace)) and t.scalar_claim is not None:
-            compiled = True
-        spec = CheckSpec(inst.game, t.kind, claim, space, f"{t.id}#{k}", b, fast, compiled)
-        check_budget(spec, max_positions)
-        specs.append((inst, spec))
+        elif isinstance(space, (BoxSpace, SortedBoxSpace)):
+            compiled = True  # a compiled or tabulated claim when the game has a move model
+        made = CheckSpec(inst.game, t.kind, claim, space, f"{t.id}#{k}", b, fast, compiled)
+        check_budget(made, max_positions)
+        specs.append((inst, made))
     for inst, spec in specs:
         res: VerificationResult | CheckResult
-        try:
-            res = run_spec(
-                spec,
-                workers=workers,
-                scheduler=scheduler,
-                dask_local=dask_local,
-                store=store,
-                resume=resume,
-                progress=progress,
-                what="theorem",
-                max_positions=max_positions,
-            )
-        except _NotClosed as exc:
-            if "not move-closed" not in str(exc):
-                raise
-            res = _check_search(t, b, [inst])
-            used.add("search")
+        if spec is None:
+            res = _check_sequence(t, b, inst)
+            used.add("sequence")
         else:
-            used.add("local" if res.method == "python" else f"local ({res.method})")
-            if res.run_id is not None:
-                runs.append(res.run_id)
+            try:
+                res = run_spec(
+                    spec,
+                    workers=workers,
+                    scheduler=scheduler,
+                    dask_local=dask_local,
+                    store=store,
+                    resume=resume,
+                    progress=progress,
+                    what="theorem",
+                    max_positions=max_positions,
+                )
+            except _NotClosed as exc:
+                if "not move-closed" not in str(exc):
+                    raise
+                res = _check_search(t, b, [inst])
+                used.add("search")
+            else:
+                used.add("local" if res.method == "python" else f"local ({res.method})")
+                if res.run_id is not None:
+                    runs.append(res.run_id)
         count += res.positions_checked
         if not res.ok:
             return CheckResult(
@@ -467,11 +474,50 @@ def theorem_specs(tid: str | Theorem, bound: int | None = None) -> list[Any]:
             space = ListSpace.of(list(inst.positions), LIST_CHUNK, inst.game)
         elif isinstance(space, BoxSpace) and t.vector_claim is not None:
             fast = True
-        elif isinstance(space, (BoxSpace, SortedBoxSpace)) and t.scalar_claim is not None:
-            compiled = True
+        elif isinstance(space, (BoxSpace, SortedBoxSpace)):
+            compiled = True  # a compiled or tabulated claim when the game has a move model
         kind: CheckKind = t.kind
         out.append(CheckSpec(inst.game, kind, claim, space, f"{t.id}#{k}", b, fast, compiled))
     return out
+
+
+def _by_sequence(t: Theorem, inst: Instance) -> bool:
+    """Whether *inst* is a one-heap Grundy claim over heaps ``0 .. bound-1`` of a game whose
+    ``sequence_kernel`` hook computes its Grundy sequence compiled (exhaustively, by its
+    recurrence): then the claim is compared with that sequence, term by term."""
+    from nimlab.core.ruleset import HeapRuleset
+    from nimlab.verification.spaces import BoxSpace, SortedBoxSpace
+
+    sp = inst.space
+    return (
+        t.kind == "grundy"
+        and isinstance(sp, (BoxSpace, SortedBoxSpace))
+        and sp.n_heaps == 1
+        and sp.low == 0
+        and isinstance(inst.game, HeapRuleset)
+        and inst.game.sequence_kernel() is not None
+    )
+
+
+def _check_sequence(t: Theorem, b: int, inst: Instance) -> CheckResult:
+    """Compare the claim at every heap ``0 .. bound-1`` with the game's Grundy sequence."""
+    from nimlab.engine.sequences import sequence
+
+    start = time.perf_counter()
+    sp = inst.space
+    values = sequence(inst.game, sp.bound).tolist()
+    for h, actual in enumerate(values):
+        claimed = t.claimed(inst.game, (h,))
+        if claimed != actual:
+            return CheckResult(
+                t.id,
+                b,
+                h + 1,
+                False,
+                time.perf_counter() - start,
+                Counterexample(inst.game.label(), (h,), claimed, actual),
+            )
+    return CheckResult(t.id, b, len(values), True, time.perf_counter() - start)
 
 
 def _check_search(t: Theorem, b: int, instances: Iterable[Instance] | None = None) -> CheckResult:

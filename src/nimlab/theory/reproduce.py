@@ -17,7 +17,86 @@ from typing import Any
 from nimlab.core.errors import ClusterError, NimlabError, StoreError
 from nimlab.theory.registry import CheckResult, Theorem, check_theorem, theorem, theorems
 
-__all__ = ["Finding", "reproduce", "reproduce_result"]
+__all__ = [
+    "BOUNDS_BEFORE",
+    "CUSTOM_POSITIONS",
+    "NOT_RAISED",
+    "Finding",
+    "count_positions",
+    "reproduce",
+    "reproduce_result",
+]
+
+#: ``nimlab reproduce``'s bound of each result before issue 11 asked for bounds that
+#: would have caught [Sh] Theorem 6 (at least 10 times more positions each), and the
+#: number of positions it checked there (Sh-T6 was checked to heap 36; Sh-T6* is
+#: checked on the same space).
+BOUNDS_BEFORE: dict[str, tuple[int, int]] = {
+    "S19-T1": (32, 6_544),
+    "S19-T5": (14, 8_162),
+    "S19-T6": (14, 37_504),
+    "S19-T7": (28, 24_157),
+    "S19-T8": (70, 10_578),
+    "S19-T9": (5, 15_625),
+    "S19-T10": (40, 7_200),
+    "S19-T11": (100, 5_050),
+    "S19-T12": (7, 5_971),
+    "S19-T13": (6, 4_802),
+    "Sh-T1": (60, 3_540),
+    "Sh-T2": (26, 12_099),
+    "Sh-T3": (64, 43_680),
+    "Sh-T6": (36, 73_815),
+    "Sh-T6*": (36, 73_815),
+    "Sh-P7": (18, 1_629),
+    "Sh-P8": (24, 23),
+    "N99-T1.11": (16, 4_844),
+    "N99-T2.10": (14, 8_162),
+    "N99-T3.3": (6, 2_508),
+    "SM-T3.1": (8, 1_976),
+    "SM-T4.2": (8, 6_916),
+    "SM-T4.3": (8, 25_200),
+    "SM-E5": (0, 5),
+    "S18-T7": (120, 14_400),
+    "S18-T8": (4096, 83_886_080),
+    "S18-T9": (2048, 41_943_040),
+    "S18-T11": (200, 8_000),
+    "S18-T12": (64, 24_576),
+}
+
+#: Results with a check of their own (``kind="custom"``): the default bound and the
+#: number of positions ``nimlab reproduce`` checked there (measured; the check counts them).
+CUSTOM_POSITIONS: dict[str, tuple[int, int]] = {
+    "SM-T3.1": (17, 23_936),
+    "SM-T4.2": (17, 83_776),
+    "SM-T4.3": (20, 284_592),
+    "N99-T3.3": (13, 28_548),
+    "SM-E5": (0, 5),
+}
+
+#: Results whose default bound does not reach 10 times the positions of
+#: :data:`BOUNDS_BEFORE`, and why (docs/PERFORMANCE.md says the same).
+NOT_RAISED: dict[str, str] = {
+    "SM-E5": "a fixed example of the paper (five claims about given positions): no bound",
+    "S19-T6": "Turning Turtles positions are sets of heads, not heaps: no compiled move "
+    "model, and the Python local check of 10x the boards takes minutes",
+    "S19-T7": "Welter positions have distinct heaps: the compiled check walks boxes and "
+    "multisets only (not yet strictly increasing tuples)",
+    "S19-T8": "Lim's move-closed set is a simplex (total < bound): the compiled check walks "
+    "boxes and multisets only",
+    "S19-T12": "Emperor positions are ranges of heaps: no compiled move model, and the Python "
+    "check is slow (about 1 ms a position)",
+    "S19-T13": "Emperor positions are ranges of heaps: no compiled move model, and the Python "
+    "check is slow (about 4 ms a position)",
+    "Sh-P7": "not move-closed (all heaps odd): compared with the Python search position by "
+    "position",
+    "Sh-P8": "<2, ..., 2> with n heaps: the Python search of 10x as many heaps (n up to "
+    "about 230) takes many minutes",
+    "S18-T8": "already 84 million positions on the vectorised check (7 s); 10x is about "
+    "70 s on 2 cores, more than its share of a few minutes",
+    "S18-T9": "already 42 million positions on the vectorised check; 10x is about 25 s more",
+    "S18-T12": "RGAMES has no compiled move model (its parts are any one-heap games): the "
+    "Python local check of 10x the positions takes minutes",
+}
 
 
 @dataclass
@@ -55,6 +134,31 @@ class Finding:
         if self.error is not None:
             row["error"] = self.error
         return row
+
+
+def count_positions(t: Theorem | str, bound: int | None = None) -> int | None:
+    """How many positions a check of *t* at *bound* (its default) covers, counted without
+    checking them; None for a result with a check of its own (``kind="custom"``).
+
+    Examples
+    --------
+    >>> count_positions("S19-T1", 4), count_positions("SM-E5")
+    (34, None)
+    """
+    t = theorem(t) if isinstance(t, str) else t
+    b = t.default_bound if bound is None else bound
+    if t.instances is None:
+        return None
+    n = 0
+    for inst in t.instances(b):
+        sp = inst.space
+        if sp is None:
+            n += sum(1 for _ in inst.positions)
+        elif hasattr(sp, "size"):
+            n += int(sp.size)
+        else:
+            n += sum(1 for i in range(sp.n_chunks) for _ in sp.chunk(i))
+    return n
 
 
 def _measure(t: Theorem, bound: int) -> list[int] | None:

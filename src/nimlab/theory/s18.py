@@ -13,7 +13,7 @@ from typing import Any
 from nimlab.catalog import game
 from nimlab.core.ruleset import Ruleset
 from nimlab.theory.registry import Instance, Theorem, register_theorem
-from nimlab.theory.spaces import box
+from nimlab.theory.spaces import box_space
 
 __all__ = ["RESTRICTED_RYUO_PQ", "RGAMES_INSTANCES"]
 
@@ -78,7 +78,7 @@ def _rgames(bound: int) -> Iterator[Instance]:
     for g0, parts in RGAMES_INSTANCES:
         g = game("rgames", g0=g0, parts=parts)
         m = len(g.parts)  # type: ignore[attr-defined]
-        yield Instance(g, box(m, bound if m == 2 else bound // 4))
+        yield Instance(g, space=box_space(m, bound if m == 2 else bound // 4))
 
 
 register_theorem(

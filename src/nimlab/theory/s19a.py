@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from nimlab.catalog import game
 from nimlab.catalog.turtles import WholeBoardTurningTurtles
 from nimlab.theory.registry import Instance, Theorem, register_theorem
-from nimlab.theory.spaces import box, sorted_box
+from nimlab.theory.spaces import box_space, sorted_box, sorted_space
 
 __all__ = ["distinct_box", "lim_triples", "turtle_boards"]
 
@@ -86,9 +86,9 @@ def _moore(bound: int) -> Iterator[Instance]:
     for k in (1, 2, 3):
         for n in (1, 2, 3, 4):
             if n == 4 and k == 3:
-                yield Instance(game("moore", k=k), sorted_box(n, max(2, bound - 2)))
+                yield Instance(game("moore", k=k), space=sorted_space(n, max(2, bound - 2)))
             else:
-                yield Instance(game("moore", k=k), sorted_box(n, bound))
+                yield Instance(game("moore", k=k), space=sorted_space(n, bound))
 
 
 def _turtles(bound: int) -> Iterator[Instance]:
@@ -111,14 +111,14 @@ def _lim(bound: int) -> Iterator[Instance]:
 
 
 def _cn64(bound: int) -> Iterator[Instance]:
-    yield Instance(game("circular", k=4), box(6, bound))
+    yield Instance(game("circular", k=4), space=box_space(6, bound))
 
 
 def _nimhoff(bound: int) -> Iterator[Instance]:
     for k in (1, 2, 3):
         for n in (1, 2, 3):
             b = bound if n < 3 else max(2, bound // 2)
-            yield Instance(game("nimhoff", k=k), sorted_box(n, b))
+            yield Instance(game("nimhoff", k=k), space=sorted_space(n, b))
 
 
 register_theorem(
@@ -131,7 +131,8 @@ register_theorem(
         game="moore",
         kind="p-set",
         instances=_moore,
-        default_bound=14,
+        default_bound=32,
+        deep_bound=64,
         params="k = 1..3, r = 1..4 heaps",
         bound_doc="every heap < bound (4 heaps with k = 3: < bound - 2)",
     )
@@ -145,7 +146,8 @@ register_theorem(
         game="moore",
         kind="misere-p-set",
         instances=_moore,
-        default_bound=14,
+        default_bound=32,
+        deep_bound=64,
         params="K = 1..3, r = 1..4 heaps",
         bound_doc="every heap < bound (4 heaps with K = 3: < bound - 2)",
     )
@@ -198,7 +200,8 @@ register_theorem(
         game="circular",
         kind="p-set",
         instances=_cn64,
-        default_bound=5,
+        default_bound=8,
+        deep_bound=12,
         params="n = 6, k = 4",
     )
 )
@@ -211,7 +214,8 @@ register_theorem(
         game="nimhoff",
         kind="grundy",
         instances=_nimhoff,
-        default_bound=40,
+        default_bound=128,
+        deep_bound=512,
         params="k = 1..3, r = 1..3 heaps",
         bound_doc="every heap < bound (3 heaps: < bound // 2)",
     )

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 
 from nimlab.catalog import game
 from nimlab.theory.registry import Instance, Theorem, register_theorem
-from nimlab.theory.spaces import sorted_box
+from nimlab.theory.spaces import sorted_box, sorted_space
 
 __all__ = ["emperor_positions"]
 
@@ -36,7 +36,7 @@ _EMPEROR_SHAPES: tuple[tuple[int, ...], ...] = ((1, 1, 1), (2, 2), (1, 2, 2), (2
 
 
 def _delete_nim(bound: int) -> Iterator[Instance]:
-    yield Instance(game("delete-nim"), sorted_box(2, bound))
+    yield Instance(game("delete-nim"), space=sorted_space(2, bound))
 
 
 def _emperor(bound: int) -> Iterator[Instance]:
@@ -62,7 +62,8 @@ register_theorem(
         game="delete-nim",
         kind="grundy",
         instances=_delete_nim,
-        default_bound=100,
+        default_bound=512,
+        deep_bound=2048,
     )
 )
 register_theorem(

@@ -21,7 +21,7 @@ from nimlab.catalog import game
 from nimlab.core.ruleset import Ruleset
 from nimlab.formulas.delete import sh_t6_rule, single_delete4_is_p, single_delete_twos_is_p
 from nimlab.theory.registry import Instance, Theorem, register_theorem
-from nimlab.theory.spaces import sorted_box
+from nimlab.theory.spaces import sorted_box, sorted_space
 from nimlab.verification.spaces import SortedBoxSpace
 
 COMPILED_CHUNK = 1 << 17  # positions per chunk of the compiled local check
@@ -43,20 +43,20 @@ def odd_box(n_heaps: int, bound: int) -> Iterator[tuple[int, ...]]:
 
 
 def _sh_t1(bound: int) -> Iterator[Instance]:
-    yield Instance(game("single-delete"), sorted_box(2, bound, low=1))
-    yield Instance(game("abo-delete"), sorted_box(2, bound, low=1))
+    yield Instance(game("single-delete"), space=sorted_space(2, bound, low=1))
+    yield Instance(game("abo-delete"), space=sorted_space(2, bound, low=1))
 
 
 def _sh_t2(bound: int) -> Iterator[Instance]:
     g = game("abo-delete")
-    yield Instance(g, sorted_box(2, 2 * bound, low=1))
-    yield Instance(g, sorted_box(3, bound, low=1))
-    yield Instance(g, sorted_box(4, bound - 8, low=1))
-    yield Instance(g, sorted_box(5, bound - 14, low=1))
+    yield Instance(g, space=sorted_space(2, 2 * bound, low=1))
+    yield Instance(g, space=sorted_space(3, bound, low=1))
+    yield Instance(g, space=sorted_space(4, bound - 8, low=1))
+    yield Instance(g, space=sorted_space(5, bound - 14, low=1))
 
 
 def _sh_t3(bound: int) -> Iterator[Instance]:
-    yield Instance(game("single-delete"), sorted_box(3, bound, low=1))
+    yield Instance(game("single-delete"), space=sorted_space(3, bound, low=1))
 
 
 def _sh_t6(bound: int) -> Iterator[Instance]:
@@ -97,7 +97,8 @@ register_theorem(
         game="single-delete",
         kind="p-set",
         instances=_sh_t1,
-        default_bound=60,
+        default_bound=256,
+        deep_bound=1024,
         params="n = 2 (single-delete and ABO-delete coincide)",
     )
 )
@@ -109,7 +110,8 @@ register_theorem(
         game="abo-delete",
         kind="p-set",
         instances=_sh_t2,
-        default_bound=26,
+        default_bound=44,
+        deep_bound=64,
         params="n = 2..5",
         bound_doc="n = 2: heaps < 2*bound; n = 3: < bound; n = 4: < bound - 8; n = 5: < bound - 14",
     )
@@ -122,7 +124,8 @@ register_theorem(
         game="single-delete",
         kind="p-set",
         instances=_sh_t3,
-        default_bound=64,
+        default_bound=160,
+        deep_bound=256,
     )
 )
 register_theorem(

@@ -36,6 +36,11 @@ _setitem: Any = tuple_setitem
 KIND_CODES = {"grundy": 0, "p-set": 1, "misere-p-set": 2}
 #: Largest box whose expression table is built (int64 cells).
 MAX_TABLE_CELLS = 1 << 26
+#: Largest table (a box, or one cell per multiset), and most positions, whose claim is
+#: tabulated by calling it in Python (128 MB of int64 cells; about 16 million calls,
+#: a minute or two).
+MAX_TABULATED_CELLS = 1 << 24
+MAX_TABULATED_POSITIONS = 1 << 24
 _LOCK = threading.Lock()
 _CLAIMS: dict[Any, Any] = {}
 
@@ -82,7 +87,91 @@ def _next_box(h: Any, low: int, bound: int) -> Any:  # pragma: no cover - compil
     return h
 
 
-@njit
+def _make_kernels(sorted_space: bool) -> tuple[Any, Any]:
+    """The mex-rule and P/N-rule kernels for a sorted space or a box (*sorted_space* is a
+    constant of the compiled code: each kernel compiles only the walk it uses)."""
+
+    @njit(inline="always")
+    def advance(h: Any, low: int, bound: int) -> Any:  # pragma: no cover - compiled
+        if sorted_space:
+            return _next_sorted(h, low)
+        return _next_box(h, low, bound)
+
+    @njit(inline="always")
+    def canon(q: Any) -> Any:  # pragma: no cover - compiled
+        if sorted_space:
+            return _sorted(q)
+        return q
+
+    @njit
+    def grundy(
+        gen: Any, claim: Any, table: Any, radix: Any, h: Any, count: int, low: int, bound: int
+    ) -> Any:  # pragma: no cover - compiled
+        seen = np.zeros(64, dtype=np.int64)
+        stamp = 0
+        for k in range(count):
+            f = np.int64(claim(h, table, radix))
+            if f < 0:
+                return 3, k
+            if f + 1 > seen.shape[0]:
+                seen = np.zeros(2 * (f + 1), dtype=np.int64)
+                stamp = 0
+            stamp += 1
+            for q in gen(h):
+                for i in range(len(q)):
+                    if q[i] < low or q[i] >= bound:
+                        return 2, k
+                g = np.int64(claim(canon(q), table, radix))
+                if g == f:
+                    return 1, k
+                if 0 <= g < f:
+                    seen[g] = stamp
+            for v in range(f):
+                if seen[v] != stamp:
+                    return 1, k
+            h = advance(h, low, bound)
+        return 0, count
+
+    @njit
+    def pset(
+        gen: Any,
+        claim: Any,
+        table: Any,
+        radix: Any,
+        h: Any,
+        count: int,
+        low: int,
+        bound: int,
+        misere: bool,
+    ) -> Any:  # pragma: no cover - compiled
+        for k in range(count):
+            f = claim(h, table, radix)
+            terminal = True
+            found = False
+            for q in gen(h):
+                terminal = False
+                for i in range(len(q)):
+                    if q[i] < low or q[i] >= bound:
+                        return 2, k
+                if claim(canon(q), table, radix) != 0:
+                    found = True
+                    if f == 0:
+                        break
+                    return 1, k
+            if misere and terminal:
+                if f != 0:
+                    return 1, k
+            elif f == 0 and not found:
+                return 1, k
+            h = advance(h, low, bound)
+        return 0, count
+
+    return grundy, pset
+
+
+_KERNELS = {True: _make_kernels(True), False: _make_kernels(False)}
+
+
 def _kernel(
     gen: Any,
     claim: Any,
@@ -94,59 +183,14 @@ def _kernel(
     low: int,
     bound: int,
     kind: int,
-) -> Any:  # pragma: no cover - compiled
+) -> Any:
     """``(status, index)``: 0 all hold, 1 the rule fails at position *index*, 2 an option
-    leaves the space, 3 a claimed value is not an integer >= 0."""
-    seen = np.zeros(64, dtype=np.int64)
-    stamp = 0
-    for k in range(count):
-        f = np.int64(claim(h, table, radix))
-        if kind == 0:
-            if f < 0:
-                return 3, k
-            if f + 1 > seen.shape[0]:
-                seen = np.zeros(2 * (f + 1), dtype=np.int64)
-                stamp = 0
-            stamp += 1
-            for q in gen(h):
-                for i in range(len(q)):
-                    if q[i] < low or q[i] >= bound:
-                        return 2, k
-                if sorted_space:
-                    q = _sorted(q)
-                g = np.int64(claim(q, table, radix))
-                if g == f:
-                    return 1, k
-                if 0 <= g < f:
-                    seen[g] = stamp
-            for v in range(f):
-                if seen[v] != stamp:
-                    return 1, k
-        else:
-            terminal = True
-            found = False
-            for q in gen(h):
-                terminal = False
-                for i in range(len(q)):
-                    if q[i] < low or q[i] >= bound:
-                        return 2, k
-                if sorted_space:
-                    q = _sorted(q)
-                if claim(q, table, radix) != 0:
-                    found = True
-                    if f == 0:
-                        break
-                    return 1, k
-            if kind == 2 and terminal:
-                if f != 0:
-                    return 1, k
-            elif f == 0 and not found:
-                return 1, k
-        if sorted_space:  # noqa: SIM108
-            h = _next_sorted(h, low)
-        else:
-            h = _next_box(h, low, bound)
-    return 0, count
+    leaves the space, 3 a claimed value is not an integer >= 0. Grundy claims and P-set
+    claims have kernels of their own (each compiled only when used: less to compile)."""
+    grundy, pset = _KERNELS[bool(sorted_space)]
+    if kind == 0:
+        return grundy(gen, claim, table, radix, h, count, low, bound)
+    return pset(gen, claim, table, radix, h, count, low, bound, kind == 2)
 
 
 def _wrap_scalar(fn: Any, spread: bool) -> Any:
@@ -219,11 +263,83 @@ def compiled_claim(spec: Any) -> tuple[Any, Any, Any] | None:
                 v = c((low,) * n, dummy, radix)
                 int(v)
                 out = (c, dummy, radix)
-            except Exception:  # numba cannot compile it: the Python path runs instead
+            except Exception:  # numba cannot compile it: tabulate, or the Python path
                 out = False
+        if out is False:
+            out = _tabulate(spec, radix) or False
     with _LOCK:
         _CLAIMS[key] = out
     return None if out is False else out
+
+
+@njit
+def _rank_claim(h: Any, table: Any, binom: Any) -> Any:  # pragma: no cover - compiled
+    """The tabulated value of a non-decreasing *h* at its rank among the multisets
+    (``binom[n, 0]`` holds the space's lowest heap)."""
+    n = len(h)
+    low = binom[n, 0]
+    r = 0
+    for i in range(n):
+        r += binom[i, h[i] - low + i]
+    return table[r]
+
+
+def _multiset_ranks(n: int, low: int, bound: int) -> Any:
+    """``binom[i, c] = C(c, i+1)``: the colex rank of a non-decreasing tuple ``h`` of *n*
+    heaps in ``[low, bound)`` is the sum of ``binom[i, h[i] - low + i]``."""
+    from math import comb
+
+    width = bound - low + n
+    binom = np.zeros((n + 1, width), dtype=np.int64)
+    for i in range(n):
+        for c in range(width):
+            binom[i, c] = comb(c, i + 1)
+    binom[n, 0] = low
+    return binom
+
+
+def _tabulate(spec: Any, radix: Any) -> tuple[Any, Any, Any] | None:
+    """``(claim, table, index)``: the claim's own Python values at every position of the
+    space, in a table the kernel reads (a box table, or one cell per multiset for a
+    :class:`SortedBoxSpace`: options there are sorted first), or None when the space is
+    too large or a value is not an integer.
+
+    This is how a claim without a compiled form (a ruleset's closed form hook such as
+    ``closed_is_p``, a theorem's Python claim) still runs on the compiled path: the exact
+    code users call is evaluated once per position, and the kernel walks the moves.
+    """
+    sp = spec.space
+    n, low, bound = sp.n_heaps, sp.low, sp.bound
+    by_rank = isinstance(sp, SortedBoxSpace)
+    cells = int(sp.size) if by_rank else (bound - low) ** n
+    if cells > MAX_TABULATED_CELLS or int(sp.size) > MAX_TABULATED_POSITIONS:
+        return None
+    table = np.zeros(max(cells, 1), dtype=np.int64)
+    value = spec.claim.value
+    game = spec.game
+    if by_rank:
+        index = _multiset_ranks(n, low, bound)
+        rows = [[int(x) for x in index[i]] for i in range(n)]
+    else:
+        index = radix
+        steps = [int(r) for r in radix[1:]]
+    try:
+        for i in range(sp.n_chunks):
+            for pos in sp.chunk(i):
+                v = value(game, pos)
+                if v is None or isinstance(v, float) or int(v) != v:
+                    return None
+                idx = 0
+                if by_rank:
+                    for j, h in enumerate(pos):
+                        idx += rows[j][h - low + j]
+                else:
+                    for h, r in zip(pos, steps, strict=True):
+                        idx += (h - low) * r
+                table[idx] = int(v)
+    except Exception:  # the Python path reports the claim's own error at its position
+        return None
+    return (_rank_claim if by_rank else _table_claim), table, index
 
 
 def _all_valid(game: Ruleset[Any], n: int, low: int) -> bool:

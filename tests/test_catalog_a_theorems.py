@@ -18,6 +18,8 @@ SMALL = {
 }
 
 
+# the local check compiles a numba kernel per game and number of heaps (12 for Moore)
+@pytest.mark.timeout(240)
 @pytest.mark.parametrize(("tid", "bound"), sorted(SMALL.items()))
 @pytest.mark.parametrize("method", ["local", "search"])
 def test_theorem_check_passes(tid: str, bound: int, method: str) -> None:

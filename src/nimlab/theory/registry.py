@@ -338,8 +338,8 @@ def check_theorem(
     --------
     >>> from nimlab.theory.registry import check_theorem
     >>> r = check_theorem("S19-T1", bound=6)
-    >>> r.ok, r.positions_checked > 0, r.method
-    (True, True, 'local')
+    >>> r.ok, r.positions_checked > 0, r.method   # 2 and 3 heaps compiled, 1 heap by sequence
+    (True, True, 'local (compiled)+sequence')
     >>> check_theorem("S19-T1", bound=6, method="search").positions_checked == r.positions_checked
     True
     """

@@ -468,3 +468,59 @@ def test_nimhoff_value_and_moves_match_search(k: int, bound: int, n: int) -> Non
             want = {o for o in nimhoff_options(pos, 1 << k) if values[tuple(sorted(o))] == 0}
             got = nimhoff_moves(pos, k)
             assert len(got) == len(set(got)) and set(got) == want, (pos, k, got, want)
+
+
+# -- 2-D Turning Turtles: factoring in the nim field ----------------------------------------
+def test_factor_below_finds_a_factorisation_exactly_when_one_exists() -> None:
+    """Every (a, b, g) below 256 on a sample (heads of 8 bits, so the search splits both
+    factors into halves and solves the quadratic): ``factor_below`` returns u, v with
+    u ⊗ v = g, a ⊕ u < a, b ⊕ v < b whenever such a pair exists (found by trying every u
+    against the nim product table), and None otherwise."""
+    import random
+
+    from nimlab.catalog.strategies.turtles import factor_below, turtles_move
+    from nimlab.formulas.nimmul import nimmul
+
+    table = [[nimmul(u, v) for v in range(256)] for u in range(256)]
+    quotient = [dict() for _ in range(256)]  # quotient[u][g] = v with u ⊗ v = g
+    for u in range(1, 256):
+        for v in range(256):
+            quotient[u][table[u][v]] = v
+
+    def below(u: int, a: int) -> bool:  # the highest binary digit of u is set in a
+        return u != 0 and (a >> (u.bit_length() - 1)) & 1 == 1
+
+    rng = random.Random(5)
+    cases = [
+        (rng.randrange(1, 256), rng.randrange(1, 256), rng.randrange(1, 256)) for _ in range(1500)
+    ]
+    cases += [
+        (a, b, g) for a, b, g in itertools.product((1, 2, 17, 200), (3, 16, 255), (1, 7, 130))
+    ]
+    found = 0
+    for a, b, g in cases:
+        exists = any(below(u, a) and below(quotient[u][g], b) for u in range(1, 256))
+        r = factor_below(a, b, g)
+        assert (r is not None) == exists, (a, b, g)
+        if r is not None:
+            u, v = r
+            assert table[u][v] == g and below(u, a) and below(v, b), (a, b, g, r)
+            found += 1
+    assert found > 1000
+    assert factor_below(0, 5, 3) is None and factor_below(5, 0, 3) is None
+    assert factor_below(5, 6, 0) is None
+    # a winning move from two heads of 8 bits reaches a position of nim-value 0
+    for _ in range(200):
+        heads = frozenset({(rng.randrange(16, 256), rng.randrange(16, 256)) for _ in range(2)})
+        after = turtles_move(heads)
+        value = 0
+        for hd in heads:
+            value ^= table[hd[0]][hd[1]]
+        if value == 0:
+            assert after is None
+            continue
+        assert after is not None
+        new_value = 0
+        for hd in after:
+            new_value ^= table[hd[0]][hd[1]]
+        assert new_value == 0, (heads, after)

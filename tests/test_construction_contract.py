@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from nimlab import game, theorem
+from nimlab.formulas.delete import SH_T6_STAR_VERIFIED_BELOW
 
 PAPERS = ("S19", "S18", "N99", "Sh")
 
@@ -235,6 +236,15 @@ NAMED = [
         "factoring the nim-value in the nim field (S19 Theorem 6)",
         "S19-T6",
     ),
+    (
+        "single-delete",
+        {},
+        (1, 2, 3, 5),
+        False,
+        f"a split scored by Sh-T6* (conjectured, verified for heaps < {SH_T6_STAR_VERIFIED_BELOW}), "
+        "Lemma 10's splits h → (h − 2^k, 2^k) first",
+        "Sh-T6*",
+    ),
     # one-heap games cite the theorem their Grundy sequence comes from (none for
     # Subtraction(S): its periodicity is found, not quoted)
     (
@@ -261,3 +271,30 @@ def test_construction_names_its_procedure_and_theorem(
     c = game(name, **params).strategy(pos, misere)
     assert c is not None
     assert (c.procedure, c.theorem) == (procedure, theorem_id)
+
+
+@pytest.mark.parametrize("pos", [(20001, 4), (4, 20001), (20001, 20003), (20001, 20001)])
+def test_too_many_moves_error_states_their_exact_number(pos: tuple[int, int]) -> None:
+    """Delete Nim counts its winning moves in closed form: when there are too many to
+    list, the error gives their number (the length of ``every()``) as an integer."""
+    from nimlab import MoveSetTooLargeError, winning_moves
+
+    c = game("delete-nim").strategy(pos, False)
+    assert c is not None and c.every is not None and c.count is not None
+    n = len(list(c.every()))
+    assert type(c.count()) is int and c.count() == n > 10_000
+    with pytest.raises(
+        MoveSetTooLargeError, match=rf"^delete-nim: {pos[0]} {pos[1]} has {n:,} winning moves"
+    ):
+        winning_moves("delete-nim", pos)
+
+
+def test_four_heap_single_delete_uses_sh_t6_star_only_below_its_verified_bound() -> None:
+    from nimlab.formulas.delete import SH_T6_STAR_VERIFIED_BELOW as bound
+
+    g = game("single-delete")
+    inside = g.strategy((1, 2, 3, bound - 1), False)
+    assert inside is not None and inside.theorem == "Sh-T6*"
+    for pos in [(1, 2, 3, bound), (2, 2, bound, 7), (bound + 5, 1, 1, 2)]:
+        c = g.strategy(pos, False)
+        assert c is None or c.theorem != "Sh-T6*", pos

@@ -9,6 +9,7 @@ its definition. These close gaps that mutation testing found (docs/MUTATION.md).
 from __future__ import annotations
 
 import itertools
+from functools import cache
 from math import lcm
 from types import SimpleNamespace
 
@@ -471,6 +472,19 @@ def test_nimhoff_value_and_moves_match_search(k: int, bound: int, n: int) -> Non
 
 
 # -- 2-D Turning Turtles: factoring in the nim field ----------------------------------------
+@cache
+def nim_table_256() -> tuple[list[list[int]], list[dict[int, int]]]:
+    """The nim products u ⊗ v below 256, and quotient[u][g] = v with u ⊗ v = g."""
+    from nimlab.formulas.nimmul import nimmul
+
+    table = [[nimmul(u, v) for v in range(256)] for u in range(256)]
+    quotient: list[dict[int, int]] = [{} for _ in range(256)]
+    for u in range(1, 256):
+        for v in range(256):
+            quotient[u][table[u][v]] = v
+    return table, quotient
+
+
 def test_factor_below_finds_a_factorisation_exactly_when_one_exists() -> None:
     """Every (a, b, g) below 256 on a sample (heads of 8 bits, so the search splits both
     factors into halves and solves the quadratic): ``factor_below`` returns u, v with
@@ -479,13 +493,8 @@ def test_factor_below_finds_a_factorisation_exactly_when_one_exists() -> None:
     import random
 
     from nimlab.catalog.strategies.turtles import factor_below, turtles_move
-    from nimlab.formulas.nimmul import nimmul
 
-    table = [[nimmul(u, v) for v in range(256)] for u in range(256)]
-    quotient = [dict() for _ in range(256)]  # quotient[u][g] = v with u ⊗ v = g
-    for u in range(1, 256):
-        for v in range(256):
-            quotient[u][table[u][v]] = v
+    table, quotient = nim_table_256()
 
     def below(u: int, a: int) -> bool:  # the highest binary digit of u is set in a
         return u != 0 and (a >> (u.bit_length() - 1)) & 1 == 1
@@ -508,6 +517,10 @@ def test_factor_below_finds_a_factorisation_exactly_when_one_exists() -> None:
             found += 1
     assert found > 1000
     assert factor_below(0, 5, 3) is None and factor_below(5, 0, 3) is None
+    # u, v below 256 have a product below 256 (a subfield): no factorisation of a larger g
+    for _ in range(200):
+        a, b, g = rng.randrange(1, 256), rng.randrange(1, 256), rng.randrange(256, 1 << 16)
+        assert factor_below(a, b, g) is None, (a, b, g)
     assert factor_below(5, 6, 0) is None
     # a winning move from two heads of 8 bits reaches a position of nim-value 0
     for _ in range(200):

@@ -298,3 +298,14 @@ def test_four_heap_single_delete_uses_sh_t6_star_only_below_its_verified_bound()
     for pos in [(1, 2, 3, bound), (2, 2, bound, 7), (bound + 5, 1, 1, 2)]:
         c = g.strategy(pos, False)
         assert c is None or c.theorem != "Sh-T6*", pos
+
+
+def test_four_heap_move_refuses_positions_at_the_verified_bound() -> None:
+    from nimlab.catalog.strategies.delete import single_delete4_move
+
+    bound = SH_T6_STAR_VERIFIED_BELOW
+    with pytest.raises(
+        ValueError,
+        match=rf"^Sh-T6\* is verified only for heaps < {bound}, got \(1, 2, 3, {bound}\)$",
+    ):
+        single_delete4_move((1, 2, 3, bound))

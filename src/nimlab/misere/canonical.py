@@ -16,7 +16,7 @@ canonical is decided by Conway's criteria (Siegel, *Combinatorial Game Theory*,
 
 Canonical forms live in a :class:`MisereUniverse`, which interns them (equal games get
 the same integer id), adds them, and computes their normal and misère Grundy values,
-birthdays, genus and phylum (nim heap, tame, restive, restless, wild). Ids are small
+birthdays, genus and phylum (nim heap, tame, restive, tameable, restless, wild). Ids are small
 integers; ``0`` is the game ``0`` (no options) and ``1`` is ``*1``.
 
 References
@@ -45,8 +45,11 @@ class Phylum(enum.Enum):
     ``NIM_HEAP``: the form is a nim heap. ``TAME`` (hereditarily or through reversible
     moves): it behaves like a nim heap in sums with other tame games. ``RESTIVE``:
     normal Grundy value 0 or 1 and misère value >= 2, all options tame (or reverting to
-    tame or restive games): an "ambivalent nim heap". ``RESTLESS``: misère value 0 or 1,
-    normal value >= 2, options tame. ``WILD``: anything else.
+    tame or restive games): an "ambivalent nim heap". ``TAMEABLE`` (Dan Hoey's phylum,
+    as in CGSuite): of tame genus and not tame, but its genus is determined beside any
+    tame games (its untame options are tameable or revert through tameable options).
+    ``RESTLESS``: misère value 0 or 1, normal value >= 2, options tame. ``WILD``:
+    anything else.
     """
 
     NIM_HEAP = "nim heap"
@@ -54,6 +57,7 @@ class Phylum(enum.Enum):
     REVERSIBLY_TAME = "tame (reversibly)"
     HEREDITARILY_RESTIVE = "restive"
     REVERSIBLY_RESTIVE = "restive (reversibly)"
+    TAMEABLE = "tameable"
     RESTLESS = "restless"
     WILD = "wild"
 
@@ -263,7 +267,7 @@ class MisereUniverse:
         return self._birthday[x]
 
     def phylum(self, x: int) -> Phylum:
-        """Nim heap, tame, restive, restless or wild."""
+        """Nim heap, tame, restive, tameable, restless or wild."""
         return self._phylum[x]
 
     def is_nim_heap(self, x: int) -> bool:
@@ -330,6 +334,8 @@ class MisereUniverse:
             return Phylum.WILD
         if not (tame or restive):
             return Phylum.WILD
+        if tame:
+            return self._classify_tame_genus(x)
         # some option is untame: each such option must revert to x's values
         for o, p in zip(opts, phyla, strict=True):
             if p.is_tame:
@@ -337,11 +343,8 @@ class MisereUniverse:
             found_m = found_p = False
             for r in self._options[o]:
                 rp = self._phylum[r]
-                rgp, rgm = self._gp[r], self._gm[r]
-                if tame and rp.is_tame:
-                    found_m |= rgm == gm
-                    found_p |= rgp == gp
-                elif restive and (rp.is_tame or rp.is_restive):
+                if rp.is_tame or rp.is_restive:
+                    rgp, rgm = self._gp[r], self._gm[r]
                     found_m |= rgm == gm and (rgp <= 1 or (rgp ^ gm) <= 1)
                     found_p |= rgp == gp and (rgm <= 1 or (rgm ^ gm) <= 1)
             if not (found_m and found_p):
@@ -349,7 +352,51 @@ class MisereUniverse:
         tame_opts = [o for o, p in zip(opts, phyla, strict=True) if p.is_tame]
         if mex(self._gp[o] for o in tame_opts) != gp or mex(self._gm[o] for o in tame_opts) != gm:
             return Phylum.WILD
-        return Phylum.REVERSIBLY_TAME if tame else Phylum.REVERSIBLY_RESTIVE
+        return Phylum.REVERSIBLY_RESTIVE
+
+    def _classify_tame_genus(self, x: int) -> Phylum:
+        """Reversibly tame, tameable or wild: a game of tame genus with an untame option.
+
+        Reversibly tame: every untame option has options (tame) with both of x's values
+        ``g`` and ``γ0``, and the tame options alone have those mexes. Tameable (Hoey):
+        where that fails, the untame option is tameable or reverts through tameable
+        options with x's values, and the mexes over the tame and tameable options are
+        x's values (or x is ``0^1`` with no such option).
+        """
+        gp, gm = self._gp[x], self._gm[x]
+        opts = self._options[x]
+        phyla = [self._phylum[o] for o in opts]
+        reversible = tameable = True
+        for o, p in zip(opts, phyla, strict=True):
+            if p.is_tame:
+                continue
+            found_m = found_p = False
+            able_m = able_p = p is Phylum.TAMEABLE
+            for r in self._options[o]:
+                rp = self._phylum[r]
+                if rp.is_tame:
+                    found_m |= self._gm[r] == gm
+                    found_p |= self._gp[r] == gp
+                elif rp is Phylum.TAMEABLE:
+                    able_m |= self._gm[r] == gm
+                    able_p |= self._gp[r] == gp
+            if not (found_m and found_p):
+                reversible = False
+                tameable = tameable and able_m and able_p
+            if not (reversible or tameable):
+                return Phylum.WILD
+        tame_opts = [o for o, p in zip(opts, phyla, strict=True) if p.is_tame]
+        if reversible and (
+            mex(self._gp[o] for o in tame_opts) == gp and mex(self._gm[o] for o in tame_opts) == gm
+        ):
+            return Phylum.REVERSIBLY_TAME
+        if tameable:
+            seen = [o for o, p in zip(opts, phyla, strict=True) if p.is_tame or p is Phylum.TAMEABLE]
+            if (
+                mex(self._gp[o] for o in seen) == gp and mex(self._gm[o] for o in seen) == gm
+            ) or (not seen and gp == 0):
+                return Phylum.TAMEABLE
+        return Phylum.WILD
 
     # -- printing ------------------------------------------------------------------
     def text(self, x: int) -> str:

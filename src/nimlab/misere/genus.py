@@ -50,7 +50,7 @@ class Genus:
     gammas : tuple of int
         ``γ0 γ1 …`` up to where the sequence alternates with period 2 (length >= 2).
     phylum : Phylum
-        Nim heap, tame, restive, restless or wild.
+        Nim heap, tame, restive, tameable, restless or wild.
 
     Examples
     --------

@@ -391,10 +391,12 @@ class MisereUniverse:
         ):
             return Phylum.REVERSIBLY_TAME
         if tameable:
-            seen = [o for o, p in zip(opts, phyla, strict=True) if p.is_tame or p is Phylum.TAMEABLE]
-            if (
-                mex(self._gp[o] for o in seen) == gp and mex(self._gm[o] for o in seen) == gm
-            ) or (not seen and gp == 0):
+            seen = [
+                o for o, p in zip(opts, phyla, strict=True) if p.is_tame or p is Phylum.TAMEABLE
+            ]
+            if (mex(self._gp[o] for o in seen) == gp and mex(self._gm[o] for o in seen) == gm) or (
+                not seen and gp == 0
+            ):
                 return Phylum.TAMEABLE
         return Phylum.WILD
 

@@ -111,7 +111,33 @@ def genus_cmd(
     type=click.IntRange(1),
     default=2000,
     show_default=True,
-    help="Largest quotient order computed.",
+    help="Largest quotient order computed (candidates on the way may reach 16 times it).",
+)
+@click.option(
+    "--max-pairs",
+    type=click.IntRange(1),
+    default=2_000_000,
+    show_default=True,
+    help="Budget of the proof of each candidate ((class, option classes) pairs).",
+)
+@click.option(
+    "--max-rounds",
+    type=click.IntRange(0),
+    default=2000,
+    show_default=True,
+    help="Most recalibrations of the candidates at one heap.",
+)
+@click.option(
+    "--checkpoint",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="JSON file of the heaps done so far: read (and proved again) when it exists, "
+    "rewritten after every heap, so an interrupted run resumes.",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar on stderr (default: when stderr is a terminal).",
 )
 @click.option("--latex", "latex", is_flag=True, help="Print the presentation in LaTeX.")
 @json_option
@@ -120,6 +146,10 @@ def misere_quotient_cmd(
     position: tuple[str, ...],
     max_heap: int,
     max_order: int,
+    max_pairs: int,
+    max_rounds: int,
+    checkpoint: str | None,
+    progress: bool | None,
     latex: bool,
     as_json: bool,
 ) -> None:
@@ -129,15 +159,30 @@ def misere_quotient_cmd(
     heap game's name. Prints the presentation, order, P-portion and pretending function;
     with heaps after CODE, their misère outcome and a winning move from the quotient.
 
+    A long run shows its progress, stops cleanly on Ctrl-C, and with --checkpoint
+    resumes from the last heap done.
+
     Examples: nimlab misere-quotient 0.75 --max-heap 20;
-    nimlab misere-quotient 0.77 --max-heap 40 3 5 7.
+    nimlab misere-quotient 0.77 --max-heap 40 3 5 7;
+    nimlab misere-quotient 0.07 --max-heap 30 --checkpoint q007.json.
     """
+    import sys
     import time
 
     import nimlab
 
+    if progress is None:
+        progress = sys.stderr.isatty()
     t0 = time.perf_counter()
-    q = nimlab.misere_quotient(code, max_heap=max_heap, max_order=max_order)
+    q = nimlab.misere_quotient(
+        code,
+        max_heap=max_heap,
+        max_order=max_order,
+        max_pairs=max_pairs,
+        max_rounds=max_rounds,
+        progress=progress,
+        checkpoint=checkpoint,
+    )
     seconds = time.perf_counter() - t0
     heaps: list[int] | None = None
     if position:

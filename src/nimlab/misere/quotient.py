@@ -42,9 +42,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import json
+import os
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from nimlab.core.errors import (
@@ -700,6 +704,128 @@ def _p_from_least_sums(
     return is_p
 
 
+# -- long runs: progress and checkpoints ------------------------------------------------
+
+_CHECKPOINT_FORMAT = "nimlab misère quotient checkpoint 1"
+
+
+class _Progress:
+    """A rich progress bar on stderr (heaps done, order, recalibrations, rate)."""
+
+    def __init__(self, label: str, max_heap: int) -> None:
+        self.label = f"{label}: misère quotient"
+        self.total = max_heap
+        self.start = time.perf_counter()
+        self.bar: Any = None
+        self.first: int | None = None
+
+    def update(self, heap: int, order: int, rounds: int) -> None:
+        if self.first is None:
+            self.first = heap
+        if self.bar is None:
+            if time.perf_counter() - self.start < 1.0:
+                return
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[info]}"),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=self.total, info="")
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        rate = (heap - self.first) / elapsed
+        state = f"recalibration {rounds}" if rounds else "heap done"
+        self.bar.update(
+            self.task,
+            completed=heap,
+            info=f"order {order:,}, {state}, {rate:.2f} heaps/s",
+        )
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _save_checkpoint(game: Ruleset[Any], path: Path, q: _Quotient) -> None:
+    data = {
+        "format": _CHECKPOINT_FORMAT,
+        "game": game.label(),
+        "max_heap": len(q.phi) - 1,
+        "mul": q.mul,
+        "is_p": q.is_p,
+        "phi": q.phi,
+    }
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, separators=(",", ":")))
+    os.replace(tmp, path)
+
+
+def _load_checkpoint(game: Ruleset[Any], path: Path, max_heap: int, max_pairs: int) -> _Quotient:
+    """The quotient stored in *path*, restricted to heaps ``<= max_heap`` and proved again."""
+
+    def bad(why: str) -> InvalidParameterError:
+        return InvalidParameterError(f"checkpoint {path}: {why}")
+
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise bad(f"cannot be read as JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != _CHECKPOINT_FORMAT:
+        raise bad("is not a nimlab misère-quotient checkpoint")
+    if data.get("game") != game.label():
+        raise bad(f"holds a quotient of {data.get('game')}, not of {game.label()}")
+    mul: Any = data.get("mul")
+    is_p: Any = data.get("is_p")
+    phi: Any = data.get("phi")
+    size = len(mul) if isinstance(mul, list) else 0
+    if not (
+        size
+        and all(
+            isinstance(r, list)
+            and len(r) == size
+            and all(type(v) is int and 0 <= v < size for v in r)
+            for r in mul
+        )
+        and isinstance(is_p, list)
+        and len(is_p) == size
+        and all(type(v) is bool for v in is_p)
+        and isinstance(phi, list)
+        and phi
+        and all(type(v) is int and 0 <= v < size for v in phi)
+    ):
+        raise bad("is damaged (tables of the wrong shape)")
+    n = min(len(phi) - 1, max_heap)
+    heap_opts: list[list[Word]] = [[]]
+    for h in range(1, n + 1):
+        words = _heap_option_words(game, h)
+        heap_opts.append(list(dict.fromkeys(tuple(v for v in w if heap_opts[v]) for w in words)))
+    letters = [h for h in range(1, n + 1) if heap_opts[h]]
+    lidx = {h: i for i, h in enumerate(letters)}
+    lopts = [[tuple(lidx[v] for v in w) for w in heap_opts[h]] for h in letters]
+    delta = [[row[phi[h]] for h in letters] for row in mul]
+    auto = _Automaton(delta, list(is_p), letters, lopts)
+    if auto.verify(max_pairs) is not None:
+        raise bad("does not hold a quotient of this game (its proof fails); delete it")
+    auto, _ = auto.minimize()
+    phi2 = [0] * (n + 1)
+    for h in letters:
+        phi2[h] = auto.delta[0][lidx[h]]
+    return _Quotient(mul=auto.monoid(), is_p=auto.is_p, phi=phi2, heap_opts=heap_opts, gens=[])
+
+
 # -- the public result -------------------------------------------------------------
 
 
@@ -937,6 +1063,8 @@ def misere_quotient(
     max_order: int = DEFAULT_MAX_ORDER,
     max_pairs: int = DEFAULT_MAX_PAIRS,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
+    progress: bool = False,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> MisereQuotient:
     """The misère quotient of the sums of heaps ``<= max_heap`` of a heap game.
 
@@ -952,6 +1080,14 @@ def misere_quotient(
         Budget of the proof of each candidate.
     max_rounds : int
         Most recalibrations of the candidates at one heap.
+    progress : bool
+        Show a progress bar on stderr (heaps done, order, recalibrations, rate) when the
+        computation lasts more than a second.
+    checkpoint : path, optional
+        A JSON file holding the quotient of the heaps done so far: it is read when it
+        exists (and proved again before it is used, so a stale or edited file can never
+        give a wrong quotient) and rewritten after every heap, so that an interrupted
+        run (Ctrl-C) resumes where it stopped.
 
     Examples
     --------
@@ -972,7 +1108,36 @@ def misere_quotient(
             f"{g.label()}: a position of this game is not the sum of its heaps, so it has no "
             "misère quotient of heaps"
         )
-    q = _build(g, max_heap, max_order, max_pairs, max_rounds)
+    for name, value in (("max_order", max_order), ("max_pairs", max_pairs)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise InvalidParameterError(f"{name} must be an integer >= 1, got {value!r}")
+    if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 0:
+        raise InvalidParameterError(f"max_rounds must be an integer >= 0, got {max_rounds!r}")
+    start = None
+    save = None
+    if checkpoint is not None:
+        path = Path(checkpoint)
+        if path.exists():
+            start = _load_checkpoint(g, path, max_heap, max_pairs)
+
+        def save(q: _Quotient) -> None:
+            _save_checkpoint(g, path, q)
+
+    bar = _Progress(g.label(), max_heap) if progress else None
+    try:
+        q = _build(
+            g,
+            max_heap,
+            max_order,
+            max_pairs,
+            max_rounds,
+            start=start,
+            report=None if bar is None else bar.update,
+            checkpoint=save,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
     nf, gen_elems = _element_names(q)
     names = tuple(_name(v) for v in nf)
     rels = _relations(q, nf, gen_elems)

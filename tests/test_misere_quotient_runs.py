@@ -1,0 +1,115 @@
+"""Long misère-quotient runs: checkpoints, resuming after Ctrl-C, progress, budgets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from nimlab.cli import main
+from nimlab.core.errors import InvalidParameterError
+from nimlab.misere import QuotientNotFoundError, QuotientTooLargeError, misere_quotient
+from nimlab.misere import quotient as quotient_module
+
+
+def _same(a, b) -> bool:  # type: ignore[no-untyped-def]
+    return (a.order, a.presentation(), a.p_portion, a.pretending) == (
+        b.order,
+        b.presentation(),
+        b.p_portion,
+        b.pretending,
+    )
+
+
+def test_checkpoint_resumes_and_truncates(tmp_path: Path) -> None:
+    ck = tmp_path / "q.json"
+    q18 = misere_quotient("0.07", max_heap=18, checkpoint=ck)
+    assert json.loads(ck.read_text())["max_heap"] == 18
+    assert _same(q18, misere_quotient("0.07", max_heap=18))
+    resumed = misere_quotient("0.07", max_heap=22, checkpoint=ck)
+    assert _same(resumed, misere_quotient("0.07", max_heap=22))
+    assert json.loads(ck.read_text())["max_heap"] == 22
+    # a smaller bound is the checkpoint's quotient restricted to fewer heaps
+    assert _same(misere_quotient("0.07", max_heap=12, checkpoint=ck), misere_quotient("0.07", 12))
+
+
+def test_interrupted_run_resumes_from_the_last_heap_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ck = tmp_path / "q.json"
+    real = quotient_module._heap_option_words
+
+    def interrupt_at_15(game, h):  # type: ignore[no-untyped-def]
+        if h == 15:
+            raise KeyboardInterrupt
+        return real(game, h)
+
+    monkeypatch.setattr(quotient_module, "_heap_option_words", interrupt_at_15)
+    with pytest.raises(KeyboardInterrupt):
+        misere_quotient("0.77", max_heap=30, checkpoint=ck, progress=True)
+    monkeypatch.setattr(quotient_module, "_heap_option_words", real)
+    assert json.loads(ck.read_text())["max_heap"] == 14
+    assert _same(misere_quotient("0.77", 30, checkpoint=ck), misere_quotient("0.77", 30))
+
+
+def test_bad_checkpoints_are_refused(tmp_path: Path) -> None:
+    ck = tmp_path / "q.json"
+    misere_quotient("0.77", max_heap=12, checkpoint=ck)
+    data = json.loads(ck.read_text())
+    with pytest.raises(InvalidParameterError, match="not of"):
+        misere_quotient("0.07", max_heap=12, checkpoint=ck)
+    # a P-bit flipped: the proof of the stored quotient fails before it is used
+    data["is_p"][0] = True
+    ck.write_text(json.dumps(data))
+    with pytest.raises(InvalidParameterError, match="proof fails"):
+        misere_quotient("0.77", max_heap=12, checkpoint=ck)
+    data["mul"] = [[0, 1]]
+    ck.write_text(json.dumps(data))
+    with pytest.raises(InvalidParameterError, match="damaged"):
+        misere_quotient("0.77", max_heap=12, checkpoint=ck)
+    ck.write_text("{not json")
+    with pytest.raises(InvalidParameterError, match="JSON"):
+        misere_quotient("0.77", max_heap=12, checkpoint=ck)
+
+
+def test_progress_bar_shows_counts_and_rate() -> None:
+    bar = quotient_module._Progress("octal(code=0.07)", 30)
+    bar.update(3, 6, 0)  # within the first second: nothing shown
+    assert bar.bar is None
+    bar.start -= 5.0
+    bar.update(10, 24, 2)
+    try:
+        task = bar.bar.tasks[0]
+        assert (task.completed, task.total) == (10, 30)
+        info = task.fields["info"]
+        assert "order 24" in info and "recalibration 2" in info and "heaps/s" in info
+    finally:
+        bar.close()
+
+
+def test_budgets() -> None:
+    with pytest.raises(QuotientTooLargeError, match="max_order"):
+        misere_quotient("0.07", max_heap=26, max_order=100)
+    with pytest.raises(QuotientTooLargeError, match="max_pairs"):
+        misere_quotient("0.07", max_heap=26, max_pairs=500)
+    with pytest.raises(QuotientNotFoundError, match="max_rounds"):
+        misere_quotient("0.07", max_heap=26, max_rounds=0)
+    for bad in ({"max_order": 0}, {"max_pairs": -1}, {"max_rounds": -1}):
+        with pytest.raises(InvalidParameterError):
+            misere_quotient("0.77", max_heap=5, **bad)
+
+
+def test_cli_checkpoint_and_budgets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ck = tmp_path / "q.json"
+    args = ["misere-quotient", "0.07", "--max-heap", "16", "--checkpoint", str(ck)]
+    assert main([*args, "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main([*args, "--json", "--no-progress"]) == 0
+    assert json.loads(capsys.readouterr().out)["presentation"] == first["presentation"]
+    ck.write_text("[]")
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: checkpoint") and err.count("\n") == 1
+    assert main(["misere-quotient", "0.07", "--max-heap", "26", "--max-rounds", "0"]) == 2
+    assert "max_rounds" in capsys.readouterr().err

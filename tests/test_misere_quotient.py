@@ -67,7 +67,8 @@ def test_order_is_even_and_presentation_is_consistent(code: str, n: int) -> None
     assert q.pretending[0] == "1"
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.timeout(300)  # 2,000 sums, each decided by the exhaustive misère search
+@settings(max_examples=2000, deadline=None)
 @given(st.sampled_from(CASES), st.lists(st.integers(0, 14), min_size=1, max_size=4))
 def test_outcomes_agree_with_direct_misere_search(case: tuple[str, int], heaps: list[int]) -> None:
     code, n = case
@@ -139,3 +140,19 @@ def test_budget_and_bad_input() -> None:
     q = _quotient("0.77", 12)
     with pytest.raises(InvalidPositionError):
         q.outcome((13,))
+
+
+def test_0312_agrees_with_plambecks_solution() -> None:
+    # T. E. Plambeck, "0.312" (plambeck.org, misère octal games, quaternary games,
+    # solved 4 February 2003): single-heap genera 1^{03131}, 2^{20}, 0^{02}, 2^{1420},
+    # 0^{02}, 1^{13} for heaps 1..6, "periodic of length two"; the heap of 4 is the game
+    # A of genus 2^{1420} and "we can pretend that A + A = :0"
+    from nimlab.misere import genus_sequence
+
+    seq = genus_sequence(game("octal", code="0.312"), 7)[1:]
+    published = [(1, (0, 3, 1, 3, 1)), (2, (2, 0)), (0, (0, 2)), (2, (1, 4, 2, 0)), (0, (0, 2))]
+    published.append((1, (1, 3)))
+    assert [(g.g, g.sequence(len(s))) for g, (_, s) in zip(seq, published, strict=True)] == published
+    q = misere_quotient("0.312", max_heap=30)
+    assert q.element((4, 4)) == "1" and q.element((4,)) != "1"
+    assert q.period() is not None and q.period()[0] == 2

@@ -152,7 +152,9 @@ def test_0312_agrees_with_plambecks_solution() -> None:
     seq = genus_sequence(game("octal", code="0.312"), 7)[1:]
     published = [(1, (0, 3, 1, 3, 1)), (2, (2, 0)), (0, (0, 2)), (2, (1, 4, 2, 0)), (0, (0, 2))]
     published.append((1, (1, 3)))
-    assert [(g.g, g.sequence(len(s))) for g, (_, s) in zip(seq, published, strict=True)] == published
+    assert [
+        (g.g, g.sequence(len(s))) for g, (_, s) in zip(seq, published, strict=True)
+    ] == published
     q = misere_quotient("0.312", max_heap=30)
     assert q.element((4, 4)) == "1" and q.element((4,)) != "1"
     assert q.period() is not None and q.period()[0] == 2

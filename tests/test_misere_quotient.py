@@ -158,3 +158,28 @@ def test_0312_agrees_with_plambecks_solution() -> None:
     q = misere_quotient("0.312", max_heap=30)
     assert q.element((4, 4)) == "1" and q.element((4,)) != "1"
     assert q.period() is not None and q.period()[0] == 2
+
+
+@pytest.mark.parametrize(
+    ("code", "period"),
+    [
+        ("0.34", 8),
+        ("0.3101", 2),
+        ("0.3131", 2),
+        ("0.1023", 7),
+        ("0.1032", 7),
+        ("0.1033", 7),
+        ("0.1331", 5),
+        ("0.3103", 5),
+        ("0.3112", 5),
+        ("0.1323", 6),
+    ],
+)
+def test_pretending_periods_agree_with_plambeck_siegel(code: str, period: int) -> None:
+    # Plambeck and Siegel, "Misère quotients for impartial games", supplementary material
+    # (arXiv:0705.2404), Appendix B: complete solutions of wild octal games with simple
+    # misère quotients, with the period p of each pretending function
+    q = misere_quotient(code, max_heap=40)
+    assert q.order % 2 == 0
+    found = q.period()
+    assert found is not None and found[0] == period

@@ -54,9 +54,10 @@ def test_one_octal_heap_is_read_from_its_sequence() -> None:
 
 def _in_a_terminal(args: list[str], timeout: float = 120) -> tuple[int, str]:
     """Run the CLI with stderr (and stdout) on a pseudo-terminal; return its status and
-    everything it printed."""
+    everything it printed. The bar appears at once (no one-second delay), so that a run
+    that is quick on a fast machine still shows it."""
     master, slave = pty.openpty()
-    env = dict(os.environ, COLUMNS="160", TERM="xterm")
+    env = dict(os.environ, COLUMNS="160", TERM="xterm", NIMLAB_PROGRESS_DELAY="0")
     proc = subprocess.Popen(
         [sys.executable, "-m", "nimlab", *args],
         stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env, close_fds=True,

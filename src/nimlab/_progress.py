@@ -8,6 +8,7 @@ the GIL) while the calling thread updates the bar and stays responsive to Ctrl-C
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -16,8 +17,16 @@ from typing import Any
 
 __all__ = ["Progress", "run_watched"]
 
-#: Seconds of work before the bar appears.
+#: Seconds of work before the bar appears (``$NIMLAB_PROGRESS_DELAY`` overrides it).
 DELAY = 1.0
+
+
+def _delay() -> float:
+    """The delay before a bar appears: ``$NIMLAB_PROGRESS_DELAY`` seconds, else `DELAY`."""
+    try:
+        return max(0.0, float(os.environ["NIMLAB_PROGRESS_DELAY"]))
+    except (KeyError, ValueError):
+        return DELAY
 
 
 class Progress:
@@ -38,6 +47,7 @@ class Progress:
         self.done = 0
         self.enabled = enabled and sys.stderr.isatty()
         self.start = time.perf_counter()
+        self.delay = _delay()
         self.bar: Any = None
         self.task: Any = None
 
@@ -48,7 +58,7 @@ class Progress:
             return
         elapsed = time.perf_counter() - self.start
         if self.bar is None:
-            if elapsed < DELAY:
+            if elapsed < self.delay:
                 return
             from rich.console import Console
             from rich.progress import (

@@ -419,6 +419,12 @@ CLI_CASES: tuple[Cli, ...] = (
     c("period-million", "periodicity octal -p code=0.77 -n 1000000", "--max-terms", isolate=True),
     c("period-budget", "periodicity octal -p code=0.77 -n 200 --max-terms 100", "budget of 100"),
     c("period-negative", "periodicity nim -n -5", "n must be an integer >= 0"),
+    # -- misère theory: heap budgets checked before any work --
+    c("genus-seq-million", "genus octal -p code=0.77 -n 1000000", "--max-heap", isolate=True),
+    c("genus-huge-heap", "genus octal -p code=0.77 99999999999", "--max-heap", isolate=True),
+    c("genus-heap-budget", "genus octal -p code=0.77 -n 60", "budget of heaps <= 40"),
+    c("mq-huge-bound", "misere-quotient 0.77 --max-heap 1000000000", "--heap-budget", isolate=True),
+    c("mq-budget", "misere-quotient 0.77 --max-heap 300", "budget of heaps <= 256"),
     c(
         "grundy-octal-heap-million",
         "grundy octal -p code=0.77 1000000",

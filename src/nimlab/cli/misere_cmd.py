@@ -31,6 +31,14 @@ def _genus_latex(rows: list[tuple[str, Any]]) -> str:
     show_default=True,
     help="Budget of distinct misère canonical forms.",
 )
+@click.option(
+    "--max-heap",
+    "max_heap",
+    type=click.IntRange(0),
+    default=40,
+    show_default=True,
+    help="Largest heap computed (the work grows steeply with the heap).",
+)
 @json_option
 def genus_cmd(
     game_name: str,
@@ -40,6 +48,7 @@ def genus_cmd(
     full: bool,
     latex: bool,
     max_forms: int,
+    max_heap: int,
     as_json: bool,
 ) -> None:
     """Conway's genus g^(γ0γ1…) of a position, or of heaps 0..n-1 (-n N).
@@ -66,7 +75,7 @@ def genus_cmd(
         raise InvalidParameterError("give either a position or -n N, not both")
     sym = (lambda x: x.full_symbol) if full else str
     if n is not None:
-        seq = nimlab.genus_sequence(g, n, max_forms=max_forms)
+        seq = nimlab.genus_sequence(g, n, max_forms=max_forms, max_heap=max_heap)
         if as_json:
             emit_json({"game": g.label(), "n": n, "genus": [x.as_dict() for x in seq]})
             return
@@ -81,9 +90,13 @@ def genus_cmd(
         Console().print(table)
         return
     pos = g.parse_position(list(position))
-    whole = nimlab.genus(g, pos, max_forms=max_forms)
+    whole = nimlab.genus(g, pos, max_forms=max_forms, max_heap=max_heap)
     comps = g.components(pos)
-    parts = [] if comps is None else [nimlab.genus(r, p, max_forms=max_forms) for r, p in comps]
+    parts = (
+        []
+        if comps is None
+        else [nimlab.genus(r, p, max_forms=max_forms, max_heap=max_heap) for r, p in comps]
+    )
     pred = nimlab.genus_outcome(parts) if len(parts) > 1 else None
     if as_json:
         data: dict[str, Any] = {"game": g.label(), "position": list(pos), "genus": whole.as_dict()}
@@ -128,6 +141,13 @@ def genus_cmd(
     help="Most recalibrations of the candidates at one heap.",
 )
 @click.option(
+    "--heap-budget",
+    type=click.IntRange(0),
+    default=256,
+    show_default=True,
+    help="Largest heap bound accepted (the work grows faster than its square).",
+)
+@click.option(
     "--checkpoint",
     type=click.Path(dir_okay=False),
     default=None,
@@ -148,6 +168,7 @@ def misere_quotient_cmd(
     max_order: int,
     max_pairs: int,
     max_rounds: int,
+    heap_budget: int,
     checkpoint: str | None,
     progress: bool | None,
     latex: bool,
@@ -180,6 +201,7 @@ def misere_quotient_cmd(
         max_order=max_order,
         max_pairs=max_pairs,
         max_rounds=max_rounds,
+        heap_budget=heap_budget,
         progress=progress,
         checkpoint=checkpoint,
     )

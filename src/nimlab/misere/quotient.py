@@ -56,6 +56,7 @@ from nimlab.core.errors import (
     InvalidPositionError,
     NimlabError,
     SearchTooLargeError,
+    WorkTooLargeError,
 )
 from nimlab.core.results import Outcome
 from nimlab.core.ruleset import HeapRuleset, Ruleset
@@ -70,6 +71,9 @@ __all__ = [
 DEFAULT_MAX_ORDER = 2000
 DEFAULT_MAX_PAIRS = 2_000_000
 DEFAULT_MAX_ROUNDS = 2000
+#: Largest heap bound accepted unless the caller raises ``heap_budget`` (the work grows
+#: faster than the square of the bound: Kayles to heap 108 takes about 9 s).
+DEFAULT_HEAP_BUDGET = 256
 _MAX_DOMINATION = 4000  # states: the domination relation is a states x states boolean matrix
 _NAMES = "abcdefghijklmnopqrstuvwxyz"
 
@@ -1063,6 +1067,7 @@ def misere_quotient(
     max_order: int = DEFAULT_MAX_ORDER,
     max_pairs: int = DEFAULT_MAX_PAIRS,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
+    heap_budget: int = DEFAULT_HEAP_BUDGET,
     progress: bool = False,
     checkpoint: str | os.PathLike[str] | None = None,
 ) -> MisereQuotient:
@@ -1080,6 +1085,8 @@ def misere_quotient(
         Budget of the proof of each candidate.
     max_rounds : int
         Most recalibrations of the candidates at one heap.
+    heap_budget : int
+        Largest ``max_heap`` accepted (WorkTooLargeError, before any work, beyond it).
     progress : bool
         Show a progress bar on stderr (heaps done, order, recalibrations, rate) when the
         computation lasts more than a second.
@@ -1103,6 +1110,14 @@ def misere_quotient(
         )
     if not isinstance(max_heap, int) or isinstance(max_heap, bool) or max_heap < 0:
         raise InvalidParameterError(f"max_heap must be an integer >= 0, got {max_heap!r}")
+    if not isinstance(heap_budget, int) or isinstance(heap_budget, bool) or heap_budget < 0:
+        raise InvalidParameterError(f"heap_budget must be an integer >= 0, got {heap_budget!r}")
+    if max_heap > heap_budget:
+        raise WorkTooLargeError(
+            f"misère quotient to heap {max_heap:,}: beyond the budget of heaps <= "
+            f"{heap_budget:,} (the work grows faster than the square of the bound: Kayles to "
+            "heap 108 takes about 9 s); raise it with heap_budget= (CLI: --heap-budget N)"
+        )
     if g.components((1, 1)) is None:
         raise InvalidParameterError(
             f"{g.label()}: a position of this game is not the sum of its heaps, so it has no "

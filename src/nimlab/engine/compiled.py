@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from nimlab._progress import Progress
 from nimlab.core.errors import NimlabError, SearchTooLargeError
 from nimlab.core.ruleset import HeapRuleset, Ruleset
 
@@ -338,7 +339,11 @@ class CompiledSolver:
         total, block = self._starts(side)
         done = 0
         chunk = 4096
-        bar = _Progress(self.game.label(), self.kind, total) if progress else None
+        bar = (
+            Progress(f"{self.game.label()}: {self.kind} table", total, "positions")
+            if progress
+            else None
+        )
         try:
             while done < total:
                 count = min(chunk, total - done)
@@ -389,47 +394,6 @@ def _is_compile_error(exc: BaseException) -> bool:
     except ImportError:  # pragma: no cover
         return False
     return isinstance(exc, NumbaError)
-
-
-class _Progress:
-    """A rich progress bar on stderr (positions done, rate) for long solves."""
-
-    def __init__(self, label: str, kind: str, total: int) -> None:
-        self.total = total
-        self.start = time.perf_counter()
-        self.bar: Any = None
-        self.label = f"{label}: {kind} table"
-
-    def update(self, done: int) -> None:
-        if self.bar is None:
-            if time.perf_counter() - self.start < 1.0:
-                return
-            from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeRemainingColumn,
-            )
-
-            self.bar = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("{task.fields[rate]}"),
-                TimeRemainingColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            )
-            self.bar.start()
-            self.task = self.bar.add_task(self.label, total=self.total, rate="")
-        rate = done / max(time.perf_counter() - self.start, 1e-9)
-        self.bar.update(self.task, completed=done, rate=f"{rate:,.0f} positions/s")
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
 
 
 # -- sharing solvers between calls ------------------------------------------------------

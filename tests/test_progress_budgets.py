@@ -52,52 +52,13 @@ def test_one_octal_heap_is_read_from_its_sequence() -> None:
         nimlab.grundy(kayles, 1_000_000)
 
 
-def _in_a_terminal(args: list[str], timeout: float = 120) -> tuple[int, str]:
+def _in_a_terminal(
+    args: list[str], marker: bytes | None = None, env: dict[str, str] | None = None
+) -> tuple[int, str]:
     """Run the CLI with stderr (and stdout) on a pseudo-terminal; return its status and
-    everything it printed. The bar appears at once (no one-second delay), so that a run
-    that is quick on a fast machine still shows it."""
+    everything it printed. With *marker*, press Ctrl-C once it was printed."""
     master, slave = pty.openpty()
-    env = dict(os.environ, COLUMNS="160", TERM="xterm", NIMLAB_PROGRESS_DELAY="0")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "nimlab", *args],
-        stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env, close_fds=True,
-    )  # fmt: skip
-    os.close(slave)
-    out = b""
-    deadline = time.monotonic() + timeout
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([master], [], [], 0.2)
-            if ready:
-                try:
-                    chunk = os.read(master, 65536)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                out += chunk
-            elif proc.poll() is not None:
-                break
-        rc = proc.wait(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
-    return rc, out.decode(errors="replace")
-
-
-@pytest.mark.timeout(180)
-def test_a_long_octal_sequence_shows_its_progress() -> None:
-    rc, out = _in_a_terminal(["sequence", "octal", "-p", "code=0.77", "-n", "40000"])
-    assert rc == 0, out[-2000:]
-    assert "Grundy values" in out and "terms" in out and "/s" in out, out[-2000:]
-    assert "Traceback" not in out
-
-
-def _interrupt_in_a_terminal(args: list[str], marker: bytes) -> tuple[int, str]:
-    """Run the CLI on a pseudo-terminal and press Ctrl-C once *marker* was printed."""
-    master, slave = pty.openpty()
-    env = dict(os.environ, COLUMNS="160", TERM="xterm")
+    env = dict(os.environ, COLUMNS="160", TERM="xterm", **(env or {}))
     proc = subprocess.Popen(
         [sys.executable, "-m", "nimlab", *args],
         stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env, close_fds=True,
@@ -108,7 +69,7 @@ def _interrupt_in_a_terminal(args: list[str], marker: bytes) -> tuple[int, str]:
     sent = False
     try:
         while time.monotonic() - t0 < 120:
-            if not sent and marker in out:
+            if marker is not None and not sent and marker in out:
                 proc.send_signal(signal.SIGINT)
                 sent = True
             ready, _, _ = select.select([master], [], [], 0.1)
@@ -131,10 +92,23 @@ def _interrupt_in_a_terminal(args: list[str], marker: bytes) -> tuple[int, str]:
 
 
 @pytest.mark.timeout(180)
+def test_a_long_octal_sequence_shows_its_progress() -> None:
+    # the bar appears at once (no one-second delay): a run that is quick on a fast
+    # machine still shows it
+    rc, out = _in_a_terminal(
+        ["sequence", "octal", "-p", "code=0.77", "-n", "40000"],
+        env={"NIMLAB_PROGRESS_DELAY": "0"},
+    )
+    assert rc == 0, out[-2000:]
+    assert "Grundy values" in out and "terms" in out and "/s" in out, out[-2000:]
+    assert "Traceback" not in out
+
+
+@pytest.mark.timeout(180)
 def test_a_long_table_shows_its_progress_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     csv_path = tmp_path / "F.csv"
     args = ["table", "wythoff", "--size", "12000", "--csv", str(csv_path)]
-    rc, out = _interrupt_in_a_terminal([*args, "--max-cells", "200000000"], "cells ·".encode())
+    rc, out = _in_a_terminal([*args, "--max-cells", "200000000"], "cells ·".encode())
     assert "Traceback" not in out, out[-3000:]
     assert rc == 130, out[-2000:]
     assert "cells" in out and "/s" in out, out[-2000:]  # the bar showed counts and a rate

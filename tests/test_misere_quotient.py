@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -103,6 +104,38 @@ def test_many_sums_of_kayles_and_dawsons_kayles() -> None:
 def test_kayles_quotient_stabilises_at_order_40() -> None:
     q = misere_quotient("0.77", max_heap=40)
     assert (q.order, len(q.p_portion), len(q.generators)) == (40, 9, 7)
+
+
+# Siegel's MisereSolver, as shipped in CGSuite's sources (github.com/aaron-siegel/cgsuite,
+# commit e909ab8, lib/core/src/main/scala/org/cgsuite/core/misere/solver), run on 0.77 to
+# heap 120: |Q| and |P| after each heap where they change, and its pretending function
+# (element numbers of its own monoid) for heaps 0..72. Its output reaches |Q| = 40,
+# |P| = 9 at heap 27 and keeps it to heap 120.
+MISERESOLVER_KAYLES_ORDERS = {
+    1: (2, 1), 2: (6, 2), 4: (6, 2), 5: (12, 3), 8: (12, 3), 9: (18, 6), 11: (18, 6),
+    12: (24, 8), 24: (24, 8), 25: (32, 9), 26: (32, 9), 27: (40, 9), 30: (40, 9),
+}  # fmt: skip
+MISERESOLVER_KAYLES_PRETENDING = [
+    0, 1, 2, 3, 1, 14, 3, 2, 5, 10, 2, 6, 18, 5, 2, 7, 5, 22, 3, 2, 21, 8, 6, 7, 8, 24,
+    2, 32, 9, 8, 7, 2, 5, 32, 6, 7, 8, 5, 2, 3, 5, 8, 7, 2, 5, 32, 2, 7, 8, 5, 2, 32, 5,
+    8, 7, 2, 5, 8, 2, 7, 8, 5, 2, 32, 5, 8, 7, 2, 5, 32, 6, 7, 8,
+]  # fmt: skip
+
+
+def _heap_classes(pretending: Sequence[object]) -> list[int]:
+    """Each heap's least heap of the same class: the partition, whatever the names."""
+    first: dict[object, int] = {}
+    return [first.setdefault(x, h) for h, x in enumerate(pretending)]
+
+
+def test_kayles_quotient_agrees_with_miseresolver() -> None:
+    # the order 40 is not a published figure that we found; it is what Siegel's own program
+    # computes (see MISERESOLVER_KAYLES_ORDERS), heap bound by heap bound
+    for n, (order, p_size) in MISERESOLVER_KAYLES_ORDERS.items():
+        q = misere_quotient("0.77", max_heap=n)
+        assert (q.order, len(q.p_portion)) == (order, p_size), n
+    q = misere_quotient("0.77", max_heap=72)
+    assert _heap_classes(q.pretending) == _heap_classes(MISERESOLVER_KAYLES_PRETENDING)
 
 
 @pytest.mark.slow

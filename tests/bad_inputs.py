@@ -312,6 +312,45 @@ CLI_CASES: tuple[Cli, ...] = (
             )
         )
     ),
+    # -- searches: their work (moves generated, repeats included) is bounded, not only
+    # the positions they store; four-heap Single-delete says why no criterion answers --
+    c(
+        "search-moore-k4-moves",
+        "grundy moore -p k=4 12 12 12 12 12 --method search",
+        "moves generated",
+        isolate=True,
+        timeout=90,
+    ),
+    c(
+        "search-circular-moves",
+        "grundy circular -p k=3 20 20 20 20 20 --method search",
+        "moves generated",
+        isolate=True,
+        timeout=90,
+    ),
+    c(
+        "search-budget-option",
+        "grundy wythoff 300 400 --method search --max-moves 1000",
+        "budget of 1,000 moves generated",
+    ),
+    c("search-max-positions-0", "outcome nim 3 4 --max-positions 0", "--max-positions"),
+    c(
+        "sd4-beyond-sh-t6-star",
+        "outcome single-delete 8 12 14 300 --max-moves 20000",
+        "verified only for heaps below 256",
+    ),
+    c(
+        "sd4-beyond-sh-t6-star-default",
+        "outcome single-delete 8 12 14 300",
+        "--max-moves N --max-positions N",
+        isolate=True,
+        timeout=90,
+    ),
+    c(
+        "sd4-winning-beyond-sh-t6-star",
+        "moves single-delete 12 14 15 296 --winning --max-moves 20000",
+        "verified only for heaps below 256",
+    ),
     # -- endless work: refused before it starts, with the option that raises the budget --
     c("seq-octal-million", "sequence octal -p code=0.77 -n 1000000", "--max-terms", isolate=True),
     c("grundy-octal-million", "grundy octal -p code=0.77 1000000", "budget", isolate=True),
@@ -560,6 +599,18 @@ API_CASES: tuple[Api, ...] = (
         "InvalidParameterError",
         "max_terms",
     ),
+    Api(
+        "api-sd4-beyond-sh-t6-star",
+        "nimlab.outcome('single-delete', (8, 12, 14, 300), max_moves=20_000)",
+        "MoveSetTooLargeError",
+        "Sh-T6* is a conjecture verified only for heaps below 256",
+    ),
+    Api(
+        "api-search-user-game-no-estimate",
+        "nimlab.grundy(probe.wide_game(), (30,), max_moves=10_000)",
+        "MoveSetTooLargeError",
+        "budget of 10,000 moves generated",
+    ),
     Api("api-store-text", "nimlab.runs(tmp + '/text.sqlite')", "StoreError", "not a nimlab"),
     Api(
         "api-store-locked",
@@ -592,3 +643,24 @@ def locked_store(tmp: str) -> None:
             os.environ["NIMLAB_LOCK_TIMEOUT"] = old
         holder.execute("ROLLBACK")
         holder.close()
+
+
+def wide_game() -> object:
+    """A game with a huge move set and no estimate of its size (a user's own ruleset):
+    the moves budget must stop its search while the moves are generated."""
+    import nimlab
+
+    class Wide(nimlab.Ruleset):  # type: ignore[type-arg]
+        name = "probe-wide"
+
+        def validate(self, position: object) -> object:
+            return position
+
+        def moves(self, position: tuple[int]) -> object:
+            for _ in range(10 ** position[0]):
+                yield (position[0] - 1,)
+
+        def estimate_moves(self, position: object) -> None:
+            return None
+
+    return Wide()

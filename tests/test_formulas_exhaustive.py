@@ -14,7 +14,7 @@ from functools import cache
 import pytest
 
 from nimlab import InvalidParameterError, InvalidPositionError
-from nimlab.formulas.circular import dihedral_images
+from nimlab.formulas.circular import dihedral_images, dihedral_min
 from nimlab.formulas.delete import abo_is_p, bit, tail, v2
 from nimlab.formulas.moore import (
     digit_sums,
@@ -131,6 +131,14 @@ def test_dihedral_images_are_the_12_readings_of_the_circle() -> None:
     assert set(images) == {
         tuple(t[(s + d * i) % 6] for i in range(6)) for s in range(6) for d in (1, -1)
     }
+
+
+def test_dihedral_min_is_the_least_reading_of_the_circle() -> None:
+    import itertools
+
+    for n in range(7):
+        for t in itertools.product(range(3), repeat=n):
+            assert dihedral_min(t) == min(dihedral_images(t), default=()), t
 
 
 # -- parameter checks of the formulas, called directly (the games coerce their parameters

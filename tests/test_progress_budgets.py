@@ -189,3 +189,14 @@ def test_long_sequences_print_in_blocks(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["sequence", "subtraction", "-p", "S=1,3,4", "-n", "150000", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["sequence"] == want and data["n"] == 150_000
+
+
+@pytest.mark.timeout(180)
+def test_a_long_search_shows_its_moves_against_the_budget_and_stops_on_ctrl_c() -> None:
+    # Moore's Nim_4 on five heaps: each position has about 10^5 options; the bar counts
+    # the moves generated against the search's budget, and Ctrl-C stops the search
+    args = ["grundy", "moore", "-p", "k=4", "12", "12", "12", "12", "12", "--method", "search"]
+    rc, out = _in_a_terminal(args, "moves ·".encode(), env={"NIMLAB_PROGRESS_DELAY": "0"})
+    assert "Traceback" not in out, out[-3000:]
+    assert "search (moves of the budget)" in out and "/5000000" in out, out[-2000:]
+    assert rc == 130, out[-2000:]

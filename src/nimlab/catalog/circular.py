@@ -25,7 +25,7 @@ from nimlab.core.errors import InvalidPositionError
 from nimlab.core.kernels import MooreKernel, TableKernel
 from nimlab.core.params import Param
 from nimlab.core.ruleset import HeapRuleset, int_heaps
-from nimlab.formulas.circular import cn64_is_p, dihedral_images
+from nimlab.formulas.circular import cn64_is_p, dihedral_min
 from nimlab.formulas.moore import moore_is_p
 from nimlab.formulas.nim import nim_sum
 
@@ -132,7 +132,7 @@ class Circular(HeapRuleset):
         return _compiled.compiled(("circular", self.k), lambda: _compiled.circular(self.k))
 
     def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
-        return min(dihedral_images(position))
+        return dihedral_min(position)
 
     def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
         """On two or three heaps every set of up to k heaps is consecutive: Moore's kernel."""

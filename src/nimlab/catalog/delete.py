@@ -311,6 +311,24 @@ class SingleDelete(_PositiveHeaps):
             return single_delete_twos_is_p(n)
         return None
 
+    def closed_form_gap(self, position: tuple[int, ...], kind: str = "p") -> str | None:
+        """Four heaps, one of them at least ``SH_T6_STAR_VERIFIED_BELOW``: no criterion.
+
+        Examples
+        --------
+        >>> SingleDelete().closed_form_gap((8, 12, 14, 300))[:30]
+        'Sh-T6 (as printed) is refuted,'
+        >>> SingleDelete().closed_form_gap((8, 12, 14, 47)) is None
+        True
+        """
+        if kind != "p" or len(position) != 4 or self.closed_theorem(position) is not None:
+            return None
+        return (
+            "Sh-T6 (as printed) is refuted, and the corrected criterion Sh-T6* is a "
+            f"conjecture verified only for heaps below {SH_T6_STAR_VERIFIED_BELOW}, so "
+            "nimlab does not use it here"
+        )
+
     def closed_theorem(self, position: tuple[int, ...], kind: str = "p") -> str | None:
         """The criterion :meth:`closed_is_p` uses at *position* (None: none applies).
 

@@ -65,16 +65,45 @@ def _common(f: Any) -> Any:
         show_default=True,
         help="auto: proved closed form when there is one; search: exhaustive search.",
     )(f)
+    f = click.option(
+        "--max-moves",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Budget of moves a search may generate (default 5,000,000; a move scan of "
+        "--winning: 200,000).",
+    )(f)
+    f = click.option(
+        "--max-positions",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Budget of positions a search may store (default 5,000,000).",
+    )(f)
     f = param_option(f)
     f = click.argument("heaps", nargs=-1, type=click.UNPROCESSED)(f)
     f = click.argument("game_name", metavar="GAME")(f)
     return f
 
 
+def _budgets(max_positions: int | None, max_moves: int | None) -> dict[str, int]:
+    """The search budgets given on the command line (the others keep their defaults)."""
+    out = {}
+    if max_positions is not None:
+        out["max_positions"] = max_positions
+    if max_moves is not None:
+        out["max_moves"] = max_moves
+    return out
+
+
 @click.command("grundy", context_settings=HEAP_CONTEXT)
 @_common
 def grundy_cmd(
-    game_name: str, heaps: tuple[str, ...], params: tuple[str, ...], method: str, as_json: bool
+    game_name: str,
+    heaps: tuple[str, ...],
+    params: tuple[str, ...],
+    method: str,
+    as_json: bool,
+    max_positions: int | None,
+    max_moves: int | None,
 ) -> None:
     """Grundy value of a position: nimlab grundy nim 3 4 5."""
     from nimlab import grundy
@@ -82,7 +111,7 @@ def grundy_cmd(
     g = game_from_cli(game_name, params)
     pos = position_from_cli(g, heaps)
     t0 = time.perf_counter()
-    value = grundy(g, pos, method=method)
+    value = grundy(g, pos, method=method, **_budgets(max_positions, max_moves))
     if as_json:
         emit_json(
             {
@@ -105,6 +134,8 @@ def outcome_cmd(
     params: tuple[str, ...],
     method: str,
     as_json: bool,
+    max_positions: int | None,
+    max_moves: int | None,
     misere: bool,
 ) -> None:
     """Outcome (P or N) of a position: nimlab outcome nim 1 2 3."""
@@ -112,7 +143,7 @@ def outcome_cmd(
 
     g = game_from_cli(game_name, params)
     pos = position_from_cli(g, heaps)
-    res = outcome(g, pos, misere=misere, method=method)
+    res = outcome(g, pos, misere=misere, method=method, **_budgets(max_positions, max_moves))
     if as_json:
         emit_json({"game": g.label(), "position": pos, "misere": misere, "outcome": res.value})
     else:
@@ -136,6 +167,8 @@ def moves_cmd(
     params: tuple[str, ...],
     method: str,
     as_json: bool,
+    max_positions: int | None,
+    max_moves: int | None,
     winning: bool,
     misere: bool,
     explain: bool,
@@ -146,11 +179,11 @@ def moves_cmd(
 
     g = game_from_cli(game_name, params)
     pos = position_from_cli(g, heaps)
-    result = (
-        winning_moves(g, pos, misere=misere, method=method, limit=limit)
-        if winning
-        else moves(g, pos)
-    )
+    budgets = _budgets(max_positions, max_moves)
+    if winning:
+        result = winning_moves(g, pos, misere=misere, method=method, limit=limit, **budgets)
+    else:
+        result = moves(g, pos, **{k: v for k, v in budgets.items() if k == "max_moves"})
     explanation: Any = None
     if explain:
         import nimlab

@@ -110,6 +110,16 @@ class Ruleset(abc.ABC, Generic[P]):
             return self.misere_theorem
         return self.p_theorem or self.grundy_theorem
 
+    def closed_form_gap(self, position: P, kind: str = "p") -> str | None:
+        """Why no closed form of this game answers at *position*, where one would be
+        expected (a result refuted, or verified only to a bound), else None.
+
+        *kind* is as for :meth:`closed_theorem`. When a search then runs out of its
+        budget, its error says so (instead of a bare budget message), so the user knows
+        which method answers and why no faster one does.
+        """
+        return None
+
     def strategy_moves(self, position: P) -> list[P] | None:
         """Winning moves built constructively (no scan of all moves), or None."""
         return None

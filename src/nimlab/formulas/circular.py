@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 
 from nimlab.core.errors import InvalidPositionError
 
-__all__ = ["cn64_is_p", "dihedral_images"]
+__all__ = ["cn64_is_p", "dihedral_images", "dihedral_min"]
 
 
 def dihedral_images(heaps: Sequence[int]) -> Iterator[tuple[int, ...]]:
@@ -35,6 +35,39 @@ def dihedral_images(heaps: Sequence[int]) -> Iterator[tuple[int, ...]]:
     for s in range(n):
         yield t[s:] + t[:s]
         yield r[s:] + r[:s]
+
+
+def dihedral_min(heaps: Sequence[int]) -> tuple[int, ...]:
+    """The least of :func:`dihedral_images` (the canonical reading of the circle).
+
+    Only the readings that start at a smallest heap can be least, so only they are built
+    (a search canonicalises every option it generates).
+
+    Examples
+    --------
+    >>> dihedral_min((3, 1, 2, 1))
+    (1, 2, 1, 3)
+    >>> dihedral_min((2, 0, 5, 0, 4)) == min(dihedral_images((2, 0, 5, 0, 4)))
+    True
+    """
+    t = tuple(heaps)
+    if not t:
+        return t
+    n = len(t)
+    low = min(t)
+    r = t[::-1]
+    best: tuple[int, ...] | None = None
+    for s in range(n):
+        if t[s] == low:
+            cand = t[s:] + t[:s]
+            if best is None or cand < best:
+                best = cand
+        if r[s] == low:
+            cand = r[s:] + r[:s]
+            if best is None or cand < best:
+                best = cand
+    assert best is not None
+    return best
 
 
 def cn64_is_p(heaps: Sequence[int]) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from nimlab.catalog.registry import as_game
+from nimlab.core.errors import SearchTooLargeError
 from nimlab.core.results import Outcome
 from nimlab.core.ruleset import Ruleset
 from nimlab.engine.search import (
@@ -120,6 +121,51 @@ def _by_compiled(g: Ruleset[Any], pos: Any, kind: str) -> int | None:
     return compiled_value(g, pos, kind)
 
 
+def _beyond_budget(
+    g: Ruleset[Any], pos: Any, kind: str, exc: SearchTooLargeError
+) -> SearchTooLargeError:
+    """*exc* (a search out of its budget) said in full where the game has a closed form
+    that does not apply at *pos* (its ``closed_form_gap`` hook): why, which method is
+    left, and how to give it the budget it needs; else *exc* itself."""
+    gap = g.closed_form_gap(pos, kind)
+    if gap is None:
+        return exc
+    from nimlab.engine.search import _shown
+
+    text = str(exc)
+    prefix = f"{g.label()}: "
+    core = text[len(prefix) :] if text.startswith(prefix) else text
+    core = core.split("; use a smaller position", 1)[0]
+    msg = (
+        f"{g.label()}: no proved criterion decides {_shown(g, pos)}: {gap}; only an "
+        f"exhaustive search can, and it is beyond its budget here ({core}); raise its "
+        "budgets with max_moves=N and max_positions=N (on the command line: --max-moves N "
+        "--max-positions N)"
+    )
+    from nimlab.core.ruleset import HeapRuleset
+
+    if (
+        isinstance(g, HeapRuleset)
+        and isinstance(pos, tuple)
+        and 1 <= len(pos) <= 6
+        and type(g).compiled_options is not HeapRuleset.compiled_options
+    ):
+        import math
+
+        from nimlab.engine.compiled import order_free
+
+        side = max(pos) + 1
+        n = len(pos)
+        free = order_free(g)
+        cells = math.comb(side + n - 1, n) if free else side**n
+        what = "multisets" if free else "positions"
+        msg += (
+            f", or solve all {what} of {n} heaps below {side} with the compiled engine "
+            f"(about {cells * 4 / 2**20:,.0f} MiB: nimlab.Session(max_bytes=N))"
+        )
+    return type(exc)(msg)
+
+
 def _check_method(method: str) -> Method:
     if method not in _METHODS:
         from nimlab.core.errors import InvalidParameterError
@@ -198,6 +244,10 @@ def grundy(
     cache = search_cache()
     try:
         return Solver(g, max_positions, max_moves, cache).grundy(pos, m)
+    except SearchTooLargeError as exc:
+        if m != "auto":
+            raise
+        raise _beyond_budget(g, pos, "grundy", exc) from None
     finally:
         cache.trim()
 
@@ -245,6 +295,10 @@ def outcome(
     cache = search_cache()
     try:
         return Outcome.from_bool(Solver(g, max_positions, max_moves, cache).is_p(pos, misere, m))
+    except SearchTooLargeError as exc:
+        if m != "auto":
+            raise
+        raise _beyond_budget(g, pos, "misere" if misere else "p", exc) from None
     finally:
         cache.trim()
 
@@ -256,6 +310,7 @@ def winning_moves(
     *,
     method: str = "auto",
     max_positions: int = DEFAULT_MAX_POSITIONS,
+    max_moves: int | None = None,
     limit: int | None = None,
 ) -> list[Any]:
     """Positions reachable in one move that are P-positions (empty for a P-position).
@@ -263,7 +318,9 @@ def winning_moves(
     Uses the game's constructive strategy when it has one (the construction's own move
     first), else scans the moves scored by the closed form, else by exhaustive search.
     A move set too large to scan or list raises
-    :class:`~nimlab.core.errors.MoveSetTooLargeError` (a ``SearchTooLargeError``);
+    :class:`~nimlab.core.errors.MoveSetTooLargeError` (a ``SearchTooLargeError``;
+    *max_moves* (default 200,000 options scanned) and *max_positions* are the budgets
+    of the scan and its searches);
     ``limit=N`` asks for at most N moves (see :func:`nimlab.winning_move` for one).
 
     Examples
@@ -280,7 +337,15 @@ def winning_moves(
     m = _check_method(method)
     from nimlab.solvers.strategy import find_winning_moves
 
-    return find_winning_moves(g, pos, misere, method=m, limit=limit, max_positions=max_positions)
+    budgets: dict[str, int] = {"max_positions": max_positions}
+    if max_moves is not None:
+        budgets["max_moves"] = max_moves
+    try:
+        return find_winning_moves(g, pos, misere, method=m, limit=limit, **budgets)
+    except SearchTooLargeError as exc:
+        if m != "auto":
+            raise
+        raise _beyond_budget(g, pos, "misere" if misere else "p", exc) from None
 
 
 def moves(

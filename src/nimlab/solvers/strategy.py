@@ -147,10 +147,12 @@ def _scan(
     first: Any,
     limit: int | None,
 ) -> list[Any]:
-    from nimlab.engine.search import Solver, search_cache
+    from nimlab.engine import search
 
-    cache = search_cache()
-    solver: Solver[Any] = Solver(game, max_positions, cache=cache)
+    cache = search.search_cache()
+    # each option's search has the search's own moves budget, raised with the scan's
+    budget = max(max_moves, search.DEFAULT_MAX_MOVES)
+    solver: search.Solver[Any] = search.Solver(game, max_positions, budget, cache=cache)
     out: list[Any] = [] if first is None else [first]
     seen: set[Any] = set(out)
     try:

@@ -110,8 +110,7 @@ def test_reproduce_and_runs(
     for row, t in zip(data["theorems"], few, strict=True):
         assert row["bound"] == t.default_bound and row["result"] == "verified"
         assert (
-            row["positions_checked"]
-            == nimlab.check_theorem(t, method="search").positions_checked
+            row["positions_checked"] == nimlab.check_theorem(t, method="search").positions_checked
         )
     code, out, _ = run(capsys, "reproduce", "--workers", "1")
     assert code == 0 and "N99-T1.11" in out and "verified" in out

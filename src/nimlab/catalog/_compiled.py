@@ -225,9 +225,42 @@ def _reduce_sets(allowed: Any) -> Any:
     return gen
 
 
-def moore(k: int) -> Any:
-    """Moore's Nim_k: every nonempty set of at most k nonzero heaps, each strictly reduced."""
+def _raise_sets(allowed: Any) -> Any:
+    """The predecessors of :func:`_reduce_sets`: for each set the compiled
+    ``allowed(mask, n)`` admits, every way to raise each heap of the set strictly, every
+    heap staying below *bound* (``gen(h, low, bound)``)."""
 
+    @njit
+    def gen(h: Any, low: int, bound: int) -> Any:  # pragma: no cover - compiled
+        n = len(h)
+        for mask in range(1, 1 << n):
+            ok = True
+            for i in range(n):
+                if (mask >> i) & 1 and h[i] + 1 >= bound:
+                    ok = False
+            if not ok or not allowed(mask, n):
+                continue
+            cur = h
+            for i in range(n):
+                if (mask >> i) & 1:
+                    cur = setitem(cur, i, h[i] + 1)
+            while True:  # every vector above h on the set, below bound, as an odometer
+                yield cur
+                i = 0
+                while i < n:
+                    if (mask >> i) & 1:
+                        if cur[i] + 1 < bound:
+                            cur = setitem(cur, i, cur[i] + 1)
+                            break
+                        cur = setitem(cur, i, h[i] + 1)
+                    i += 1
+                if i == n:
+                    break
+
+    return gen
+
+
+def _moore_sets(k: int) -> Any:
     @njit
     def allowed(mask: int, n: int) -> bool:  # pragma: no cover - compiled
         cnt = 0
@@ -235,12 +268,10 @@ def moore(k: int) -> Any:
             cnt += (mask >> i) & 1
         return cnt <= k
 
-    return _reduce_sets(allowed)
+    return allowed
 
 
-def circular(k: int) -> Any:
-    """CN(n, k): every nonempty set of nonzero heaps inside k consecutive heaps of the circle."""
-
+def _circular_sets(k: int) -> Any:
     @njit
     def allowed(mask: int, n: int) -> bool:  # pragma: no cover - compiled
         if k >= n:
@@ -253,7 +284,27 @@ def circular(k: int) -> Any:
                 return True
         return False
 
-    return _reduce_sets(allowed)
+    return allowed
+
+
+def moore(k: int) -> Any:
+    """Moore's Nim_k: every nonempty set of at most k nonzero heaps, each strictly reduced."""
+    return _reduce_sets(_moore_sets(k))
+
+
+def moore_predecessors(k: int) -> Any:
+    """The predecessors in Moore's Nim_k: at most k heaps, each strictly raised."""
+    return _raise_sets(_moore_sets(k))
+
+
+def circular(k: int) -> Any:
+    """CN(n, k): every nonempty set of nonzero heaps inside k consecutive heaps of the circle."""
+    return _reduce_sets(_circular_sets(k))
+
+
+def circular_predecessors(k: int) -> Any:
+    """The predecessors in CN(n, k): heaps inside k consecutive ones, each strictly raised."""
+    return _raise_sets(_circular_sets(k))
 
 
 # -- delete games --------------------------------------------------------------------
@@ -331,5 +382,40 @@ def abo_delete() -> Any:
                     k -= 1
                 if k < 0:
                     break
+
+    return gen
+
+
+def abo_delete_predecessors() -> Any:
+    """The predecessors in ABO-delete Nim: ``h`` (n positive heaps) is a split of a heap
+    of ``sum(h)``; the n - 1 other heaps of the predecessor are any, in ``[max(low, 1),
+    bound)`` (yielded once per multiset, the split heap last)."""
+
+    @njit
+    def gen(h: Any, low: int, bound: int) -> Any:  # pragma: no cover - compiled
+        n = len(h)
+        total = 0
+        for i in range(n):
+            if h[i] < 1:
+                return
+            total += h[i]
+        if total >= bound:
+            return
+        lo = max(low, 1)
+        if lo >= bound:
+            return
+        cur = setitem(h, n - 1, total)
+        for i in range(n - 1):
+            cur = setitem(cur, i, lo)
+        while True:  # non-decreasing cur[0..n-2] in [lo, bound), as an odometer
+            yield cur
+            k = n - 2
+            while k >= 0 and cur[k] + 1 >= bound:
+                k -= 1
+            if k < 0:
+                break
+            v = cur[k] + 1
+            for i in range(k, n - 1):
+                cur = setitem(cur, i, v)
 
     return gen

@@ -131,6 +131,13 @@ class Circular(HeapRuleset):
 
         return _compiled.compiled(("circular", self.k), lambda: _compiled.circular(self.k))
 
+    def compiled_predecessors(self) -> Any:
+        """Compiled inverse moves (see :meth:`HeapRuleset.compiled_predecessors`)."""
+        from nimlab.catalog import _compiled
+
+        k = self.k
+        return _compiled.compiled(("circular-pred", k), lambda: _compiled.circular_predecessors(k))
+
     def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
         return dihedral_min(position)
 

@@ -426,5 +426,11 @@ class AboDelete(_PositiveHeaps):
 
         return _compiled.compiled("abo-delete", _compiled.abo_delete)
 
+    def compiled_predecessors(self) -> Any:
+        """Compiled inverse moves (see :meth:`HeapRuleset.compiled_predecessors`)."""
+        from nimlab.catalog import _compiled
+
+        return _compiled.compiled("abo-delete-pred", _compiled.abo_delete_predecessors)
+
     def closed_is_p(self, position: tuple[int, ...]) -> bool:
         return abo_is_p(position)

@@ -161,6 +161,13 @@ class Moore(HeapRuleset):
 
         return _compiled.compiled(("moore", self.k), lambda: _compiled.moore(self.k))
 
+    def compiled_predecessors(self) -> Any:
+        """Compiled inverse moves (see :meth:`HeapRuleset.compiled_predecessors`)."""
+        from nimlab.catalog import _compiled
+
+        k = self.k
+        return _compiled.compiled(("moore-pred", k), lambda: _compiled.moore_predecessors(k))
+
     def closed_grundy(self, position: tuple[int, ...]) -> int | None:
         return nim_sum(position) if self.k == 1 else None
 

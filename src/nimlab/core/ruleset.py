@@ -405,6 +405,28 @@ class HeapRuleset(Ruleset[tuple[int, ...]]):
         """
         return None
 
+    def compiled_predecessors(self) -> Callable[..., Any] | None:
+        """The inverse of :meth:`compiled_options`: a numba generator of predecessors, or None.
+
+        ``gen(h, low, bound)`` takes the heaps of a position as a tuple of ``int64`` and
+        yields tuples ``p`` of the same length with every heap in ``[low, bound)`` such
+        that ``h`` is an option of ``p`` (up to :meth:`canonical`: some option of ``p``
+        has the canonical form of ``h``). It must never yield a position that is not a
+        predecessor; it may leave some out (that only costs speed) and may repeat.
+
+        The compiled local check of a P-set uses it to mark, from the claimed P-positions
+        only, every position with a claimed P option (retrograde marking): a claimed
+        N-position so marked needs no scan of its own options. The check tests the hook
+        against :meth:`compiled_options` on a small box before it trusts it.
+
+        Examples
+        --------
+        >>> from nimlab import game
+        >>> game("nim").compiled_predecessors() is None
+        True
+        """
+        return None
+
     def compiled_source(self) -> str | None:
         """Python source of a module defining ``gen``, the move model, for a disk cache.
 

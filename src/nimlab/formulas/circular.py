@@ -88,7 +88,14 @@ def cn64_is_p(heaps: Sequence[int]) -> bool:
     if len(t) != 6:
         raise InvalidPositionError(f"CN(6, 4) has six heaps, got {len(t)}")
     low = min(t)
-    for a, b, c, d, e, f in dihedral_images(t):
-        if a == low and a + b == d + e and b + c == e + f and a ^ c ^ e == 0:
+    tt = t + t  # the circle read from each start s, clockwise then counter-clockwise
+    for s in range(6):
+        if tt[s] != low:
+            continue  # a is a minimum
+        a, b, c, d, e, f = tt[s : s + 6]
+        if a + b == d + e and b + c == e + f and a ^ c ^ e == 0:
+            return True
+        a, b, c, d, e, f = a, tt[s + 5], tt[s + 4], d, tt[s + 2], tt[s + 1]
+        if a + b == d + e and b + c == e + f and a ^ c ^ e == 0:
             return True
     return False

@@ -599,9 +599,12 @@ class ObjectTheoremClaim(Claim):
 
     def key(self) -> str:
         fn = self.theorem.claim
-        code = getattr(fn, "__code__", None)
-        extra = "" if code is None else repr(code.co_code)
-        return f"theorem-object:{self.theorem.id}:{hash(extra)}"
+        if fn is None:
+            return f"theorem-object:{self.theorem.id}"
+        from nimlab.verification.local import FunctionClaim
+
+        # the function's code, constants and captured values: two closures differ
+        return f"theorem-object:{self.theorem.id}:{FunctionClaim(fn).key()}"
 
     def scalar(self) -> tuple[Callable[..., Any], bool] | None:
         fn = self.theorem.scalar_claim

@@ -200,8 +200,8 @@ register_theorem(
         game="circular",
         kind="p-set",
         instances=_cn64,
-        default_bound=8,
-        deep_bound=12,
+        default_bound=12,
+        deep_bound=16,
         params="n = 6, k = 4",
     )
 )

@@ -110,8 +110,8 @@ register_theorem(
         game="abo-delete",
         kind="p-set",
         instances=_sh_t2,
-        default_bound=44,
-        deep_bound=64,
+        default_bound=60,
+        deep_bound=72,
         params="n = 2..5",
         bound_doc="n = 2: heaps < 2*bound; n = 3: < bound; n = 4: < bound - 8; n = 5: < bound - 14",
     )

@@ -30,7 +30,13 @@ from nimlab.core.ruleset import HeapRuleset, Ruleset
 from nimlab.verification.local import Failure, check_position
 from nimlab.verification.spaces import BoxSpace, SortedBoxSpace
 
-__all__ = ["compiled_chunk", "compiled_claim", "supports_compiled", "warm_up_compiled"]
+__all__ = [
+    "check_predecessors",
+    "compiled_chunk",
+    "compiled_claim",
+    "supports_compiled",
+    "warm_up_compiled",
+]
 
 _setitem: Any = tuple_setitem
 KIND_CODES = {"grundy": 0, "p-set": 1, "misere-p-set": 2}
@@ -87,9 +93,10 @@ def _next_box(h: Any, low: int, bound: int) -> Any:  # pragma: no cover - compil
     return h
 
 
-def _make_kernels(sorted_space: bool) -> tuple[Any, Any]:
-    """The mex-rule and P/N-rule kernels for a sorted space or a box (*sorted_space* is a
-    constant of the compiled code: each kernel compiles only the walk it uses)."""
+def _make_kernels(sorted_space: bool) -> tuple[Any, Any, Any, Any]:
+    """The mex-rule and P/N-rule kernels for a sorted space or a box, and the retrograde
+    marking kernel and its self-check (*sorted_space* is a constant of the compiled code:
+    each kernel compiles only the walk it uses)."""
 
     @njit(inline="always")
     def advance(h: Any, low: int, bound: int) -> Any:  # pragma: no cover - compiled
@@ -102,6 +109,29 @@ def _make_kernels(sorted_space: bool) -> tuple[Any, Any]:
         if sorted_space:
             return _sorted(q)
         return q
+
+    @njit(inline="always")
+    def rank(h: Any, ridx: Any) -> Any:  # pragma: no cover - compiled
+        """Index of canonical *h* in the space's mark array (multiset rank, or box cell)."""
+        n = len(h)
+        r = 0
+        if sorted_space:
+            low = ridx[n, 0]
+            for i in range(n):
+                r += ridx[i, h[i] - low + i]
+        else:
+            low = ridx[0, 0]
+            for i in range(n):
+                r += (h[i] - low) * ridx[0, i + 1]
+        return r
+
+    @njit(inline="always")
+    def inside(p: Any, low: int, bound: int) -> bool:  # pragma: no cover - compiled
+        ok = True
+        for i in range(len(p)):
+            if p[i] < low or p[i] >= bound:
+                ok = False
+        return ok
 
     @njit
     def grundy(
@@ -143,9 +173,17 @@ def _make_kernels(sorted_space: bool) -> tuple[Any, Any]:
         low: int,
         bound: int,
         misere: bool,
+        marks: Any,
+        ridx: Any,
+        use_marks: bool,
     ) -> Any:  # pragma: no cover - compiled
         for k in range(count):
             f = claim(h, table, radix)
+            if f == 0 and use_marks and marks[rank(h, ridx)] != 0:
+                # a claimed N-position that a claimed P-position's predecessors reached:
+                # it has a claimed P option, the rule holds without scanning its options
+                h = advance(h, low, bound)
+                continue
             terminal = True
             found = False
             for q in gen(h):
@@ -166,10 +204,57 @@ def _make_kernels(sorted_space: bool) -> tuple[Any, Any]:
             h = advance(h, low, bound)
         return 0, count
 
-    return grundy, pset
+    @njit
+    def marker(
+        pred: Any,
+        claim: Any,
+        table: Any,
+        radix: Any,
+        h: Any,
+        count: int,
+        low: int,
+        bound: int,
+        ridx: Any,
+        marks: Any,
+    ) -> Any:  # pragma: no cover - compiled
+        """Mark every predecessor (in the space) of the claimed P-positions among *count*
+        positions from *h*; returns how many claimed P-positions there were."""
+        n_p = 0
+        for _k in range(count):
+            if claim(h, table, radix) != 0:
+                n_p += 1
+                for p in pred(h, low, bound):
+                    if inside(p, low, bound):
+                        marks[rank(canon(p), ridx)] = 1
+            h = advance(h, low, bound)
+        return n_p
+
+    @njit
+    def pred_check(
+        gen: Any, pred: Any, h: Any, count: int, low: int, bound: int
+    ) -> Any:  # pragma: no cover - compiled
+        """``(0, count)`` when every predecessor the hook yields (in the space) of the
+        *count* positions from *h* has that position as an option; else ``(1, index)``."""
+        for k in range(count):
+            for p in pred(h, low, bound):
+                if not inside(p, low, bound):
+                    continue
+                found = False
+                for q in gen(p):
+                    if canon(q) == h:
+                        found = True
+                        break
+                if not found:
+                    return 1, k
+            h = advance(h, low, bound)
+        return 0, count
+
+    return grundy, pset, marker, pred_check
 
 
 _KERNELS = {True: _make_kernels(True), False: _make_kernels(False)}
+_NO_MARKS = np.zeros(1, dtype=np.uint8)
+_NO_RIDX = np.zeros((1, 1), dtype=np.int64)
 
 
 def _kernel(
@@ -183,14 +268,18 @@ def _kernel(
     low: int,
     bound: int,
     kind: int,
+    marks: Any = None,
 ) -> Any:
     """``(status, index)``: 0 all hold, 1 the rule fails at position *index*, 2 an option
     leaves the space, 3 a claimed value is not an integer >= 0. Grundy claims and P-set
-    claims have kernels of their own (each compiled only when used: less to compile)."""
-    grundy, pset = _KERNELS[bool(sorted_space)]
+    claims have kernels of their own (each compiled only when used: less to compile).
+    *marks*: ``(marks, ridx)`` of :func:`_marks` for a P-set claim, or None."""
+    grundy, pset = _KERNELS[bool(sorted_space)][:2]
     if kind == 0:
         return grundy(gen, claim, table, radix, h, count, low, bound)
-    return pset(gen, claim, table, radix, h, count, low, bound, kind == 2)
+    use = marks is not None
+    m, ridx = marks if marks is not None else (_NO_MARKS, _NO_RIDX)
+    return pset(gen, claim, table, radix, h, count, low, bound, kind == 2, m, ridx, use)
 
 
 def _wrap_scalar(fn: Any, spread: bool) -> Any:
@@ -317,29 +406,168 @@ def _tabulate(spec: Any, radix: Any) -> tuple[Any, Any, Any] | None:
     table = np.zeros(max(cells, 1), dtype=np.int64)
     value = spec.claim.value
     game = spec.game
-    if by_rank:
-        index = _multiset_ranks(n, low, bound)
-        rows = [[int(x) for x in index[i]] for i in range(n)]
-    else:
-        index = radix
-        steps = [int(r) for r in radix[1:]]
+    index = _multiset_ranks(n, low, bound) if by_rank else radix
+    from nimlab._progress import Progress
+
+    bar = Progress(f"{spec.target}: claim table", int(sp.size), "positions")
+    done = 0
     try:
         for i in range(sp.n_chunks):
-            for pos in sp.chunk(i):
-                v = value(game, pos)
+            positions = list(sp.chunk(i))
+            if not positions:
+                continue
+            values = [value(game, pos) for pos in positions]
+            for v in values:
                 if v is None or isinstance(v, float) or int(v) != v:
                     return None
-                idx = 0
-                if by_rank:
-                    for j, h in enumerate(pos):
-                        idx += rows[j][h - low + j]
-                else:
-                    for h, r in zip(pos, steps, strict=True):
-                        idx += (h - low) * r
-                table[idx] = int(v)
+            heaps = np.array(positions, dtype=np.int64).reshape(len(positions), n) - low
+            if by_rank:  # colex rank of each multiset: sum of C(h_j - low + j, j + 1)
+                idx = np.zeros(len(positions), dtype=np.int64)
+                for j in range(n):
+                    idx += index[j][heaps[:, j] + j]
+            else:
+                idx = heaps @ radix[1:]
+            table[idx] = np.array([int(v) for v in values], dtype=np.int64)
+            done += len(positions)
+            bar.update(done)
     except Exception:  # the Python path reports the claim's own error at its position
         return None
+    finally:  # Ctrl-C (KeyboardInterrupt) passes through; the bar goes away either way
+        bar.close()
     return (_rank_claim if by_rank else _table_claim), table, index
+
+
+#: Largest space (positions) whose retrograde marks are kept (one byte each).
+MAX_MARK_CELLS = 1 << 26
+#: Smallest space (positions) that is marked: below it the scan of every position costs
+#: less than compiling the marking kernels.
+MARK_MIN_POSITIONS = 1 << 20
+#: At most this many positions (and heaps below low + 12) has the small space on which a
+#: game's predecessors hook is tested against its options before the marks are trusted.
+PRED_CHECK_POSITIONS = 4096
+_MARKS: dict[Any, Any] = {}
+
+
+def _mark_index(sp: Any) -> Any:
+    """The ``ridx`` array the kernels rank a canonical position of *sp* with."""
+    n, low, bound = sp.n_heaps, sp.low, sp.bound
+    if isinstance(sp, SortedBoxSpace):
+        return _multiset_ranks(n, low, bound)
+    ridx = np.zeros((1, n + 1), dtype=np.int64)
+    ridx[0, 0] = low
+    for i in range(n):
+        ridx[0, i + 1] = (bound - low) ** (n - 1 - i)
+    return ridx
+
+
+def _small_space(sp: Any) -> Any:
+    """A space of the same kind, heaps and low as *sp* with at most about
+    :data:`PRED_CHECK_POSITIONS` positions (at least three heap sizes)."""
+    b = min(sp.bound, sp.low + 3)
+
+    def size(bb: int) -> int:
+        if isinstance(sp, SortedBoxSpace):
+            return SortedBoxSpace(sp.n_heaps, bb, sp.low).size
+        return int((bb - sp.low) ** sp.n_heaps)
+
+    while b < sp.bound and b - sp.low < 12 and size(b + 1) <= PRED_CHECK_POSITIONS:
+        b += 1
+    if isinstance(sp, SortedBoxSpace):
+        return SortedBoxSpace(sp.n_heaps, b, sp.low, 1 << 30)
+    return BoxSpace(sp.n_heaps, b, sp.low, b)
+
+
+def check_predecessors(game: HeapRuleset, sp: Any) -> tuple[int, ...] | None:
+    """The first position of a small space like *sp* with a "predecessor" (from the
+    game's ``compiled_predecessors`` hook) of which it is not an option, or None when the
+    hook is right there.
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> from nimlab.verification.spaces import BoxSpace
+    >>> check_predecessors(game("circular", k=4), BoxSpace(6, 12)) is None
+    True
+    """
+    small = _small_space(sp)
+    sorted_space = isinstance(small, SortedBoxSpace)
+    check = _KERNELS[sorted_space][3]
+    h, _ = _starts(small, 0)
+    status, k = check(
+        game.compiled_options(),
+        game.compiled_predecessors(),
+        tuple(np.int64(x) for x in h),
+        int(small.size),
+        small.low,
+        small.bound,
+    )
+    if status == 0:
+        return None
+    import itertools
+
+    every = (q for i in range(small.n_chunks) for q in small.chunk(i))
+    bad: tuple[int, ...] = next(itertools.islice(every, int(k), None))
+    return bad
+
+
+def _marks(spec: Any) -> tuple[Any, Any] | None:
+    """``(marks, ridx)``: one byte per position of the space, set where a claimed
+    P-position is an option (found from the claimed P-positions through the game's
+    ``compiled_predecessors`` hook); None when the game has no such hook, the claim is a
+    Grundy claim or the space is too large. Computed once per spec and process."""
+    key = (spec.key(), "marks")
+    with _LOCK:
+        hit = _MARKS.get(key)
+    if hit is not None:
+        return None if hit is False else hit
+    out: Any = False
+    sp = spec.space
+    g = spec.game
+    pred = g.compiled_predecessors() if isinstance(g, HeapRuleset) else None
+    size = int(sp.size)
+    if pred is not None and spec.kind != "grundy" and MARK_MIN_POSITIONS <= size <= MAX_MARK_CELLS:
+        bad = check_predecessors(g, sp)
+        if bad is not None:
+            from nimlab.core.errors import GameDefinitionError
+
+            raise GameDefinitionError(
+                f"{g.label()}: compiled_predecessors yields a position of which "
+                f"{bad} is not an option (its moves say otherwise); fix the hook"
+            )
+        got = compiled_claim(spec)
+        assert got is not None
+        claim, table, radix = got
+        sorted_space = isinstance(sp, SortedBoxSpace)
+        marker = _KERNELS[sorted_space][2]
+        ridx = _mark_index(sp)
+        marks = np.zeros(max(1, int(sp.size)), dtype=np.uint8)
+        from nimlab._progress import Progress
+
+        bar = Progress(f"{spec.target}: marks from the P-positions", int(sp.size), "positions")
+        done = 0
+        try:
+            for i in range(sp.n_chunks):
+                h, count = _starts(sp, i)
+                marker(
+                    pred,
+                    claim,
+                    table,
+                    radix,
+                    tuple(np.int64(x) for x in h),
+                    count,
+                    sp.low,
+                    sp.bound,
+                    ridx,
+                    marks,
+                )
+                done += count
+                bar.update(done)
+        finally:
+            bar.close()
+        out = (marks, ridx)
+    with _LOCK:
+        _MARKS[key] = out
+    return None if out is False else out
 
 
 def _all_valid(game: Ruleset[Any], n: int, low: int) -> bool:
@@ -411,6 +639,7 @@ def warm_up_compiled(spec: Any) -> None:
             sp.low,
             sp.bound,
             KIND_CODES[spec.kind],
+            _marks(spec),
         )
 
 
@@ -434,6 +663,7 @@ def compiled_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
         sp.low,
         sp.bound,
         KIND_CODES[spec.kind],
+        _marks(spec),
     )
     if status == 0:
         return count, None

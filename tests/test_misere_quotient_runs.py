@@ -73,17 +73,23 @@ def test_bad_checkpoints_are_refused(tmp_path: Path) -> None:
         misere_quotient("0.77", max_heap=12, checkpoint=ck)
 
 
-def test_progress_bar_shows_counts_and_rate() -> None:
-    bar = quotient_module._Progress("octal(code=0.07)", 30)
-    bar.update(3, 6, 0)  # within the first second: nothing shown
+def test_progress_bar_shows_counts_and_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # the bar draws on terminals
+    monkeypatch.delenv("NIMLAB_PROGRESS_DELAY", raising=False)
+    bar = quotient_module.Progress("octal(code=0.07): misère quotient", 30, "heaps", start=2)
+    report = quotient_module._reporter(bar)
+    report(3, 6, 0)  # within the first second: nothing shown
     assert bar.bar is None
     bar.start -= 5.0
-    bar.update(10, 24, 2)
+    report(10, 24, 2)
     try:
         task = bar.bar.tasks[0]
         assert (task.completed, task.total) == (10, 30)
-        info = task.fields["info"]
-        assert "order 24" in info and "recalibration 2" in info and "heaps/s" in info
+        rate = task.fields["rate"]  # 8 heaps since the start count, in a bit over 5 s
+        assert len(rate.split(".")[1]) == 2 and 1.0 < float(rate) <= 1.6, rate
+        assert task.fields["detail"] == "order 24, recalibration 2"
     finally:
         bar.close()
 

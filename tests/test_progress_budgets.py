@@ -105,6 +105,17 @@ def test_a_long_octal_sequence_shows_its_progress() -> None:
 
 
 @pytest.mark.timeout(180)
+def test_a_misere_quotient_shows_its_progress() -> None:
+    rc, out = _in_a_terminal(
+        ["misere-quotient", "0.77", "--max-heap", "48"], env={"NIMLAB_PROGRESS_DELAY": "0"}
+    )
+    assert rc == 0, out[-2000:]
+    assert "misère quotient" in out and "heaps ·" in out and "/s" in out, out[-2000:]
+    assert "order 40" in out, out[-2000:]  # the detail: the current order
+    assert "Traceback" not in out
+
+
+@pytest.mark.timeout(180)
 def test_a_long_table_shows_its_progress_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     csv_path = tmp_path / "F.csv"
     args = ["table", "wythoff", "--size", "12000", "--csv", str(csv_path)]

@@ -32,33 +32,50 @@ def _delay() -> float:
 class Progress:
     """A rich progress bar of *total* items named *unit* (``terms``, ``cells``).
 
+    *start* items may be done already (a resumed run): the bar starts there and its rate
+    counts only the items done since. ``update(done, detail)`` can also show a line of
+    detail after the rate (a misère quotient's current order, say).
+
     Examples
     --------
     >>> p = Progress("octal(0.77): sequence", 100, "terms", enabled=False)
     >>> p.update(50); p.close()
     >>> p.done
     50
+    >>> p = Progress("octal(0.77): misère quotient", 40, "heaps", start=12, enabled=False)
+    >>> p.update(20, "order 24"); p.done - p.first, p.detail
+    (8, 'order 24')
     """
 
-    def __init__(self, label: str, total: int, unit: str, *, enabled: bool = True) -> None:
+    def __init__(
+        self, label: str, total: int, unit: str, *, start: int = 0, enabled: bool = True
+    ) -> None:
         self.label = label
         self.total = total
         self.unit = unit
-        self.done = 0
+        self.first = start
+        self.done = start
+        self.detail = ""
         self.enabled = enabled and sys.stderr.isatty()
         self.start = time.perf_counter()
         self.delay = _delay()
         self.bar: Any = None
         self.task: Any = None
 
-    def update(self, done: int) -> None:
-        """Record that *done* items (of the total) are finished."""
+    def rate_text(self) -> str:
+        """Items per second since the bar was made (two decimals below 10 a second)."""
+        rate = (self.done - self.first) / max(time.perf_counter() - self.start, 1e-9)
+        return f"{rate:,.0f}" if rate >= 10 else f"{rate:.2f}"
+
+    def update(self, done: int, detail: str | None = None) -> None:
+        """Record that *done* items (of the total) are finished, with a line of *detail*."""
         self.done = done
+        if detail is not None:
+            self.detail = detail
         if not self.enabled:
             return
-        elapsed = time.perf_counter() - self.start
         if self.bar is None:
-            if elapsed < self.delay:
+            if time.perf_counter() - self.start < self.delay:
                 return
             from rich.console import Console
             from rich.progress import (
@@ -74,14 +91,16 @@ class Progress:
                 BarColumn(),
                 MofNCompleteColumn(),
                 TextColumn(f"{self.unit} · {{task.fields[rate]}}/s"),
+                TextColumn("{task.fields[detail]}"),
                 TimeRemainingColumn(),
                 console=Console(stderr=True),
                 transient=True,
             )
             self.bar.start()
-            self.task = self.bar.add_task(self.label, total=self.total, rate="0")
-        rate = done / max(elapsed, 1e-9)
-        self.bar.update(self.task, completed=done, rate=f"{rate:,.0f}")
+            self.task = self.bar.add_task(
+                self.label, total=self.total, completed=self.first, rate="0", detail=""
+            )
+        self.bar.update(self.task, completed=done, rate=self.rate_text(), detail=self.detail)
 
     def close(self) -> None:
         """Remove the bar."""

@@ -44,13 +44,13 @@ import heapq
 import itertools
 import json
 import os
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from nimlab._progress import Progress
 from nimlab.core.errors import (
     InvalidParameterError,
     InvalidPositionError,
@@ -713,54 +713,14 @@ def _p_from_least_sums(
 _CHECKPOINT_FORMAT = "nimlab misère quotient checkpoint 1"
 
 
-class _Progress:
-    """A rich progress bar on stderr (heaps done, order, recalibrations, rate)."""
+def _reporter(bar: Progress) -> Callable[[int, int, int], None]:
+    """Report heaps done, the current order and the recalibration under way on *bar*."""
 
-    def __init__(self, label: str, max_heap: int) -> None:
-        self.label = f"{label}: misère quotient"
-        self.total = max_heap
-        self.start = time.perf_counter()
-        self.bar: Any = None
-        self.first: int | None = None
-
-    def update(self, heap: int, order: int, rounds: int) -> None:
-        if self.first is None:
-            self.first = heap
-        if self.bar is None:
-            if time.perf_counter() - self.start < 1.0:
-                return
-            from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-            )
-
-            self.bar = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("{task.fields[info]}"),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            )
-            self.bar.start()
-            self.task = self.bar.add_task(self.label, total=self.total, info="")
-        elapsed = max(time.perf_counter() - self.start, 1e-9)
-        rate = (heap - self.first) / elapsed
+    def report(heap: int, order: int, rounds: int) -> None:
         state = f"recalibration {rounds}" if rounds else "heap done"
-        self.bar.update(
-            self.task,
-            completed=heap,
-            info=f"order {order:,}, {state}, {rate:.2f} heaps/s",
-        )
+        bar.update(heap, f"order {order:,}, {state}")
 
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+    return report
 
 
 def _save_checkpoint(game: Ruleset[Any], path: Path, q: _Quotient) -> None:
@@ -1138,7 +1098,8 @@ def misere_quotient(
         def save(q: _Quotient) -> None:
             _save_checkpoint(g, path, q)
 
-    bar = _Progress(g.label(), max_heap) if progress else None
+    done = 0 if start is None else len(start.phi) - 1
+    bar = Progress(f"{g.label()}: misère quotient", max_heap, "heaps", start=done, enabled=progress)
     try:
         q = _build(
             g,
@@ -1147,12 +1108,11 @@ def misere_quotient(
             max_pairs,
             max_rounds,
             start=start,
-            report=None if bar is None else bar.update,
+            report=_reporter(bar) if bar.enabled else None,
             checkpoint=save,
         )
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     nf, gen_elems = _element_names(q)
     names = tuple(_name(v) for v in nf)
     rels = _relations(q, nf, gen_elems)

@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from nimlab.core.errors import InvalidArgumentError, InvalidParameterError, NimlabError
 from nimlab.core.params import as_index
@@ -902,24 +902,31 @@ def _run(
     )
 
 
+class ClaimOptions(TypedDict, total=False):
+    """The keyword arguments of :func:`conjecture_spec` (what is claimed, on which
+    positions, by which path), which :func:`verify` takes too."""
+
+    p_set: Callable[..., Any] | str | None
+    misere: bool
+    bound: int | None
+    heaps: int | None
+    positions: Any
+    chunk_size: int | None
+    compiled: bool
+
+
 def verify(
     game: Ruleset[Any] | str,
     formula: Callable[..., Any] | str | None = None,
     *,
-    p_set: Callable[..., Any] | str | None = None,
-    misere: bool = False,
-    bound: int | None = None,
-    heaps: int | None = None,
-    positions: Any = None,
     workers: int | None = None,
     scheduler: str | None = None,
     dask_local: bool = False,
     store: Any = None,
     resume: bool | int = False,
     progress: bool = False,
-    chunk_size: int | None = None,
     max_positions: int | None = None,
-    compiled: bool = True,
+    **claim: Unpack[ClaimOptions],
 ) -> VerificationResult:
     """Verify a claimed Grundy function or P-set of *game* by local check.
 
@@ -930,16 +937,6 @@ def verify(
     formula : callable or str, optional
         The claimed Grundy function: ``f(position)`` or ``f(*heaps)``, or an expression
         over heap variables (``"a ^ b"``; see :mod:`nimlab.verification.expr`).
-    p_set : callable or str, optional
-        Instead of *formula*: the claimed P-set, as a predicate or boolean expression.
-    misere : bool
-        With *p_set*: the claim is about misère play.
-    bound : int
-        Every heap is ``< bound`` (or the total, for games whose moves raise a heap).
-    heaps : int, optional
-        Number of heaps (default: the game's own number, else 3).
-    positions : iterable, optional
-        An explicit move-closed set of positions instead of *bound*.
     workers : int, optional
         Processes (default: all cores); 1 checks serially in this process.
     scheduler : str, optional
@@ -955,6 +952,22 @@ def verify(
     max_positions : int, optional
         Budget of positions (default :data:`MAX_POSITIONS`), checked before the run
         starts: a larger space raises :class:`~nimlab.core.errors.WorkTooLargeError`.
+    **claim : ClaimOptions
+        What is claimed, on which positions, by which path: the keyword arguments of
+        :func:`conjecture_spec`, below (*bound* or *positions* is needed).
+
+    Other Parameters
+    ----------------
+    p_set : callable or str, optional
+        Instead of *formula*: the claimed P-set, as a predicate or boolean expression.
+    misere : bool
+        With *p_set*: the claim is about misère play.
+    bound : int
+        Every heap is ``< bound`` (or the total, for games whose moves raise a heap).
+    heaps : int, optional
+        Number of heaps (default: the game's own number, else 3).
+    positions : iterable, optional
+        An explicit move-closed set of positions instead of *bound*.
     chunk_size : int, optional
         About how many positions make a chunk (default: 8192, 2^17 on the compiled path,
         2^19 on the vectorised path); part of the run's identity for ``resume``.
@@ -977,18 +990,8 @@ def verify(
     >>> r.counterexample.position, r.counterexample.claimed, r.counterexample.actual
     ((1, 1), 1, 0)
     """
-    _check_run_args(workers, scheduler, store, resume, chunk_size)
-    spec = conjecture_spec(
-        game,
-        formula,
-        p_set=p_set,
-        misere=misere,
-        bound=bound,
-        heaps=heaps,
-        positions=positions,
-        chunk_size=chunk_size,
-        compiled=compiled,
-    )
+    _check_run_args(workers, scheduler, store, resume, claim.get("chunk_size"))
+    spec = conjecture_spec(game, formula, **claim)
     return run_spec(
         spec,
         workers=workers,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Protocol, runtime_checkable
 
 from nimlab.core.errors import InvalidPositionError
@@ -31,6 +31,22 @@ def _accepted(
             except InvalidPositionError:
                 continue
         yield t
+
+
+class _CachesNotPickled:
+    """For frozen dataclasses whose private fields (``_name``) are dict caches: a pickled
+    copy (sent to a worker process) carries the other fields only and starts with empty
+    caches."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name[0] != "_"}  # type: ignore[arg-type]
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        for f in fields(self):  # type: ignore[arg-type]
+            if f.name[0] == "_":
+                object.__setattr__(self, f.name, {})
 
 
 @runtime_checkable
@@ -124,7 +140,7 @@ def _nondecreasing(m: int, lo: int, hi: int) -> int:
 
 
 @dataclass(frozen=True)
-class SortedBoxSpace:
+class SortedBoxSpace(_CachesNotPickled):
     """One position per multiset: non-decreasing tuples of *n_heaps* heaps in
     ``[low, bound)``, ordered by largest heap, then lexicographically (the order of
     :func:`nimlab.theory.spaces.sorted_box`). For games where heap order does not matter.
@@ -148,19 +164,6 @@ class SortedBoxSpace:
     _chunks: dict[str, list[tuple[int, int, int, int]]] = field(
         default_factory=dict, compare=False, repr=False, hash=False
     )
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {
-            "n_heaps": self.n_heaps,
-            "bound": self.bound,
-            "low": self.low,
-            "target": self.target,
-        }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        for k, v in state.items():
-            object.__setattr__(self, k, v)
-        object.__setattr__(self, "_chunks", {})
 
     def _table(self) -> list[tuple[int, int, int, int]]:
         """Chunks as ``(top, first0, first1, count)``."""
@@ -296,7 +299,7 @@ class TotalSpace:
 
 
 @dataclass(frozen=True)
-class ListSpace:
+class ListSpace(_CachesNotPickled):
     """An explicit list of positions (a materialised theorem instance), in given order.
 
     Examples
@@ -312,18 +315,6 @@ class ListSpace:
     _members: dict[str, frozenset[Any]] = field(
         default_factory=dict, compare=False, repr=False, hash=False
     )
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {
-            "positions": self.positions,
-            "chunk_size": self.chunk_size,
-            "canonical": self.canonical,
-        }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        for k, v in state.items():
-            object.__setattr__(self, k, v)
-        object.__setattr__(self, "_members", {})
 
     @property
     def n_chunks(self) -> int:

@@ -33,19 +33,9 @@ import nimlab
 from nimlab.engine.compiled import CompiledSolver
 
 HERE = Path(__file__).resolve().parent / "reference_c"
-
-
-@nimlab.heap_game("pow2-both", heaps=2)
-def pow2_both(h):  # type: ignore[no-untyped-def]
-    x, y = h
-    for t in range(1, x + 1):
-        yield (x - t, y)
-    for t in range(1, y + 1):
-        yield (x, y - t)
-    p = 1
-    while p <= min(x, y):
-        yield (x - p, y - p)
-        p *= 2
+#: The README's own game, ``pow2-both``, in the file a user would write.
+MY_GAMES = Path(__file__).resolve().parents[1] / "examples" / "my_games.py"
+pow2_both = nimlab.game(f"{MY_GAMES}:pow2-both")
 
 
 def build(tmp: str, name: str) -> str | None:
@@ -155,24 +145,6 @@ def repeated_calls() -> None:
     )
 
 
-GAME_FILE = """
-import nimlab
-
-
-@nimlab.heap_game("pow2-both", heaps=2)
-def pow2_both(h):
-    x, y = h
-    for t in range(1, x + 1):
-        yield (x - t, y)
-    for t in range(1, y + 1):
-        yield (x, y - t)
-    p = 1
-    while p <= min(x, y):
-        yield (x - p, y - p)
-        p *= 2
-"""
-
-
 def cold_warm() -> None:
     """``nimlab table my_games.py:pow2-both --size 256``: empty disk cache, then warm."""
     import os
@@ -181,7 +153,7 @@ def cold_warm() -> None:
 
     exe = str(Path(sys.executable).with_name("nimlab"))
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "my_games.py").write_text(GAME_FILE)
+        shutil.copy(MY_GAMES, Path(tmp) / "my_games.py")
         env = {**os.environ, "NIMLAB_CACHE_DIR": str(Path(tmp) / "cache")}
         outs = []
         for label in ("cold (empty cache of user games)", "warm", "warm"):

@@ -84,21 +84,27 @@ class _LostClient:
         pass
 
 
-def test_a_lost_scheduler_is_one_clear_error(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+def _verify_on_a_fake_dask(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, client: type, address: str
 ) -> None:
+    """Verify Nim's claim on the scheduler at *address*, Dask's client being *client*."""
     fake = types.ModuleType("distributed")
-    fake.Client = _LostClient  # type: ignore[attr-defined]
+    fake.Client = client  # type: ignore[attr-defined]
     fake.LocalCluster = None  # type: ignore[attr-defined]
     fake.as_completed = lambda futs: iter(futs)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "distributed", fake)
+    nimlab.verify(
+        "nim", "a ^ b", bound=8, heaps=2, scheduler=address, store=str(tmp_path / "s.sqlite")
+    )
+
+
+def test_a_lost_scheduler_is_one_clear_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     with pytest.raises(
         ClusterError, match=r"lost the Dask scheduler at tcp://127\.0\.0\.1:8786.*--resume"
     ):
-        nimlab.verify(
-            "nim", "a ^ b", bound=8, heaps=2, scheduler="tcp://127.0.0.1:8786",
-            store=str(tmp_path / "s.sqlite"),
-        )  # fmt: skip
+        _verify_on_a_fake_dask(monkeypatch, tmp_path, _LostClient, "tcp://127.0.0.1:8786")
 
 
 class _UnreachableClient:
@@ -109,18 +115,10 @@ class _UnreachableClient:
 def test_an_unreachable_scheduler_is_a_cluster_error(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    fake = types.ModuleType("distributed")
-    fake.Client = _UnreachableClient  # type: ignore[attr-defined]
-    fake.LocalCluster = None  # type: ignore[attr-defined]
-    fake.as_completed = lambda futs: iter(futs)  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "distributed", fake)
     with pytest.raises(
         ClusterError, match=r"cannot reach the Dask scheduler at 'tcp://127\.0\.0\.1:1'"
     ):
-        nimlab.verify(
-            "nim", "a ^ b", bound=8, heaps=2, scheduler="tcp://127.0.0.1:1",
-            store=str(tmp_path / "s.sqlite"),
-        )  # fmt: skip
+        _verify_on_a_fake_dask(monkeypatch, tmp_path, _UnreachableClient, "tcp://127.0.0.1:1")
 
 
 # -- the store: a lock held by another process, a read-only store ---------------------

@@ -25,17 +25,10 @@ pytestmark = pytest.mark.timeout(600)
 PRIMES = np.array([2, 3, 5, 7, 11, 13])
 
 
-@nimlab.heap_game("pow2-both", heaps=2)
-def pow2_both(h):  # type: ignore[no-untyped-def]
-    x, y = h
-    for t in range(1, x + 1):
-        yield (x - t, y)
-    for t in range(1, y + 1):
-        yield (x, y - t)
-    p = 1
-    while p <= min(x, y):
-        yield (x - p, y - p)
-        p *= 2
+# README's "Your own game", in the file a user would write (shared with the benchmarks)
+pow2_both = nimlab.game(
+    f"{Path(__file__).resolve().parents[1] / 'examples' / 'my_games.py'}:pow2-both"
+)
 
 
 @nimlab.heap_game("prime-nim")

@@ -18,7 +18,7 @@ Definition 3.1 (``⊕m``), Theorem 3.1, Theorems 4.2 and 4.3, §5 example.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from nimlab.catalog import game
@@ -208,6 +208,19 @@ def check_n99_t33(bound: int) -> CheckResult:
     return _check_li("N99-T3.3", bound, cases, 4)
 
 
+def _profiled_nim_solvers(
+    profile: Callable[[int, int], PreferenceProfile],
+) -> Iterator[tuple[int, int, PreferenceProfile, MultiplayerSolver[Any], int]]:
+    """For m = 2..5 players and every i: ``(m, i, profile(m, i), a last-mover solver of
+    Nim under it, i - 1 mod m)`` (the i-values of [SM] Theorems 4.2 and 4.3)."""
+    nim = game("nim")
+    for m in PLAYERS:
+        for i in range(m):
+            prof = profile(m, i)
+            # the last heap runs to 4*bound+8: a larger move budget than one question's
+            yield m, i, prof, MultiplayerSolver(nim, prof, max_moves=10**8), (i - 1) % m
+
+
 def check_sm_t42(bound: int) -> CheckResult:
     """SM-T4.2 for m = 2..5 players, every i, 1..4 Nim heaps below *bound*.
 
@@ -218,32 +231,26 @@ def check_sm_t42(bound: int) -> CheckResult:
     """
     start = time.perf_counter()
     count = 0
-    nim = game("nim")
-    for m in PLAYERS:
-        for i in range(m):
-            prof = thm42_profile(m, i)
-            # the last heap runs to 4*bound+8: a larger move budget than one question's
-            solver: MultiplayerSolver[Any] = MultiplayerSolver(nim, prof, max_moves=10**8)
-            target = (i - 1) % m
-            for pos in _heap_positions(4, bound):
-                count += 1
-                s = nim_sum_mod(pos, m)
-                claimed = s == 0 if any(h > 1 for h in pos) else s == i
-                actual = solver.i_value(pos)
-                if claimed != (actual == target):
-                    return _fail(
-                        "SM-T4.2",
-                        bound,
-                        count,
-                        start,
-                        f"nim, {m} players, {prof.label()}",
-                        pos,
-                        claimed,
-                        actual == target,
-                        f"claimed {target}-position iff ⊕{m} = "
-                        f"{'0 (some heap > 1)' if any(h > 1 for h in pos) else f'{i} (all heaps <= 1)'}"
-                        f"; ⊕{m} = {s}; search: {actual}-position",
-                    )
+    for m, i, prof, solver, target in _profiled_nim_solvers(thm42_profile):
+        for pos in _heap_positions(4, bound):
+            count += 1
+            s = nim_sum_mod(pos, m)
+            claimed = s == 0 if any(h > 1 for h in pos) else s == i
+            actual = solver.i_value(pos)
+            if claimed != (actual == target):
+                return _fail(
+                    "SM-T4.2",
+                    bound,
+                    count,
+                    start,
+                    f"nim, {m} players, {prof.label()}",
+                    pos,
+                    claimed,
+                    actual == target,
+                    f"claimed {target}-position iff ⊕{m} = "
+                    f"{'0 (some heap > 1)' if any(h > 1 for h in pos) else f'{i} (all heaps <= 1)'}"
+                    f"; ⊕{m} = {s}; search: {actual}-position",
+                )
     return CheckResult("SM-T4.2", bound, count, True, time.perf_counter() - start)
 
 
@@ -260,33 +267,27 @@ def check_sm_t43(bound: int) -> CheckResult:
     """
     start = time.perf_counter()
     count = 0
-    nim = game("nim")
     last = 4 * bound + 8
-    for m in PLAYERS:
-        for i in range(m):
-            prof = thm43_profile(m, i)
-            # the last heap runs to 4*bound+8: a larger move budget than one question's
-            solver: MultiplayerSolver[Any] = MultiplayerSolver(nim, prof, max_moves=10**8)
-            target = (i - 1) % m
-            for prefix in _heap_positions(2, bound, min_heaps=0):
-                found = []
-                for nk in range(last):
-                    count += 1
-                    if solver.i_value((*prefix, nk)) == target:
-                        found.append(nk)
-                if len(found) != 1:
-                    return _fail(
-                        "SM-T4.3",
-                        bound,
-                        count,
-                        start,
-                        f"nim, {m} players, {prof.label()}",
-                        prefix,
-                        1,
-                        len(found),
-                        f"claimed exactly one last heap n_k making an {target}-position after "
-                        f"the prefix {prefix}; search over n_k < {last} finds {found}",
-                    )
+    for m, _, prof, solver, target in _profiled_nim_solvers(thm43_profile):
+        for prefix in _heap_positions(2, bound, min_heaps=0):
+            found = []
+            for nk in range(last):
+                count += 1
+                if solver.i_value((*prefix, nk)) == target:
+                    found.append(nk)
+            if len(found) != 1:
+                return _fail(
+                    "SM-T4.3",
+                    bound,
+                    count,
+                    start,
+                    f"nim, {m} players, {prof.label()}",
+                    prefix,
+                    1,
+                    len(found),
+                    f"claimed exactly one last heap n_k making an {target}-position after "
+                    f"the prefix {prefix}; search over n_k < {last} finds {found}",
+                )
     return CheckResult("SM-T4.3", bound, count, True, time.perf_counter() - start)
 
 

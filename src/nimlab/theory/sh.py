@@ -89,99 +89,82 @@ def _twos_claim(g: Ruleset[Any], position: tuple[int, ...]) -> bool:
     return single_delete_twos_is_p(len(position))
 
 
-register_theorem(
-    Theorem(
-        id="Sh-T1",
-        paper="Sh",
-        statement="Delete Nim ([Sh] form, heaps >= 1): P iff both heaps are odd",
-        game="single-delete",
-        kind="p-set",
-        instances=_sh_t1,
-        default_bound=256,
-        deep_bound=1024,
-        params="n = 2 (single-delete and ABO-delete coincide)",
+def _sh(
+    id_: str, statement: str, instances: Any, *, game: str = "single-delete", **more: Any
+) -> None:
+    """Register a result of [Sh]: a P-set of *game* (Single-delete Nim unless said)."""
+    register_theorem(
+        Theorem(
+            id=id_,
+            paper="Sh",
+            statement=statement,
+            game=game,
+            kind="p-set",
+            instances=instances,
+            **more,
+        )
     )
+
+
+_sh(
+    "Sh-T1",
+    "Delete Nim ([Sh] form, heaps >= 1): P iff both heaps are odd",
+    _sh_t1,
+    default_bound=256,
+    deep_bound=1024,
+    params="n = 2 (single-delete and ABO-delete coincide)",
 )
-register_theorem(
-    Theorem(
-        id="Sh-T2",
-        paper="Sh",
-        statement="ABO-delete Nim on n heaps: P iff every heap z has 1 <= z mod n(n-1) <= n-1",
-        game="abo-delete",
-        kind="p-set",
-        instances=_sh_t2,
-        default_bound=60,
-        deep_bound=72,
-        params="n = 2..5",
-        bound_doc="n = 2: heaps < 2*bound; n = 3: < bound; n = 4: < bound - 8; n = 5: < bound - 14",
-    )
+_sh(
+    "Sh-T2",
+    "ABO-delete Nim on n heaps: P iff every heap z has 1 <= z mod n(n-1) <= n-1",
+    _sh_t2,
+    game="abo-delete",
+    default_bound=60,
+    deep_bound=72,
+    params="n = 2..5",
+    bound_doc="n = 2: heaps < 2*bound; n = 3: < bound; n = 4: < bound - 8; n = 5: < bound - 14",
 )
-register_theorem(
-    Theorem(
-        id="Sh-T3",
-        paper="Sh",
-        statement="single-delete Nim, 3 heaps: P iff v2(x) = v2(y) = v2(z)",
-        game="single-delete",
-        kind="p-set",
-        instances=_sh_t3,
-        default_bound=160,
-        deep_bound=256,
-    )
+_sh(
+    "Sh-T3",
+    "single-delete Nim, 3 heaps: P iff v2(x) = v2(y) = v2(z)",
+    _sh_t3,
+    default_bound=160,
+    deep_bound=256,
 )
-register_theorem(
-    Theorem(
-        id="Sh-T6",
-        paper="Sh",
-        statement="single-delete Nim, 4 heaps: P iff one of the five cases of [Sh] Theorem 6",
-        game="single-delete",
-        kind="p-set",
-        instances=_sh_t6,
-        scalar_claim=_sh_t6_printed,
-        default_bound=96,
-        deep_bound=256,
-    )
+_sh(
+    "Sh-T6",
+    "single-delete Nim, 4 heaps: P iff one of the five cases of [Sh] Theorem 6",
+    _sh_t6,
+    scalar_claim=_sh_t6_printed,
+    default_bound=96,
+    deep_bound=256,
 )
-register_theorem(
-    Theorem(
-        id="Sh-T6*",
-        paper="Sh",
-        statement=(
-            "single-delete Nim, 4 heaps: [Sh] Theorem 6 with (5A) replaced by a column scan "
-            "i = d+2, d+3, ... from the bottom (sum 1 or 2: N; 0: P; 3 or 4: go on)"
-        ),
-        game="single-delete",
-        kind="p-set",
-        instances=_sh_t6,
-        scalar_claim=single_delete4_is_p,
-        default_bound=96,
-        deep_bound=384,
-    )
+_sh(
+    "Sh-T6*",
+    (
+        "single-delete Nim, 4 heaps: [Sh] Theorem 6 with (5A) replaced by a column scan "
+        "i = d+2, d+3, ... from the bottom (sum 1 or 2: N; 0: P; 3 or 4: go on)"
+    ),
+    _sh_t6,
+    scalar_claim=single_delete4_is_p,
+    default_bound=96,
+    deep_bound=384,
 )
-register_theorem(
-    Theorem(
-        id="Sh-P7",
-        paper="Sh",
-        statement="single-delete Nim, n >= 2 heaps: every heap odd => P",
-        game="single-delete",
-        kind="p-set",
-        instances=_sh_p7,
-        claim=_all_odd_claim,
-        default_bound=18,
-        params="n = 2..6",
-        bound_doc="odd heaps < bound (n = 5, 6: < bound - 2(n - 3))",
-    )
+_sh(
+    "Sh-P7",
+    "single-delete Nim, n >= 2 heaps: every heap odd => P",
+    _sh_p7,
+    claim=_all_odd_claim,
+    default_bound=18,
+    params="n = 2..6",
+    bound_doc="odd heaps < bound (n = 5, 6: < bound - 2(n - 3))",
 )
-register_theorem(
-    Theorem(
-        id="Sh-P8",
-        paper="Sh",
-        statement="single-delete Nim: <2, ..., 2> (n heaps) is N iff n = 2 mod 3",
-        game="single-delete",
-        kind="p-set",
-        instances=_sh_p8,
-        claim=_twos_claim,
-        default_bound=24,
-        params="n = 2..bound",
-        bound_doc="n = 2..bound heaps of 2",
-    )
+_sh(
+    "Sh-P8",
+    "single-delete Nim: <2, ..., 2> (n heaps) is N iff n = 2 mod 3",
+    _sh_p8,
+    claim=_twos_claim,
+    default_bound=24,
+    params="n = 2..bound",
+    bound_doc="n = 2..bound heaps of 2",
 )

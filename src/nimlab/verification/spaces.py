@@ -33,6 +33,15 @@ def _accepted(
         yield t
 
 
+def _in_box(position: Any, n_heaps: int, low: int, bound: int) -> bool:
+    """Whether *position* is a tuple of *n_heaps* heaps in ``[low, bound)``."""
+    return (
+        type(position) is tuple
+        and len(position) == n_heaps
+        and (not position or (min(position) >= low and max(position) < bound))
+    )
+
+
 class _CachesNotPickled:
     """For frozen dataclasses whose private fields (``_name``) are dict caches: a pickled
     copy (sent to a worker process) carries the other fields only and starts with empty
@@ -117,11 +126,7 @@ class BoxSpace:
         return _accepted(self.game, itertools.product(range(a0, a1), *rest))
 
     def contains(self, position: Any) -> bool:
-        return (
-            type(position) is tuple
-            and len(position) == self.n_heaps
-            and (not position or (min(position) >= self.low and max(position) < self.bound))
-        )
+        return _in_box(position, self.n_heaps, self.low, self.bound)
 
     def describe(self) -> str:
         return f"{self.n_heaps} heaps, {self.low} <= heap < {self.bound}"
@@ -215,11 +220,7 @@ class SortedBoxSpace(_CachesNotPickled):
             h = sorted_successor(h, self.low)
 
     def contains(self, position: Any) -> bool:
-        return (
-            type(position) is tuple
-            and len(position) == self.n_heaps
-            and (not position or (min(position) >= self.low and max(position) < self.bound))
-        )
+        return _in_box(position, self.n_heaps, self.low, self.bound)
 
     def describe(self) -> str:
         return f"{self.n_heaps} heaps, {self.low} <= heap < {self.bound}, one per multiset"

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pytest
 
 import nimlab
 from nimlab.core import views
@@ -123,6 +124,65 @@ def test_user_game_draws_its_own_binary_view() -> None:
     plain = nimlab.render.binary_view(TakeOneOrTwoFromBoth(), (6, 2))
     assert plain.rows()[-1] == ("⊕", "100")
     assert "not this game's criterion" in plain.conclusion
+
+
+def _difference_figure(h: tuple[int, ...], k: int) -> BinaryFigure:
+    """The heaps and their difference mod k: the view a user's move function asks for."""
+    x, y = h
+    width = views.width(h)
+    d = abs(x - y) % k
+    rows = (
+        *views.heap_rows(h, width),
+        views.BinaryRow(f"|x-y| mod {k}", views.bits(d, width), str(d), "result"),
+    )
+    return BinaryFigure((views.BinaryBlock("", rows),), f"difference mod {k} is {d}")
+
+
+@nimlab.heap_game("facet-fn", heaps=2, params={"k": 3}, binary_figure=_difference_figure)
+def _facet_fn(h, k):  # type: ignore[no-untyped-def]
+    x, y = h
+    for v in range(x):
+        yield (v, y)
+    for v in range(y):
+        yield (x, v)
+
+
+def test_a_move_function_draws_its_own_binary_view(capsys: pytest.CaptureFixture[str]) -> None:
+    # heap_game(binary_figure=...) gives a user's function game the facet a catalog game's
+    # hook gives, with the game's parameters, through every interface
+    view = nimlab.render.binary_view(_facet_fn, (6, 2))
+    assert view.rows() == [("n1", "110"), ("n2", "010"), ("|x-y| mod 3", "001")]
+    assert view.conclusion == "difference mod 3 is 1" and view.theorem is None
+    k5 = nimlab.render.binary_view(nimlab.game("facet-fn", k=5), (6, 2))
+    assert k5.rows()[-1] == ("|x-y| mod 5", "100")
+    from nimlab.cli import main
+
+    assert main(["binary", "facet-fn", "-p", "k=5", "6", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "|x-y| mod 5" in out and "difference mod 5 is 4" in out
+
+
+def test_a_broken_binary_figure_function_is_a_clear_error() -> None:
+    def raises(h):  # type: ignore[no-untyped-def]
+        raise ZeroDivisionError("oops")
+
+    def not_a_figure(h):  # type: ignore[no-untyped-def]
+        return "110"
+
+    for name, fig, message in (
+        ("facet-raises", raises, "raised ZeroDivisionError: oops at the position 6 2"),
+        ("facet-str", not_a_figure, "gave str at the position 6 2"),
+    ):
+        g = nimlab.heap_game(name, heaps=2, binary_figure=fig)(lambda h: iter(()))
+        with pytest.raises(nimlab.GameDefinitionError, match=message):
+            nimlab.render.binary_view(g, (6, 2))
+    with pytest.raises(nimlab.InvalidParameterError, match="binary_figure must be a function"):
+        nimlab.heap_game("facet-bad", binary_figure=3)  # type: ignore[arg-type]
+    # None from the function: the plain nim-sum, labelled as not the game's criterion
+    plain = nimlab.heap_game("facet-none", heaps=2, binary_figure=lambda h: None)(
+        lambda h: iter(())
+    )
+    assert "not this game's criterion" in nimlab.render.binary_view(plain, (6, 2)).conclusion
 
 
 def test_no_family_drawing_code_in_render() -> None:

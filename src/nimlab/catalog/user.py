@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from nimlab.catalog.registry import load_game_file
 from nimlab.core.errors import (
@@ -29,6 +29,9 @@ from nimlab.core.errors import (
 )
 from nimlab.core.params import Param, parse_int_set, to_int_set
 from nimlab.core.ruleset import HeapRuleset
+
+if TYPE_CHECKING:
+    from nimlab.core.views import BinaryFigure
 
 #: Most options a user's move function may give from one position (an endless generator
 #: is stopped there).
@@ -84,10 +87,35 @@ class UserHeapGame(HeapRuleset):
     """
 
     move_function: ClassVar[Callable[..., Iterable[Any]]]
+    figure_function: ClassVar[Callable[..., Any] | None] = None
     source: ClassVar[str] = ""
 
     def _args(self) -> tuple[Any, ...]:
         return tuple(getattr(self, p.name) for p in self.params)
+
+    def binary_figure(self, position: tuple[int, ...]) -> BinaryFigure | None:
+        """The user's own binary view (``heap_game(..., binary_figure=f)``), else None."""
+        from nimlab.core.views import BinaryFigure
+
+        fn = type(self).figure_function
+        if fn is None:
+            return None
+        shown = " ".join(map(str, position))
+        try:
+            fig = fn(position, *self._args())
+        except NimlabError:
+            raise
+        except Exception as exc:
+            raise GameDefinitionError(
+                f"{self.label()}: the binary_figure function raised {type(exc).__name__}: "
+                f"{str(exc)[:300]} at the position {shown[:80]}; fix the game's definition"
+            ) from None
+        if fig is not None and not isinstance(fig, BinaryFigure):
+            raise GameDefinitionError(
+                f"{self.label()}: the binary_figure function gave {type(fig).__name__} at the "
+                f"position {shown[:80]}; it must return a nimlab.core.views.BinaryFigure or None"
+            )
+        return fig
 
     def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         n = len(position)
@@ -346,6 +374,7 @@ def heap_game(
     *,
     min_heap: int = 0,
     summary: str = "",
+    binary_figure: Callable[..., BinaryFigure | None] | None = None,
 ) -> Callable[[Callable[..., Iterable[Any]]], UserHeapGame]:
     """Decorator: make a heap game of a move function, registered as *name*.
 
@@ -367,6 +396,12 @@ def heap_game(
         The smallest heap size allowed (0, or 1 for games of positive heaps).
     summary : str
         A one-line statement of the rules (the function's docstring by default).
+    binary_figure : callable, optional
+        The game's own binary view (``nimlab binary``, :func:`nimlab.binary_view`), as a
+        catalog game draws it with its ``binary_figure`` hook: ``f(h)`` (or
+        ``f(h, *params)``, like the move function) returns a
+        :class:`~nimlab.core.views.BinaryFigure` of the valid heaps ``h``, or None for the
+        plain nim-sum.
 
     Returns
     -------
@@ -411,6 +446,10 @@ def heap_game(
         )
     if heaps is not None and (isinstance(heaps, bool) or not isinstance(heaps, int) or heaps < 1):
         raise InvalidParameterError(f"{name}: heaps must be a positive int or None, got {heaps!r}")
+    if binary_figure is not None and not callable(binary_figure):
+        raise InvalidParameterError(
+            f"{name}: binary_figure must be a function of the heaps, got {binary_figure!r:.60}"
+        )
 
     def decorate(fn: Callable[..., Iterable[Any]]) -> UserHeapGame:
         from nimlab.catalog.registry import _key, game_class, register
@@ -433,6 +472,7 @@ def heap_game(
             "min_heap_size": min_heap,
             "ordered": not order_free,
             "move_function": staticmethod(fn),
+            "figure_function": None if binary_figure is None else staticmethod(binary_figure),
             "source": getattr(fn, "__module__", "") or "",
             "__module__": getattr(fn, "__module__", __name__),
             "__doc__": fn.__doc__ or f"User heap game {key}.",

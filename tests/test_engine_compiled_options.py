@@ -37,6 +37,11 @@ CASES: list[tuple[str, dict[str, Any], tuple[int, ...], int]] = [
     ("allbut", {}, (1,), 6),
     ("ryuo", {"p": 3}, (2,), 5),
     ("restricted-ryuo", {"p": 2, "q": 4}, (2,), 6),
+    ("rgames", {"g0": "subtraction:1,2,3", "parts": "allbut:8;allbut:4,8"}, (2,), 10),
+    ("rgames", {"g0": "subtraction:1,2", "parts": "allbut:3;subtraction:1..5"}, (2,), 8),
+    ("rgames", {"g0": "subtraction:1", "parts": "allbut:2;nim;allbut:2,4"}, (3,), 5),
+    ("rgames", {"g0": "nim", "parts": "subtraction:2,5;allbut:1"}, (2,), 7),
+    ("rgames", {"g0": "allbut:1,3", "parts": "nim;subtraction:1,4;allbut:3"}, (3,), 4),
 ]
 
 

@@ -374,6 +374,22 @@ class RGames(HeapRuleset):
             offs.update(compositions(t, dims))
         return LinesKernel(tuple(cof), tuple(lag), tuple(sorted(offs)))
 
+    def compiled_options(self) -> Any:
+        """Compiled move model (see :meth:`HeapRuleset.compiled_options`): each part and
+        G0 as the line of its ``sequence_kernel`` (amounts, cofinite beyond a lag); None
+        when a part has no such line."""
+        lines = []
+        for g in (*self.parts, self.g0):
+            model = g.sequence_kernel()
+            line = None if model is None else model.axis(0, 1)
+            if line is None:
+                return None
+            lines.append((bool(line[0]), int(line[1]), tuple(int(v[0]) for v in line[2])))
+        from nimlab.catalog import _compiled
+
+        key = ("rgames", tuple(lines))
+        return _compiled.compiled(key, lambda: _compiled.rgames(tuple(lines[:-1]), lines[-1]))
+
     def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
         """Sorted heaps when every heap has the same game, else the position itself."""
         if all(g == self.parts[0] for g in self.parts):

@@ -94,8 +94,6 @@ NOT_RAISED: dict[str, str] = {
     "S18-T8": "already 84 million positions on the vectorised check (7 s); 10x is about "
     "70 s on 2 cores, more than its share of a few minutes",
     "S18-T9": "already 42 million positions on the vectorised check; 10x is about 25 s more",
-    "S18-T12": "RGAMES has no compiled move model (its parts are any one-heap games): the "
-    "Python local check of 10x the positions takes minutes",
 }
 
 

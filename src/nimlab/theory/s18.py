@@ -117,7 +117,8 @@ register_theorem(
         game="rgames",
         kind="grundy",
         instances=_rgames,
-        default_bound=64,
+        default_bound=256,
+        deep_bound=1024,
         params="; ".join(f"RGAMES({g0}; {parts})" for g0, parts in RGAMES_INSTANCES),
         bound_doc="every heap < bound (three heaps: < bound // 4)",
     )

@@ -23,7 +23,7 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.registry import register
 from nimlab.core import views
@@ -35,6 +35,7 @@ from nimlab.formulas.emperor import emperor_is_p
 from nimlab.formulas.nim import nim_sum
 
 if TYPE_CHECKING:
+    from nimlab.core.kernels import IndexModel
     from nimlab.core.strategy import Construction
 
 __all__ = ["Emperor", "EmperorPosition"]
@@ -203,6 +204,74 @@ class Emperor(Ruleset[EmperorPosition]):
                     )
             out.append(heaps)
         return tuple(out)
+
+    def index_model(self, region: tuple[int, ...]) -> IndexModel | None:
+        """Positions with ranges of the sizes ``region[1:]`` (non-decreasing, at most 4
+        heaps each, at most 6 ranges) and every heap below ``region[0]``, as an index space
+        (see :func:`nimlab.catalog._compiled.emperor_params`), with an exact compiled
+        ``is_option``.
+
+        Examples
+        --------
+        >>> m = Emperor().index_model((3, 1, 2))
+        >>> m.size, m.position((1, 2, 0)), m.index(((2, 0), (1,)))
+        (18, ((0, 2), (1,)), 9)
+        """
+        if len(region) < 2 or len(region) > 7 or region[0] < 1 or min(region[1:]) < 1:
+            return None
+        if list(region[1:]) != sorted(region[1:]) or max(region[1:]) > 4:
+            return None
+        bound = int(region[0])
+        sizes = tuple(int(s) for s in region[1:])
+        k = int(self.k)
+        from nimlab.catalog import _compiled
+        from nimlab.core.kernels import IndexModel
+
+        total, params = _compiled.compiled(
+            ("emperor", bound, sizes, k), lambda: _compiled.emperor_params(bound, sizes, k)
+        )
+        if params is None:
+            return None
+        cuts = [0]
+        for sz in sizes:
+            cuts.append(cuts[-1] + sz)
+
+        def position(code: tuple[int, ...]) -> EmperorPosition:
+            return tuple(sorted(tuple(sorted(code[a:b])) for a, b in itertools.pairwise(cuts)))
+
+        def index(p: Any) -> int | None:
+            try:
+                ranges = sorted((tuple(sorted(r)) for r in p), key=len)
+            except TypeError:
+                return None
+            if tuple(len(r) for r in ranges) != sizes:
+                return None
+            flat = [h for r in ranges for h in r]
+            if any(not 0 <= h < bound for h in flat):
+                return None
+            import numpy as np
+
+            return int(_compiled.emperor_encode(params, np.array(flat, dtype=np.int64)))
+
+        shape = " ".join(str(sz) for sz in sizes)
+        return IndexModel(
+            (bound, *sizes),
+            total,
+            sum(sizes),
+            params,
+            _compiled.emperor_decode,
+            _compiled.emperor_encode,
+            _compiled.emperor_options,
+            position,
+            index,
+            f"ranges of {shape} heaps, every heap < {bound}, one per canonical form",
+            _compiled.emperor_is_option,
+        )
+
+    def index_region(self, position: EmperorPosition) -> tuple[int, ...] | None:
+        """Heap bound ``1 + the largest heap``, then the range sizes in increasing order."""
+        top = max((h for r in position for h in r), default=0)
+        return (top + 1, *sorted(len(r) for r in position))
 
     def canonical(self, position: EmperorPosition) -> EmperorPosition:
         """Heaps sorted within each range, and ranges sorted."""

@@ -29,6 +29,7 @@ from nimlab.core.views import BinaryFigure
 from nimlab.formulas.nimmul import nimmul
 
 if TYPE_CHECKING:
+    from nimlab.core.kernels import IndexModel
     from nimlab.core.strategy import Construction
 
 __all__ = ["Heads", "TurningTurtles", "WholeBoardTurningTurtles"]
@@ -128,6 +129,62 @@ class TurningTurtles(Ruleset[Heads]):
             for a2 in range(1, a + 1):
                 for b2 in range(1, b + 1):
                     yield position ^ {(a, b), (a2, b), (a, b2), (a2, b2)}
+
+    def index_model(self, region: tuple[int, ...]) -> IndexModel | None:
+        """The boards ``rows x cols`` (*region*) as an index space: every set of heads is
+        the bit mask of its coins, row-major (see
+        :func:`nimlab.catalog._compiled.turtles_options`).
+
+        Examples
+        --------
+        >>> m = TurningTurtles().index_model((2, 3))
+        >>> m.size, sorted(m.position((0b100010,))), m.index(frozenset({(1, 2), (2, 3)}))
+        (64, [(1, 2), (2, 3)], 34)
+        """
+        if len(region) != 2 or min(region) < 1 or region[0] * region[1] > 62:
+            return None
+        rows, cols = int(region[0]), int(region[1])
+        from nimlab.catalog import _compiled
+        from nimlab.core.kernels import IndexModel
+
+        coins = [(a + 1, b + 1) for a in range(rows) for b in range(cols)]
+
+        def position(code: tuple[int, ...]) -> Heads:
+            m = code[0]
+            heads = []
+            while m:
+                low = m & -m
+                heads.append(coins[low.bit_length() - 1])
+                m ^= low
+            return frozenset(heads)
+
+        def index(p: Any) -> int | None:
+            m = 0
+            for a, b in p:
+                if not (1 <= a <= rows and 1 <= b <= cols):
+                    return None
+                m |= 1 << ((a - 1) * cols + b - 1)
+            return m
+
+        import numpy as np
+
+        size = 1 << (rows * cols)
+        return IndexModel(
+            (rows, cols),
+            size,
+            1,
+            (np.int64(rows), np.int64(cols), np.int64(size)),
+            _compiled.turtles_decode,
+            _compiled.turtles_encode,
+            _compiled.turtles_options,
+            position,
+            index,
+            f"every set of heads of a {rows} x {cols} board",
+        )
+
+    def index_region(self, position: Heads) -> tuple[int, ...] | None:
+        """The smallest board holding the heads (at least 1 x 1)."""
+        return (max((a for a, _ in position), default=1), max((b for _, b in position), default=1))
 
     def canonical(self, position: Heads) -> Heads:
         """The position or its transpose (the board's diagonal symmetry), whichever sorts first."""

@@ -21,11 +21,14 @@ True
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "AllButKernel",
     "DeleteNimKernel",
+    "IndexModel",
     "LimKernel",
     "LinesKernel",
     "MooreKernel",
@@ -194,3 +197,44 @@ def pair_offsets(dims: int, amount: int) -> list[tuple[int, ...]]:
         u[i] = u[j] = amount
         out.append(tuple(u))
     return out
+
+
+# -- index spaces -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class IndexModel:
+    """A game's positions of one region, numbered ``0 .. size-1``, with a compiled move
+    model over *codes*: what :meth:`~nimlab.core.ruleset.Ruleset.index_model` returns.
+
+    A *code* stands for a position: a tuple or an array of ``width`` int64 numbers
+    (Emperor Nim: the heaps of its ranges one after the other; Turning Turtles: the bit
+    mask of its heads). The compiled functions (numba, built by the game's own module)
+    all take the region's *params* first, so one compiled kernel serves every region:
+
+    - ``decode(params, i)``: the canonical code of the position of index ``i``;
+    - ``encode(params, code)``: the index of a code (canonicalised first), or -1 when
+      the code is not a position of the region;
+    - ``options(params, code)``: a generator yielding the code of every option (the same
+      options as the ruleset's ``moves``, each up to canonical form);
+    - ``is_option(params, x, y)``, optional: whether the position of code *y* is an
+      option of the position of code *x*, exactly; it lets a P-set be checked against
+      the claimed P-positions instead of every move.
+
+    Contract: the region is move-closed and every option has a smaller index than its
+    position (values can be computed in index order). In Python, ``position(code)``
+    gives the ruleset's canonical position of a code (a tuple of ints) and
+    ``index(position)`` the index of a position, or None outside the region.
+    """
+
+    region: tuple[int, ...]
+    size: int
+    width: int
+    params: Any
+    decode: Any
+    encode: Any
+    options: Any
+    position: Callable[[tuple[int, ...]], Any]
+    index: Callable[[Any], int | None]
+    describe: str
+    is_option: Any = None

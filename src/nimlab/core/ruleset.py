@@ -15,7 +15,7 @@ from nimlab.core.errors import InvalidPositionError
 from nimlab.core.params import Param, as_index, read_int, shown
 
 if TYPE_CHECKING:
-    from nimlab.core.kernels import OneHeapKernel, TableKernel
+    from nimlab.core.kernels import IndexModel, OneHeapKernel, TableKernel
     from nimlab.core.strategy import Construction
     from nimlab.core.views import BinaryFigure
 
@@ -181,6 +181,23 @@ class Ruleset(abc.ABC, Generic[P]):
 
     def sequence_kernel(self) -> OneHeapKernel | None:
         """The compiled recurrence of a one-heap game's Grundy sequence, or None."""
+        return None
+
+    def index_model(self, region: tuple[int, ...]) -> IndexModel | None:
+        """This game's positions of one *region* as a dense index space with a compiled
+        move model (:class:`~nimlab.core.kernels.IndexModel`), or None (the default).
+
+        For games whose positions are not tuples of heaps (ranges of heaps, sets of
+        coins): the compiled local check walks the region by index
+        (:class:`~nimlab.verification.spaces.IndexSpace`). What a region is, the game
+        says (Emperor Nim: the heap bound and the sizes of the ranges; Turning Turtles:
+        the board's rows and columns); :meth:`index_region` gives the region of a
+        position. numba is imported inside the implementations.
+        """
+        return None
+
+    def index_region(self, position: P) -> tuple[int, ...] | None:
+        """The smallest region of :meth:`index_model` that holds *position*, or None."""
         return None
 
     def periodicity_proof(

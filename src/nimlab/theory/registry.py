@@ -361,7 +361,7 @@ def check_theorem(
         raise InvalidParameterError(f"unknown method {method!r}: choose local or search")
     from nimlab.core.errors import InvalidParameterError as _NotClosed
     from nimlab.verification.runner import LIST_CHUNK, CheckSpec, VerificationResult, run_spec
-    from nimlab.verification.spaces import BoxSpace, ListSpace, SortedBoxSpace
+    from nimlab.verification.spaces import BoxSpace, IndexSpace, ListSpace, SortedBoxSpace
 
     registered = _THEOREMS.get(t.id)
     claim: Claim = TheoremClaim(t.id) if registered is t else ObjectTheoremClaim(t)
@@ -391,7 +391,7 @@ def check_theorem(
             space = ListSpace.of(list(inst.positions), LIST_CHUNK, inst.game)
         elif isinstance(space, BoxSpace) and t.vector_claim is not None:
             fast = True
-        elif isinstance(space, (BoxSpace, SortedBoxSpace)):
+        elif isinstance(space, (BoxSpace, SortedBoxSpace, IndexSpace)):
             compiled = True  # a compiled or tabulated claim when the game has a move model
         made = CheckSpec(inst.game, t.kind, claim, space, f"{t.id}#{k}", b, fast, compiled)
         check_budget(made, max_positions)
@@ -459,7 +459,7 @@ def theorem_specs(tid: str | Theorem, bound: int | None = None) -> list[Any]:
     """
     from nimlab.verification.local import CheckKind
     from nimlab.verification.runner import LIST_CHUNK, CheckSpec
-    from nimlab.verification.spaces import BoxSpace, ListSpace, SortedBoxSpace
+    from nimlab.verification.spaces import BoxSpace, IndexSpace, ListSpace, SortedBoxSpace
 
     t = tid if isinstance(tid, Theorem) else theorem(tid)
     b = t.default_bound if bound is None else bound
@@ -474,7 +474,7 @@ def theorem_specs(tid: str | Theorem, bound: int | None = None) -> list[Any]:
             space = ListSpace.of(list(inst.positions), LIST_CHUNK, inst.game)
         elif isinstance(space, BoxSpace) and t.vector_claim is not None:
             fast = True
-        elif isinstance(space, (BoxSpace, SortedBoxSpace)):
+        elif isinstance(space, (BoxSpace, SortedBoxSpace, IndexSpace)):
             compiled = True  # a compiled or tabulated claim when the game has a move model
         kind: CheckKind = t.kind
         out.append(CheckSpec(inst.game, kind, claim, space, f"{t.id}#{k}", b, fast, compiled))

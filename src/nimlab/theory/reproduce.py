@@ -77,16 +77,10 @@ CUSTOM_POSITIONS: dict[str, tuple[int, int]] = {
 #: :data:`BOUNDS_BEFORE`, and why (docs/PERFORMANCE.md says the same).
 NOT_RAISED: dict[str, str] = {
     "SM-E5": "a fixed example of the paper (five claims about given positions): no bound",
-    "S19-T6": "Turning Turtles positions are sets of heads, not heaps: no compiled move "
-    "model, and the Python local check of 10x the boards takes minutes",
     "S19-T7": "Welter positions have distinct heaps: the compiled check walks boxes and "
     "multisets only (not yet strictly increasing tuples)",
     "S19-T8": "Lim's move-closed set is a simplex (total < bound): the compiled check walks "
     "boxes and multisets only",
-    "S19-T12": "Emperor positions are ranges of heaps: no compiled move model, and the Python "
-    "check is slow (about 1 ms a position)",
-    "S19-T13": "Emperor positions are ranges of heaps: no compiled move model, and the Python "
-    "check is slow (about 4 ms a position)",
     "Sh-P7": "not move-closed (all heaps odd): compared with the Python search position by "
     "position",
     "Sh-P8": "<2, ..., 2> with n heaps: the Python search of 10x as many heaps (n up to "

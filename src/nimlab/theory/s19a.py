@@ -92,9 +92,14 @@ def _moore(bound: int) -> Iterator[Instance]:
 
 
 def _turtles(bound: int) -> Iterator[Instance]:
+    from nimlab.verification.spaces import IndexSpace
+
     g = game("turning-turtles")
-    for r, c in turtle_boards(bound):
-        yield Instance(g, board_positions(r, c))
+    for r, c in turtle_boards(bound):  # every set of heads, as its bit mask (compiled)
+        if r * c <= 24:
+            yield Instance(g, space=IndexSpace(g, (r, c)))
+        else:
+            yield Instance(g, board_positions(r, c))
     whole = WholeBoardTurningTurtles()
     for r, c in ((1, 6), (2, 3), (3, 3)):
         if r * c <= max(bound, 9):
@@ -161,7 +166,8 @@ register_theorem(
         game="turning-turtles",
         kind="grundy",
         instances=_turtles,
-        default_bound=14,
+        default_bound=18,
+        deep_bound=22,
         params="boards r x c with r*c <= bound; whole-board search (no splitting) on 1x6, 2x3, 3x3",
         bound_doc="every set of heads on an r x c board with r*c <= bound",
     )

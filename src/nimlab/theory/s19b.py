@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from nimlab.catalog import game
+from nimlab.core.ruleset import Ruleset
 from nimlab.theory.registry import Instance, Theorem, register_theorem
 from nimlab.theory.spaces import sorted_box, sorted_space
 
@@ -39,19 +41,29 @@ def _delete_nim(bound: int) -> Iterator[Instance]:
     yield Instance(game("delete-nim"), space=sorted_space(2, bound))
 
 
+def _ranges(g: Ruleset[Any], shape: tuple[int, ...], bound: int) -> Instance:
+    """The canonical positions with ranges of *shape* and heaps < *bound*: the game's
+    index space (compiled check), or the listed positions when it has none."""
+    from nimlab.verification.spaces import IndexSpace
+
+    if bound >= 1 and g.index_model((bound, *shape)) is not None:
+        return Instance(g, space=IndexSpace(g, (bound, *shape)))
+    return Instance(g, emperor_positions(shape, bound))
+
+
 def _emperor(bound: int) -> Iterator[Instance]:
     g = game("emperor", k=1)
     for shape in _EMPEROR_SHAPES:
-        yield Instance(g, emperor_positions(shape, bound if len(shape) < 3 else bound - 1))
+        yield _ranges(g, shape, bound if len(shape) < 3 else bound - 1)
 
 
 def _k_emperor(bound: int) -> Iterator[Instance]:
     for k in (2, 3):  # k = 1 is S19-T12
         g = game("emperor", k=k)
-        yield Instance(g, emperor_positions((1, 1, 1, 1), bound))
-        yield Instance(g, emperor_positions((2, 2, 2), bound - 1))
-        yield Instance(g, emperor_positions((1, 2, 2, 2), bound - 2))
-        yield Instance(g, emperor_positions((2, 2, 2, 2), bound - 2))
+        yield _ranges(g, (1, 1, 1, 1), bound)
+        yield _ranges(g, (2, 2, 2), bound - 1)
+        yield _ranges(g, (1, 2, 2, 2), bound - 2)
+        yield _ranges(g, (2, 2, 2, 2), bound - 2)
 
 
 register_theorem(
@@ -74,7 +86,8 @@ register_theorem(
         game="emperor",
         kind="p-set",
         instances=_emperor,
-        default_bound=7,
+        default_bound=12,
+        deep_bound=20,
         params="range sizes (1,1,1), (2,2), (1,2,2), (2,3), (2,2,2)",
         bound_doc="every heap < bound (three ranges: < bound - 1)",
     )
@@ -88,7 +101,8 @@ register_theorem(
         game="emperor",
         kind="p-set",
         instances=_k_emperor,
-        default_bound=6,
+        default_bound=12,
+        deep_bound=16,
         params="k = 2, 3 (k = 1: S19-T12); range sizes (1,1,1,1), (2,2,2), (1,2,2,2), (2,2,2,2)",
         bound_doc="every heap < bound (three ranges of two: < bound - 1; four ranges: < bound - 2)",
     )

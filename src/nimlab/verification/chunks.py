@@ -14,6 +14,7 @@ from typing import Any
 
 from nimlab.core.errors import InvalidParameterError, NimlabError
 from nimlab.verification.local import ChunkResult, Claim, _fmt, check_position
+from nimlab.verification.spaces import IndexSpace
 
 __all__ = ["SLEEP_ENV", "check_chunk"]
 
@@ -32,7 +33,13 @@ def check_chunk(spec: Any, i: int) -> ChunkResult:
         res = fast_chunk(spec, i)
         if res is not None:
             return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "vectorised")
-    if getattr(spec, "compiled", False):
+    if getattr(spec, "compiled", False) and isinstance(spec.space, IndexSpace):
+        from nimlab.verification.indexed import indexed_chunk
+
+        res = indexed_chunk(spec, i)
+        if res is not None:
+            return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "compiled")
+    elif getattr(spec, "compiled", False):
         from nimlab.verification.compiled import compiled_chunk
 
         res = compiled_chunk(spec, i)

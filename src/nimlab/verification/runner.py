@@ -35,6 +35,7 @@ from nimlab.verification.local import (
 )
 from nimlab.verification.spaces import (
     BoxSpace,
+    IndexSpace,
     ListSpace,
     SortedBoxSpace,
     Space,
@@ -685,7 +686,7 @@ def _space_size(space: Any) -> int | None:
     """Number of positions of *space* (before invalid ones are skipped), or None."""
     from math import comb
 
-    if isinstance(space, (BoxSpace, SortedBoxSpace)):
+    if isinstance(space, (BoxSpace, SortedBoxSpace, IndexSpace)):
         return space.size
     if isinstance(space, TotalSpace):
         span = max(0, space.bound - space.low * space.n_heaps)
@@ -820,7 +821,11 @@ def _run(
 
             if supports_fast(spec):
                 warm_up()  # forked workers inherit the loaded kernels
-        if spec.compiled:
+        if spec.compiled and isinstance(spec.space, IndexSpace):
+            from nimlab.verification.indexed import warm_up_indexed
+
+            warm_up_indexed(spec)  # tabulated and compiled once, inherited by the workers
+        elif spec.compiled:
             from nimlab.verification.compiled import warm_up_compiled
 
             warm_up_compiled(spec)  # compiled once, inherited by the forked workers

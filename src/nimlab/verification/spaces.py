@@ -17,7 +17,15 @@ from typing import Any, Protocol, runtime_checkable
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.ruleset import Ruleset
 
-__all__ = ["BoxSpace", "ListSpace", "SortedBoxSpace", "Space", "TotalSpace", "rows_per_chunk"]
+__all__ = [
+    "BoxSpace",
+    "IndexSpace",
+    "ListSpace",
+    "SortedBoxSpace",
+    "Space",
+    "TotalSpace",
+    "rows_per_chunk",
+]
 
 
 def _accepted(
@@ -342,3 +350,69 @@ class ListSpace(_CachesNotPickled):
     ) -> ListSpace:
         """A list space over *positions* (options are matched up to ``game.canonical``)."""
         return cls(tuple(positions), max(1, chunk_size), game)
+
+
+@dataclass(frozen=True)
+class IndexSpace:
+    """The positions of one region of a game's index model
+    (:meth:`~nimlab.core.ruleset.Ruleset.index_model`), in index order: chunk ``i`` holds
+    the indices ``[i*target, (i+1)*target)``. Options come before their positions.
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> s = IndexSpace(game("turning-turtles"), (1, 2))
+    >>> s.size, [sorted(p) for p in s.chunk(0)], s.contains(frozenset({(2, 1)}))
+    (4, [[], [(1, 1)], [(1, 2)], [(1, 1), (1, 2)]], False)
+    """
+
+    game: Ruleset[Any]
+    region: tuple[int, ...]
+    target: int = 1 << 16
+    _m: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"game": self.game, "region": self.region, "target": self.target}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "_m", {})
+
+    def model(self) -> Any:
+        """The game's :class:`~nimlab.core.kernels.IndexModel` of this region."""
+        got = self._m.get("m")
+        if got is None:
+            got = self.game.index_model(self.region)
+            if got is None:
+                raise InvalidPositionError(
+                    f"{self.game.label()}: no index model for region {self.region}"
+                )
+            self._m["m"] = got
+        return got
+
+    @property
+    def size(self) -> int:
+        """Number of positions."""
+        return int(self.model().size)
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.size // max(1, self.target))
+
+    def index_range(self, i: int) -> tuple[int, int]:
+        """The indices ``[i0, i1)`` of chunk *i*."""
+        i0 = i * self.target
+        return i0, min(self.size, i0 + self.target)
+
+    def chunk(self, i: int) -> Iterator[Any]:
+        m = self.model()
+        i0, i1 = self.index_range(i)
+        for j in range(i0, i1):
+            yield m.position(tuple(int(x) for x in m.decode(m.params, j)))
+
+    def contains(self, position: Any) -> bool:
+        return self.model().index(position) is not None
+
+    def describe(self) -> str:
+        return str(self.model().describe)

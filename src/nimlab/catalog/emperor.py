@@ -268,11 +268,6 @@ class Emperor(Ruleset[EmperorPosition]):
             _compiled.emperor_is_option,
         )
 
-    def index_region(self, position: EmperorPosition) -> tuple[int, ...] | None:
-        """Heap bound ``1 + the largest heap``, then the range sizes in increasing order."""
-        top = max((h for r in position for h in r), default=0)
-        return (top + 1, *sorted(len(r) for r in position))
-
     def canonical(self, position: EmperorPosition) -> EmperorPosition:
         """Heaps sorted within each range, and ranges sorted."""
         return tuple(sorted(tuple(sorted(r)) for r in position))

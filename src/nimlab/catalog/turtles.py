@@ -182,10 +182,6 @@ class TurningTurtles(Ruleset[Heads]):
             f"every set of heads of a {rows} x {cols} board",
         )
 
-    def index_region(self, position: Heads) -> tuple[int, ...] | None:
-        """The smallest board holding the heads (at least 1 x 1)."""
-        return (max((a for a, _ in position), default=1), max((b for _, b in position), default=1))
-
     def canonical(self, position: Heads) -> Heads:
         """The position or its transpose (the board's diagonal symmetry), whichever sorts first."""
         t = frozenset((b, a) for a, b in position)

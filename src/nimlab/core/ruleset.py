@@ -191,13 +191,8 @@ class Ruleset(abc.ABC, Generic[P]):
         coins): the compiled local check walks the region by index
         (:class:`~nimlab.verification.spaces.IndexSpace`). What a region is, the game
         says (Emperor Nim: the heap bound and the sizes of the ranges; Turning Turtles:
-        the board's rows and columns); :meth:`index_region` gives the region of a
-        position. numba is imported inside the implementations.
+        the board's rows and columns). numba is imported inside the implementations.
         """
-        return None
-
-    def index_region(self, position: P) -> tuple[int, ...] | None:
-        """The smallest region of :meth:`index_model` that holds *position*, or None."""
         return None
 
     def periodicity_proof(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import select
 import signal
 import subprocess
@@ -53,14 +54,18 @@ def test_one_octal_heap_is_read_from_its_sequence() -> None:
 
 
 def _in_a_terminal(
-    args: list[str], marker: bytes | None = None, env: dict[str, str] | None = None
+    args: list[str],
+    marker: bytes | re.Pattern[bytes] | None = None,
+    env: dict[str, str] | None = None,
+    python: bool = False,
 ) -> tuple[int, str]:
-    """Run the CLI with stderr (and stdout) on a pseudo-terminal; return its status and
-    everything it printed. With *marker*, press Ctrl-C once it was printed."""
+    """Run the CLI (with *python*: Python with *args*) with stderr (and stdout) on a
+    pseudo-terminal; return its status and everything it printed. With *marker* (bytes or
+    a pattern), press Ctrl-C once it was printed."""
     master, slave = pty.openpty()
     env = dict(os.environ, COLUMNS="160", TERM="xterm", **(env or {}))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "nimlab", *args],
+        [sys.executable, *args] if python else [sys.executable, "-m", "nimlab", *args],
         stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env, close_fds=True,
     )  # fmt: skip
     os.close(slave)
@@ -69,7 +74,12 @@ def _in_a_terminal(
     sent = False
     try:
         while time.monotonic() - t0 < 120:
-            if marker is not None and not sent and marker in out:
+            seen = (
+                (marker.search(out) if isinstance(marker, re.Pattern) else marker in out)
+                if marker is not None
+                else False
+            )
+            if seen and not sent:
                 proc.send_signal(signal.SIGINT)
                 sent = True
             ready, _, _ = select.select([master], [], [], 0.1)
@@ -211,3 +221,29 @@ def test_a_long_search_shows_its_moves_against_the_budget_and_stops_on_ctrl_c() 
     assert "Traceback" not in out, out[-3000:]
     assert "search (moves of the budget)" in out and "/5000000" in out, out[-2000:]
     assert rc == 130, out[-2000:]
+
+
+_TABLE_FROM_PYTHON = """
+import threading
+import nimlab
+try:
+    nimlab.table("wythoff", 12000, progress=True)
+    print("finished")
+except KeyboardInterrupt:
+    left = [t.name for t in threading.enumerate() if t.name == "nimlab-kernel"]
+    print("interrupted; kernel threads left:", left)
+"""
+
+
+@pytest.mark.timeout(180)
+def test_ctrl_c_on_a_table_started_from_python_stops_its_kernel_thread() -> None:
+    # the kernel runs in a worker thread while the bar is drawn: Ctrl-C must stop it (its
+    # stop flag), not leave it computing in the background
+    rc, out = _in_a_terminal(
+        ["-c", _TABLE_FROM_PYTHON],
+        re.compile(rb"m +[1-9][0-9]*/144000000"),  # some cells done
+        env={"NIMLAB_PROGRESS_DELAY": "0"},
+        python=True,
+    )
+    assert rc == 0, out[-2000:]
+    assert "interrupted; kernel threads left: []" in out, out[-2000:]

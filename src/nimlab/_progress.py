@@ -110,30 +110,59 @@ class Progress:
 
 
 def run_watched(
-    kernel: Callable[[], Any], done: Callable[[], int], bar: Progress, poll: float = 0.2
+    kernel: Callable[[], Any],
+    done: Callable[[], int],
+    bar: Progress,
+    poll: float = 0.2,
+    cancel: Callable[[], None] | None = None,
 ) -> None:
     """Run *kernel* (a call into a compiled kernel) in a worker thread, updating *bar* with
     ``done()`` every *poll* seconds until it ends; its exception, if any, is raised here.
 
-    Ctrl-C in the calling thread stops the wait at once (``KeyboardInterrupt``); the
-    kernel cannot be interrupted and finishes in the background (a daemon thread, gone
-    when the process exits).
+    Ctrl-C in the calling thread (``KeyboardInterrupt``) calls *cancel* (which makes the
+    kernel return early, for example by setting a flag it checks) and waits for the worker
+    to end before the interrupt goes on, so no computation is left running behind the
+    caller's back. Without *cancel* the wait is left at once and the kernel finishes in
+    the background (a daemon thread, gone when the process exits).
     """
     failure: list[BaseException] = []
+    # waiting on an Event, not on Thread.join: a join interrupted by Ctrl-C can leave the
+    # thread marked as ended while it still runs (CPython 3.11)
+    finished = threading.Event()
 
     def target() -> None:
         try:
             kernel()
         except BaseException as exc:  # pragma: no cover - kernels raise only on bugs
             failure.append(exc)
+        finally:
+            finished.set()
 
     worker = threading.Thread(target=target, name="nimlab-kernel", daemon=True)
     worker.start()
     try:
-        while worker.is_alive():
-            worker.join(poll)
+        while not finished.wait(poll):
             bar.update(done())
+        bar.update(done())
+    except BaseException:
+        if cancel is not None:
+            cancel()
+            _wait_uninterrupted(finished)
+            worker.join()
+        raise
     finally:
         bar.close()
+    worker.join()
     if failure:  # pragma: no cover
         raise failure[0]
+
+
+def _wait_uninterrupted(finished: threading.Event) -> None:
+    """Wait until *finished* is set, through further Ctrl-C presses (the worker ends
+    soon: it was asked to stop)."""
+    while True:
+        try:
+            if finished.wait(0.1):
+                return
+        except KeyboardInterrupt:
+            continue

@@ -7,6 +7,10 @@ from heap i"), filled as the line is swept, plus a small scratch bitset for the 
 moves of the cell. Two-heap tables are computed as three-dimensional ones with a first
 axis of length 1, so that each kernel is compiled once per output dtype.
 
+Each kernel takes a last argument ``stop``, a one-element ``uint8`` array that another
+thread sets to 1 to make it return early (the table is then incomplete and dropped): a
+table watched by a progress bar runs in a worker thread, and Ctrl-C stops it for good.
+
 These are internal functions: :func:`nimlab.engine.table` chooses, checks sizes and
 bounds, and allocates.
 """
@@ -33,7 +37,7 @@ def _setbit(bits: Any, i: int, v: int) -> None:  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def wythoff_kernel(out: Any) -> None:  # pragma: no cover - compiled
+def wythoff_kernel(out: Any, stop: Any) -> None:  # pragma: no cover - compiled
     """Wythoff Grundy table ``out[x, y]`` with row, column and diagonal bitsets.
 
     Each bitset also keeps the number of its leading all-ones words: the union of the
@@ -49,6 +53,8 @@ def wythoff_kernel(out: Any) -> None:  # pragma: no cover - compiled
     fd = np.zeros(n0 + n1, np.int64)
     ones = np.uint64(0xFFFFFFFFFFFFFFFF)
     for x in range(n0):
+        if stop[0]:
+            return
         row[:] = 0
         fr = 0
         for y in range(n1):
@@ -75,7 +81,7 @@ def wythoff_kernel(out: Any) -> None:  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True)
 def axis_kernel(
-    out: Any, cof: Any, lag: Any, diag: bool, offs: Any, misere: bool
+    out: Any, cof: Any, lag: Any, diag: bool, offs: Any, misere: bool, stop: Any
 ) -> None:  # pragma: no cover
     """Grundy (or misère P/N) table of a game given by lines and explicit moves.
 
@@ -112,6 +118,8 @@ def axis_kernel(
     vals = np.zeros(k_, np.int64)
     for x in range(n0):
         for y in range(n1):
+            if stop[0]:
+                return
             for z in range(n2):
                 a0 = y * n2 + z
                 a1 = x * n2 + z
@@ -187,7 +195,7 @@ def axis_kernel(
 
 
 @njit(cache=True, nogil=True)
-def moore_kernel(out: Any, k: int, misere: bool) -> None:  # pragma: no cover - compiled
+def moore_kernel(out: Any, k: int, misere: bool, stop: Any) -> None:  # pragma: no cover - compiled
     """Grundy table of Moore's Nim_k on up to three heaps (moves change at most k heaps).
 
     Options changing one heap lie on lines, options changing two heaps fill the lower
@@ -221,6 +229,8 @@ def moore_kernel(out: Any, k: int, misere: bool) -> None:  # pragma: no cover - 
         if big:
             rpz[:, :] = 0
         for y in range(n1):
+            if stop[0]:
+                return
             row[:] = 0
             for z in range(n2):
                 w = 0
@@ -261,7 +271,7 @@ def moore_kernel(out: Any, k: int, misere: bool) -> None:  # pragma: no cover - 
 
 
 @njit(cache=True, nogil=True)
-def lim_kernel(out: Any, misere: bool) -> None:  # pragma: no cover - compiled
+def lim_kernel(out: Any, misere: bool, stop: Any) -> None:  # pragma: no cover - compiled
     """Lim Grundy values on the simplex ``a + b + c <= s`` (an (s+1)^3 array).
 
     A move takes ``t`` from two heaps and adds ``t`` to the third: the total drops by
@@ -274,6 +284,8 @@ def lim_kernel(out: Any, misere: bool) -> None:  # pragma: no cover - compiled
     ones = np.uint64(0xFFFFFFFFFFFFFFFF)
     for s in range(s_ + 1):
         for a in range(s + 1):
+            if stop[0]:
+                return
             for b in range(s - a + 1):
                 c = s - a - b
                 for t in range(1, min(a, b) + 1):
@@ -297,7 +309,7 @@ def lim_kernel(out: Any, misere: bool) -> None:  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def delete_nim_kernel(out: Any, misere: bool) -> None:  # pragma: no cover - compiled
+def delete_nim_kernel(out: Any, misere: bool, stop: Any) -> None:  # pragma: no cover - compiled
     """Delete Nim ([S19] form) on a square ``out``: G(a, b) = mex(D[a-1] | D[b-1]).
 
     ``D[s]`` is the set of values on the anti-diagonal of total ``s``: removing heap a
@@ -311,6 +323,8 @@ def delete_nim_kernel(out: Any, misere: bool) -> None:  # pragma: no cover - com
     ones = np.uint64(0xFFFFFFFFFFFFFFFF)
     m_ = np.zeros(w_, np.uint64)
     for s in range(2 * n - 1):
+        if stop[0]:
+            return
         for a in range(max(0, s - n + 1), min(s, n - 1) + 1):
             b = s - a
             m_[:] = 0
@@ -333,7 +347,7 @@ def delete_nim_kernel(out: Any, misere: bool) -> None:  # pragma: no cover - com
 
 @njit(cache=True, nogil=True)
 def lines2_kernel(
-    out: Any, cof0: bool, cof1: bool, lag0: int, lag1: int, offs: Any
+    out: Any, cof0: bool, cof1: bool, lag0: int, lag1: int, offs: Any, stop: Any
 ) -> None:  # pragma: no cover
     """Two-heap Grundy table: cofinite moves along each heap (with lags) + explicit moves.
 
@@ -356,6 +370,8 @@ def lines2_kernel(
     row = np.zeros(w_, np.uint64)
     ex = np.zeros(k_ + 1, np.int64)
     for x in range(n0):
+        if stop[0]:
+            return
         row[:] = 0
         fr = 0
         for y in range(n1):

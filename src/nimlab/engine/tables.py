@@ -158,10 +158,16 @@ class _Watch:
 
     def run(self, kernel: Callable[..., Any], out: npt.NDArray[Any], *args: Any,
             region: tuple[int, ...] | None = None) -> None:  # fmt: skip
-        """Run ``kernel(out, *args)``, with the bar when it is on (cells of *region*, the
-        box of *out* that is returned)."""
+        """Run ``kernel(out, *args, stop)``, with the bar when it is on (cells of *region*,
+        the box of *out* that is returned).
+
+        With the bar the kernel runs in a worker thread; Ctrl-C sets its ``stop`` flag and
+        waits for it to return (within a row of cells), so no thread keeps computing
+        after ``KeyboardInterrupt`` reaches the caller.
+        """
+        stop = np.zeros(1, dtype=np.uint8)
         if not self.bar.enabled:
-            kernel(out, *args)
+            kernel(out, *args, stop)
             return
         from nimlab._progress import run_watched
 
@@ -176,7 +182,10 @@ class _Watch:
         def done() -> int:
             return int(total * float(np.mean(view[picks] != sentinel)))
 
-        run_watched(lambda: kernel(out, *args), done, self.bar)
+        def cancel() -> None:
+            stop[0] = 1
+
+        run_watched(lambda: kernel(out, *args, stop), done, self.bar, cancel=cancel)
 
 
 # -- kernels ------------------------------------------------------------------------
@@ -442,8 +451,8 @@ def table(
         Budget of positions of the generic path.
     progress : bool
         Show a progress bar (positions or cells done, rate, time left) on a terminal for
-        long runs; Ctrl-C stops them (the compiled engine between chunks; a kernel's run
-        is abandoned in a background thread that ends with the process).
+        long runs; Ctrl-C stops them (the compiled engine between chunks, a kernel within
+        a row of cells: no thread keeps running) and raises ``KeyboardInterrupt``.
 
     Returns
     -------

@@ -464,6 +464,14 @@ CLI_CASES: tuple[Cli, ...] = (
     c("genus-heap-budget", "genus octal -p code=0.77 -n 60", "budget of heaps <= 40"),
     c("mq-huge-bound", "misere-quotient 0.77 --max-heap 1000000000", "--heap-budget", isolate=True),
     c("mq-budget", "misere-quotient 0.77 --max-heap 300", "budget of heaps <= 256"),
+    # a long code: every heap has hundreds of options; the work budget stops it
+    c(
+        "mq-long-code-work",
+        "misere-quotient 0." + "7" * 40 + " --max-heap 200 --max-work 5000000",
+        "--max-work N",
+        timeout=60,
+    ),
+    c("mq-max-work-0", "misere-quotient 0.77 --max-heap 20 --max-work 0", "--max-work"),
     c(
         "grundy-octal-heap-million",
         "grundy octal -p code=0.77 1000000",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -101,9 +102,51 @@ def test_budgets() -> None:
         misere_quotient("0.07", max_heap=26, max_pairs=500)
     with pytest.raises(QuotientNotFoundError, match="max_rounds"):
         misere_quotient("0.07", max_heap=26, max_rounds=0)
-    for bad in ({"max_order": 0}, {"max_pairs": -1}, {"max_rounds": -1}):
+    for bad in ({"max_order": 0}, {"max_pairs": -1}, {"max_rounds": -1}, {"max_work": 0}):
         with pytest.raises(InvalidParameterError):
             misere_quotient("0.77", max_heap=5, **bad)
+
+
+LONG_CODE = "0." + "7" * 40  # heaps of up to 40 stones taken, left in up to two heaps
+
+
+def test_the_work_budget_bounds_the_whole_computation() -> None:
+    # each proof of a game whose heaps have very many options stays within max_pairs, but
+    # the whole run (one proof per candidate, per heap) ran for hours: the work budget
+    # counts every step, all heaps together, and stops it as the work is done
+    t0 = time.process_time()
+    with pytest.raises(QuotientTooLargeError, match=r"at heap \d+ .*budget of 5,000,000 steps"):
+        misere_quotient(LONG_CODE, max_heap=200, max_work=5_000_000)
+    assert time.process_time() - t0 < 20
+    # the same quotient with any budget that suffices; the CLI's default is the API's
+    small = misere_quotient("0.77", max_heap=30)
+    assert misere_quotient("0.77", max_heap=30, max_work=50_000_000).order == small.order
+    from nimlab.cli.misere_cmd import misere_quotient_cmd
+
+    default = next(p.default for p in misere_quotient_cmd.params if p.name == "max_work")
+    assert default == quotient_module.DEFAULT_MAX_WORK
+
+
+def test_progress_shows_the_steps_against_the_work_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # the bar draws on terminals
+    work = quotient_module._Work(1000)
+    bar = quotient_module.Progress("octal(code=0.77): misère quotient", 30, "heaps")
+    report = quotient_module._reporter(bar, work)
+    bar.start -= 5.0
+    work.spent = 250
+    report(10, 24, 0)
+    try:
+        assert bar.bar.tasks[0].fields["detail"] == "order 24, heap done, 250 of 1,000 steps"
+        work.spent = 600
+        assert work.tick is not None
+        work.tick()  # while a heap is proved: the same heap, the steps spent so far
+        assert bar.bar.tasks[0].fields["detail"].endswith("600 of 1,000 steps")
+    finally:
+        bar.close()
 
 
 def test_cli_checkpoint_and_budgets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -148,6 +148,14 @@ def genus_cmd(
     help="Largest heap bound accepted (the work grows faster than its square).",
 )
 @click.option(
+    "--max-work",
+    type=click.IntRange(min=1),
+    default=500_000_000,
+    show_default=True,
+    help="Budget of steps of the whole computation (about 10 million a second): games "
+    "whose heaps have very many options stop within it.",
+)
+@click.option(
     "--checkpoint",
     type=click.Path(dir_okay=False),
     default=None,
@@ -169,6 +177,7 @@ def misere_quotient_cmd(
     max_pairs: int,
     max_rounds: int,
     heap_budget: int,
+    max_work: int,
     checkpoint: str | None,
     progress: bool | None,
     latex: bool,
@@ -202,6 +211,7 @@ def misere_quotient_cmd(
         max_pairs=max_pairs,
         max_rounds=max_rounds,
         heap_budget=heap_budget,
+        max_work=max_work,
         progress=progress,
         checkpoint=checkpoint,
     )

@@ -40,6 +40,7 @@ Combin. Theory Ser. A 115 (2008) 593–622.
 
 from __future__ import annotations
 
+import contextvars
 import heapq
 import itertools
 import json
@@ -74,6 +75,10 @@ DEFAULT_MAX_ROUNDS = 2000
 #: Largest heap bound accepted unless the caller raises ``heap_budget`` (the work grows
 #: faster than the square of the bound: Kayles to heap 108 takes about 9 s).
 DEFAULT_HEAP_BUDGET = 256
+#: Steps of work of one computation (automaton transitions read, option states built,
+#: states built or compared), all heaps together: about a minute of work in pure
+#: Python; Dawson's Kayles to heap 30 takes about 210 million.
+DEFAULT_MAX_WORK = 500_000_000
 _MAX_DOMINATION = 4000  # states: the domination relation is a states x states boolean matrix
 _NAMES = "abcdefghijklmnopqrstuvwxyz"
 
@@ -87,6 +92,45 @@ class QuotientNotFoundError(NimlabError, RuntimeError):
 
 
 Word = tuple[int, ...]
+
+
+class _Work:
+    """The steps of work of one quotient computation, against its budget ``max_work``.
+
+    Every costly part (the proofs of candidates, building, minimising and comparing
+    candidates) spends its steps here before or while it does them, so a game whose heaps
+    have very many options stops within its budget instead of running for hours inside
+    the other budgets (each of which bounds one proof, not the whole run).
+    """
+
+    def __init__(self, budget: int, tick: Callable[[], None] | None = None) -> None:
+        self.budget = budget
+        self.spent = 0
+        self.heap = 0
+        self.tick = tick
+        self.next_tick = 1 << 20
+
+    def spend(self, steps: int) -> None:
+        self.spent += steps
+        if self.spent > self.budget:
+            raise QuotientTooLargeError(
+                f"misère quotient: at heap {self.heap:,} the computation needs more than "
+                f"its budget of {self.budget:,} steps (the heaps of this game have very "
+                "many options); raise max_work (CLI: --max-work N) or lower the heap bound"
+            )
+        if self.tick is not None and self.spent >= self.next_tick:
+            self.next_tick = self.spent + (1 << 20)
+            self.tick()
+
+
+_WORK: contextvars.ContextVar[_Work | None] = contextvars.ContextVar("nimlab_quotient_work")
+
+
+def _spend(steps: int) -> None:
+    """Spend *steps* of the running computation's work budget (none outside one)."""
+    work = _WORK.get(None)
+    if work is not None:
+        work.spend(steps)
 
 
 @dataclass
@@ -142,7 +186,9 @@ class _Automaton:
             x = d[x][li]
         return x
 
-    def verify(self, max_pairs: int) -> list[int] | None:
+    def verify(
+        self, max_pairs: int, add_cache: dict[tuple[int, int], int] | None = None
+    ) -> list[int] | None:
         """None when the P-predicate is proved right for every sum; else a failing sum.
 
         The pairs (state of a sum, states of its options) reachable from the empty sum
@@ -150,6 +196,10 @@ class _Automaton:
         is P" on all of them proves, by induction on the game, that every sum's state
         carries its misère outcome. A failing pair yields the sum (letter indices) that
         reached it.
+
+        *add_cache* keeps the option states each heap brings to each state between
+        proofs of automata that share those (the candidates for one heap differ only in
+        the action of that heap, which no option word contains).
         """
         d, is_p, opts = self.delta, self.is_p, self.opts
         pmask = 0
@@ -158,12 +208,15 @@ class _Automaton:
                 pmask |= 1 << x
         nl = len(self.letters)
         # the states of the options a heap adds, from each state (memoised per state)
-        add_cache: dict[tuple[int, int], int] = {}
+        if add_cache is None:
+            add_cache = {}
+        ocost = [len(o) + sum(len(w) for w in o) for o in opts]
 
         def added(x: int, li: int) -> int:
             key = (x, li)
             got = add_cache.get(key)
             if got is None:
+                _spend(ocost[li])
                 got = 0
                 for o in opts[li]:
                     got |= 1 << self.apply(x, o)
@@ -183,6 +236,7 @@ class _Automaton:
                 tbits.append(low.bit_length() - 1)
                 m ^= low
             row = d[x]
+            _spend(nl * (1 + len(tbits)))
             for li in range(nl):
                 x2 = row[li]
                 t2 = added(x, li)
@@ -227,6 +281,7 @@ class _Automaton:
         nl = len(self.letters)
         letters = range(nl)
         # added[x][li]: the states of the options heap li brings to a sum in state x
+        _spend(len(d) * sum(len(o) + sum(len(w) for w in o) for o in opts))
         added = [
             [sum({1 << self.apply(x, o) for o in opts[li]}) for li in letters]
             for x in range(len(d))
@@ -256,6 +311,7 @@ class _Automaton:
         def image(tmask: int) -> list[int]:
             got = images.get(tmask)
             if got is None:
+                _spend(nl * tmask.bit_count())
                 got = [0] * nl
                 m = tmask
                 while m:
@@ -290,6 +346,7 @@ class _Automaton:
             img = image(tmask)
             row = d[x]
             add = added[x]
+            _spend(nl)
             for li in letters:
                 nxt = (row[li], prune(add[li] | img[li]))
                 w2 = wt + weights[li]
@@ -320,6 +377,7 @@ class _Automaton:
         p = np.array(self.is_p, dtype=bool)
         rel = ~p[:, None] | p[None, :]
         while True:
+            _spend(n * n * len(self.letters) // 16 + 1)
             new = rel.copy()
             for li in range(len(self.letters)):
                 col = dm[:, li]
@@ -365,6 +423,7 @@ class _Automaton:
         block = {x: int(self.is_p[x]) for x in order}
         nblocks = len(set(block.values()))
         while True:
+            _spend(len(order) * (nl + 1))
             sig: dict[tuple[int, ...], int] = {}
             new = {}
             for x in order:
@@ -442,8 +501,15 @@ def _build(
     checkpoint: Callable[[_Quotient], None] | None = None,
 ) -> _Quotient:
     q = start or _Quotient(mul=[[0]], is_p=[False], phi=[0], heap_opts=[[]], rep=[()], gens=[])
+    work = _WORK.get(None)
+    # (state, letter) -> option states that heap brings: the same for every candidate of a
+    # heap and for later heaps, as long as the quotient (its states) does not change
+    shared: dict[tuple[int, int], int] = {}
     for n in range(len(q.phi), max_heap + 1):
+        if work is not None:
+            work.heap = n
         words = _heap_option_words(game, n)
+        _spend(len(words) + 1)
         if any(h >= n for w in words for h in w):
             raise InvalidParameterError(
                 f"{game.label()}: heap {n} has an option with a heap >= {n}; misère quotients "
@@ -468,7 +534,7 @@ def _build(
                 continue
             phi = [*q.phi, x]
             delta = [[row[phi[h]] for h in letters] for row in q.mul]
-            if _Automaton(delta, q.is_p, letters, lopts).verify(max_pairs) is None:
+            if _Automaton(delta, q.is_p, letters, lopts).verify(max_pairs, shared) is None:
                 found = x
                 break
         if found is not None:
@@ -477,6 +543,7 @@ def _build(
             births = _birthdays(q.heap_opts)
             weights = [births[h] for h in letters]
             q = _extend(q, n, letters, lopts, weights, max_order, max_pairs, max_rounds, report)
+            shared = {}  # new states: the option states of each heap are computed again
         if report is not None:
             report(n, q.size, 0)
         if checkpoint is not None:
@@ -631,6 +698,7 @@ def _free(
         prod *= c
     if len(order) * prod > max_states:
         return None
+    _spend(len(order) * prod * (nl + 1))
     strides = []
     acc = prod
     for c in sizes:
@@ -686,8 +754,10 @@ def _p_from_least_sums(
             if least[y] is None:
                 heapq.heappush(hq, (tot + weights[li], neg - 1, (*w, li), y))
     is_p = [False] * n
+    _spend(n * nl)
     for x in order:
         w = tuple(sorted(least[x] or ()))
+        _spend(sum(len(lopts[li]) * (len(w) + 1) for li in set(w)))
         any_opt = False
         p_here = True
         for k, li in enumerate(w):
@@ -713,12 +783,20 @@ def _p_from_least_sums(
 _CHECKPOINT_FORMAT = "nimlab misère quotient checkpoint 1"
 
 
-def _reporter(bar: Progress) -> Callable[[int, int, int], None]:
-    """Report heaps done, the current order and the recalibration under way on *bar*."""
+def _reporter(bar: Progress, work: _Work | None = None) -> Callable[[int, int, int], None]:
+    """Report heaps done, the current order, the recalibration under way and the steps
+    spent of the work budget on *bar*."""
+
+    last = [bar.done, 1, 0]
 
     def report(heap: int, order: int, rounds: int) -> None:
+        last[:] = [heap, order, rounds]
         state = f"recalibration {rounds}" if rounds else "heap done"
-        bar.update(heap, f"order {order:,}, {state}")
+        steps = "" if work is None else f", {work.spent:,} of {work.budget:,} steps"
+        bar.update(heap, f"order {order:,}, {state}{steps}")
+
+    if work is not None:  # redrawn with the steps spent while a heap is being proved
+        work.tick = lambda: report(last[0], last[1], last[2])
 
     return report
 
@@ -1028,6 +1106,7 @@ def misere_quotient(
     max_pairs: int = DEFAULT_MAX_PAIRS,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     heap_budget: int = DEFAULT_HEAP_BUDGET,
+    max_work: int = DEFAULT_MAX_WORK,
     progress: bool = False,
     checkpoint: str | os.PathLike[str] | None = None,
 ) -> MisereQuotient:
@@ -1047,6 +1126,11 @@ def misere_quotient(
         Most recalibrations of the candidates at one heap.
     heap_budget : int
         Largest ``max_heap`` accepted (WorkTooLargeError, before any work, beyond it).
+    max_work : int
+        Budget of steps of the whole computation (automaton transitions read, option
+        states and candidate states built): a game whose heaps have very many options
+        (long codes) stops with QuotientTooLargeError within it, checked as the work
+        is done, instead of running for hours inside the budgets above.
     progress : bool
         Show a progress bar on stderr (heaps done, order, recalibrations, rate) when the
         computation lasts more than a second.
@@ -1083,24 +1167,32 @@ def misere_quotient(
             f"{g.label()}: a position of this game is not the sum of its heaps, so it has no "
             "misère quotient of heaps"
         )
-    for name, value in (("max_order", max_order), ("max_pairs", max_pairs)):
+    for name, value in (
+        ("max_order", max_order),
+        ("max_pairs", max_pairs),
+        ("max_work", max_work),
+    ):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise InvalidParameterError(f"{name} must be an integer >= 1, got {value!r}")
     if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 0:
         raise InvalidParameterError(f"max_rounds must be an integer >= 0, got {max_rounds!r}")
-    start = None
-    save = None
-    if checkpoint is not None:
-        path = Path(checkpoint)
-        if path.exists():
-            start = _load_checkpoint(g, path, max_heap, max_pairs)
-
-        def save(q: _Quotient) -> None:
-            _save_checkpoint(g, path, q)
-
-    done = 0 if start is None else len(start.phi) - 1
-    bar = Progress(f"{g.label()}: misère quotient", max_heap, "heaps", start=done, enabled=progress)
+    work = _Work(max_work)
+    bar: Progress | None = None
+    token = _WORK.set(work)
     try:
+        start = None
+        save = None
+        if checkpoint is not None:
+            path = Path(checkpoint)
+            if path.exists():
+                start = _load_checkpoint(g, path, max_heap, max_pairs)
+
+            def save(q: _Quotient) -> None:
+                _save_checkpoint(g, path, q)
+
+        done = 0 if start is None else len(start.phi) - 1
+        label = f"{g.label()}: misère quotient"
+        bar = Progress(label, max_heap, "heaps", start=done, enabled=progress)
         q = _build(
             g,
             max_heap,
@@ -1108,11 +1200,13 @@ def misere_quotient(
             max_pairs,
             max_rounds,
             start=start,
-            report=_reporter(bar) if bar.enabled else None,
+            report=_reporter(bar, work) if bar.enabled else None,
             checkpoint=save,
         )
     finally:
-        bar.close()
+        _WORK.reset(token)
+        if bar is not None:
+            bar.close()
     nf, gen_elems = _element_names(q)
     names = tuple(_name(v) for v in nf)
     rels = _relations(q, nf, gen_elems)

@@ -53,6 +53,8 @@ _LAZY: dict[str, str] = {
     "games": "nimlab.catalog",
     "GameInfo": "nimlab.catalog",
     # solvers
+    "answer": "nimlab.solvers",
+    "Answer": "nimlab.solvers",
     "grundy": "nimlab.solvers",
     "outcome": "nimlab.solvers",
     "winning_moves": "nimlab.solvers",
@@ -120,6 +122,7 @@ _LAZY: dict[str, str] = {
 }
 
 __all__ = [
+    "Answer",
     "BinaryView",
     "ClusterError",
     "Counterexamples",
@@ -157,6 +160,7 @@ __all__ = [
     "UnknownTheoremError",
     "VerificationResult",
     "WorkTooLargeError",
+    "answer",
     "binary_view",
     "check_theorem",
     "counterexamples",
@@ -253,8 +257,10 @@ if TYPE_CHECKING:
     )
     from nimlab.render import BinaryView, GameTree, TableView, binary_view, game_tree, table_view
     from nimlab.solvers import (
+        Answer,
         SearchCache,
         Solver,
+        answer,
         grundy,
         moves,
         outcome,

@@ -84,9 +84,9 @@ def _common(f: Any) -> Any:
     return f
 
 
-def _budgets(max_positions: int | None, max_moves: int | None) -> dict[str, int]:
+def _budgets(max_positions: int | None, max_moves: int | None) -> dict[str, Any]:
     """The search budgets given on the command line (the others keep their defaults)."""
-    out = {}
+    out: dict[str, Any] = {}
     if max_positions is not None:
         out["max_positions"] = max_positions
     if max_moves is not None:
@@ -105,24 +105,30 @@ def grundy_cmd(
     max_positions: int | None,
     max_moves: int | None,
 ) -> None:
-    """Grundy value of a position: nimlab grundy nim 3 4 5."""
-    from nimlab import grundy
+    """Grundy value of a position: nimlab grundy nim 3 4 5.
+
+    With --json, also how it was found: "method" (closed form, compiled table,
+    compiled sequence, compiled engine, search, or sum of components), and for a
+    closed form its result id ("theorem") and "status".
+    """
+    from nimlab import answer
 
     g = game_from_cli(game_name, params)
     pos = position_from_cli(g, heaps)
     t0 = time.perf_counter()
-    value = grundy(g, pos, method=method, **_budgets(max_positions, max_moves))
+    res = answer(g, pos, kind="grundy", method=method, **_budgets(max_positions, max_moves))
     if as_json:
         emit_json(
             {
                 "game": g.label(),
                 "position": pos,
-                "grundy": value,
+                "grundy": res.value,
+                **res.how(),
                 "seconds": time.perf_counter() - t0,
             }
         )
     else:
-        click.echo(value)
+        click.echo(res.value)
 
 
 @click.command("outcome", context_settings=HEAP_CONTEXT)
@@ -138,16 +144,30 @@ def outcome_cmd(
     max_moves: int | None,
     misere: bool,
 ) -> None:
-    """Outcome (P or N) of a position: nimlab outcome nim 1 2 3."""
-    from nimlab import outcome
+    """Outcome (P or N) of a position: nimlab outcome nim 1 2 3.
+
+    With --json, also how it was found: "method" (closed form, compiled table,
+    compiled sequence, compiled engine, search, or sum of components), and for a
+    closed form its result id ("theorem") and "status".
+    """
+    from nimlab import Outcome, answer
 
     g = game_from_cli(game_name, params)
     pos = position_from_cli(g, heaps)
-    res = outcome(g, pos, misere=misere, method=method, **_budgets(max_positions, max_moves))
+    res = answer(g, pos, misere=misere, method=method, **_budgets(max_positions, max_moves))
+    assert isinstance(res.value, Outcome)
     if as_json:
-        emit_json({"game": g.label(), "position": pos, "misere": misere, "outcome": res.value})
+        emit_json(
+            {
+                "game": g.label(),
+                "position": pos,
+                "misere": misere,
+                "outcome": res.value.value,
+                **res.how(),
+            }
+        )
     else:
-        click.echo(res.value)
+        click.echo(res.value.value)
 
 
 @click.command("moves", context_settings=HEAP_CONTEXT)

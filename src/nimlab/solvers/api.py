@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from nimlab.catalog.registry import as_game
@@ -16,9 +17,84 @@ from nimlab.engine.search import (
     search_cache,
 )
 
-__all__ = ["as_game", "grundy", "moves", "outcome", "winning_moves"]
+__all__ = ["Answer", "answer", "as_game", "grundy", "moves", "outcome", "winning_moves"]
 
 _METHODS = ("auto", "search", "formula")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A Grundy value or an outcome, and how nimlab found it (:func:`answer`).
+
+    Attributes
+    ----------
+    game : str
+        The game's label.
+    position : object
+        The position (validated).
+    kind : {"grundy", "outcome"}
+        What was asked.
+    misere : bool
+        Misère play (outcomes only).
+    value : int or Outcome
+        The Grundy value, or the outcome.
+    method : str
+        How it was found: ``"closed form"`` (a registered result, named by *theorem*),
+        ``"compiled table"`` (a compiled kernel over the box below the position),
+        ``"compiled sequence"`` (one heap of a game with a compiled recurrence),
+        ``"compiled engine"`` (the compiled solver of the game's move model),
+        ``"search"`` (exhaustive search), or ``"sum of components"`` (the XOR of the
+        Grundy values of the parts of a disjunctive sum, each in *parts*).
+    theorem : str or None
+        The id of the result behind a closed form.
+    parts : tuple of Answer
+        The components of a sum, each with its own method.
+
+    Examples
+    --------
+    >>> a = answer("single-delete", (8, 12, 14, 47))
+    >>> str(a.value), a.method, a.theorem
+    ('P', 'closed form', 'Sh-T6*')
+    >>> a.status
+    'conjectured: verified by nimlab for every heap < 256 (180,352,320 positions)'
+    >>> answer("wythoff", (300, 500), kind="grundy").method  # no closed form for values
+    'compiled table'
+    """
+
+    game: str
+    position: Any
+    kind: str
+    misere: bool
+    value: int | Outcome
+    method: str
+    theorem: str | None = None
+    parts: tuple[Answer, ...] = ()
+
+    @property
+    def status(self) -> str | None:
+        """The status of :attr:`theorem` (proved, conjectured with its verified bound), or
+        None when no result was used."""
+        if self.theorem is None:
+            return None
+        from nimlab.core.status import status_of
+
+        return status_of(self.theorem).summary()
+
+    def how(self) -> dict[str, Any]:
+        """How the answer was found, JSON-ready: method, theorem, status (and parts)."""
+        out: dict[str, Any] = {"method": self.method}
+        if self.theorem is not None:
+            from nimlab.core.status import status_of
+
+            out["theorem"] = self.theorem
+            out["status"] = status_of(self.theorem).to_dict()
+            out["status"]["summary"] = self.status
+        if self.parts:
+            out["parts"] = [
+                {"game": p.game, "position": p.position, "value": p.value, **p.how()}
+                for p in self.parts
+            ]
+        return out
 
 
 def _short(value: object) -> str:
@@ -36,8 +112,9 @@ KERNEL_MAX_CELLS = 64_000_000
 SEQUENCE_MIN_HEAP = 64
 
 
-def _by_kernel(g: Ruleset[Any], pos: Any, kind: str) -> int | bool | None:
-    """Value at *pos* read from a compiled table of the box below it, or None."""
+def _by_kernel(g: Ruleset[Any], pos: Any, kind: str) -> tuple[int, str] | None:
+    """Value at *pos* read from a compiled table of the box below it (or a one-heap game's
+    compiled sequence), with the name of that method; or None."""
     if not isinstance(pos, tuple) or not 1 <= len(pos) <= 3:
         return None
     if not all(isinstance(h, int) for h in pos):
@@ -55,7 +132,7 @@ def _by_kernel(g: Ruleset[Any], pos: Any, kind: str) -> int | bool | None:
         from nimlab.engine.sequences import sequence
 
         try:
-            return int(sequence(g, pos[0] + 1, progress=True)[pos[0]])
+            return int(sequence(g, pos[0] + 1, progress=True)[pos[0]]), "compiled sequence"
         except WorkTooLargeError as exc:
             raise WorkTooLargeError(
                 f"{g.label()}: the Grundy value of heap {pos[0]:,} is read from the sequence "
@@ -73,8 +150,7 @@ def _by_kernel(g: Ruleset[Any], pos: Any, kind: str) -> int | bool | None:
     if not has_kernel(g, len(pos)):
         return None
     arr = table(g, tuple(h + 1 for h in pos), kind=kind, engine="kernel")
-    value = arr[pos]
-    return bool(value) if kind != "grundy" else int(value)
+    return int(arr[pos]), "compiled table"
 
 
 def _check_misere(misere: object) -> None:
@@ -221,35 +297,52 @@ def grundy(
     """
     g = as_game(game)
     pos = g.validate(position)
-    m = _check_method(method)
-    if m == "auto":
+    value = _grundy(g, pos, _check_method(method), max_positions, max_moves).value
+    assert isinstance(value, int)
+    return value
+
+
+def _grundy(g: Ruleset[Any], pos: Any, m: Method, max_positions: int, max_moves: int) -> Answer:
+    """The Grundy value of a valid *pos* and how it was found."""
+
+    def found(value: int, how: str, theorem: str | None = None, parts: Any = ()) -> Answer:
+        return Answer(g.label(), pos, "grundy", False, int(value), how, theorem, parts=parts)
+
+    defaults = max_positions == DEFAULT_MAX_POSITIONS and max_moves == DEFAULT_MAX_MOVES
+    if m != "search":
         closed = g.closed_grundy(pos)
         if closed is not None:
-            return closed
+            return found(closed, "closed form", g.closed_theorem(pos, "grundy"))
+    if m == "auto":
         comps = g.components(pos)
-        if comps and max_positions == DEFAULT_MAX_POSITIONS and max_moves == DEFAULT_MAX_MOVES:
+        if comps and defaults:
             # a disjunctive sum: the XOR of its parts' values (Sprague-Grundy), each
             # computed by its fastest method (an octal heap by its sequence)
+            parts = tuple(
+                _grundy(cg, cg.validate(cp), m, max_positions, max_moves) for cg, cp in comps
+            )
             total = 0
-            for cg, cp in comps:
-                total ^= grundy(cg, cp)
-            return total
-        value = _by_kernel(g, pos, "grundy")
-        if value is not None:
-            return int(value)
-    if m == "auto" and max_positions == DEFAULT_MAX_POSITIONS and max_moves == DEFAULT_MAX_MOVES:
-        shared = _by_compiled(g, pos, "grundy")
-        if shared is not None:
-            return shared
+            for part in parts:
+                assert isinstance(part.value, int)
+                total ^= part.value
+            return found(total, "sum of components", parts=parts)
+        by_table = _by_kernel(g, pos, "grundy")
+        if by_table is not None:
+            return found(*by_table)
+        if defaults:
+            shared = _by_compiled(g, pos, "grundy")
+            if shared is not None:
+                return found(shared, "compiled engine")
     cache = search_cache()
     try:
-        return Solver(g, max_positions, max_moves, cache).grundy(pos, m)
+        value = Solver(g, max_positions, max_moves, cache).grundy(pos, m)
     except SearchTooLargeError as exc:
         if m != "auto":
             raise
         raise _beyond_budget(g, pos, "grundy", exc) from None
     finally:
         cache.trim()
+    return found(value, "search")
 
 
 def outcome(
@@ -277,30 +370,95 @@ def outcome(
     g = as_game(game)
     _check_misere(misere)
     pos = g.validate(position)
-    m = _check_method(method)
-    if m == "auto":
+    res = _outcome(g, pos, misere, _check_method(method), max_positions, max_moves).value
+    assert isinstance(res, Outcome)
+    return res
+
+
+def _outcome(
+    g: Ruleset[Any], pos: Any, misere: bool, m: Method, max_positions: int, max_moves: int
+) -> Answer:
+    """The outcome of a valid *pos* and how it was found."""
+    kind = "misere" if misere else "p"
+
+    def found(p: bool, how: str, theorem: str | None = None, parts: Any = ()) -> Answer:
+        return Answer(
+            g.label(), pos, "outcome", misere, Outcome.from_bool(p), how, theorem, parts=parts
+        )
+
+    defaults = max_positions == DEFAULT_MAX_POSITIONS and max_moves == DEFAULT_MAX_MOVES
+    if m != "search":
         closed = g.closed_misere_is_p(pos) if misere else g.closed_is_p(pos)
         if closed is not None:
-            return Outcome.from_bool(closed)
-        defaults = max_positions == DEFAULT_MAX_POSITIONS and max_moves == DEFAULT_MAX_MOVES
+            return found(closed, "closed form", g.closed_theorem(pos, kind))
+    if m == "auto":
         if not misere and defaults and g.components(pos):
-            return Outcome.from_bool(grundy(g, pos) == 0)  # a sum: P when its XOR is 0
-        value = _by_kernel(g, pos, "misere" if misere else "outcome")
-        if value is not None:
-            return Outcome.from_bool(bool(value))
-    if m == "auto" and max_positions == DEFAULT_MAX_POSITIONS and max_moves == DEFAULT_MAX_MOVES:
-        shared = _by_compiled(g, pos, "misere" if misere else "outcome")
-        if shared is not None:
-            return Outcome.from_bool(shared == 0)
+            # a sum: P when the XOR of its parts' Grundy values is 0
+            total = _grundy(g, pos, m, max_positions, max_moves)
+            return found(total.value == 0, total.method, total.theorem, total.parts)
+        by_table = _by_kernel(g, pos, "misere" if misere else "outcome")
+        if by_table is not None:
+            return found(bool(by_table[0]), by_table[1])
+        if defaults:
+            shared = _by_compiled(g, pos, "misere" if misere else "outcome")
+            if shared is not None:
+                return found(shared == 0, "compiled engine")
     cache = search_cache()
     try:
-        return Outcome.from_bool(Solver(g, max_positions, max_moves, cache).is_p(pos, misere, m))
+        p = Solver(g, max_positions, max_moves, cache).is_p(pos, misere, m)
     except SearchTooLargeError as exc:
         if m != "auto":
             raise
-        raise _beyond_budget(g, pos, "misere" if misere else "p", exc) from None
+        raise _beyond_budget(g, pos, kind, exc) from None
     finally:
         cache.trim()
+    return found(p, "search")
+
+
+def answer(
+    game: Ruleset[Any] | str,
+    position: object,
+    *,
+    kind: str = "outcome",
+    misere: bool = False,
+    method: str = "auto",
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+    max_moves: int = DEFAULT_MAX_MOVES,
+) -> Answer:
+    """The outcome (``kind="outcome"``) or Grundy value (``kind="grundy"``) of *position*,
+    with the method that found it: a closed form (with its result id and status), a
+    compiled table, sequence or engine, or exhaustive search.
+
+    The same computation as :func:`outcome` and :func:`grundy`, with the same arguments
+    and budgets; they return the value alone.
+
+    Examples
+    --------
+    >>> a = answer("nim", (1, 2, 3))
+    >>> str(a.value), a.method, a.theorem, a.status
+    ('P', 'closed form', 'S19-T1', 'proved: published proof')
+    >>> a = answer("single-delete", (2, 3, 4, 300), method="search", max_moves=10)
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.MoveSetTooLargeError: single-delete: 2 3 4 300 has about 4,816 moves, more than the search's budget of 10 moves generated; use a smaller position, a closed form (method='auto'), a table (nimlab.table), or raise max_moves (on the command line: --max-moves N)
+    """
+    g = as_game(game)
+    _check_misere(misere)
+    pos = g.validate(position)
+    m = _check_method(method)
+    if kind == "grundy":
+        if misere:
+            from nimlab.core.errors import InvalidArgumentError
+
+            raise InvalidArgumentError(
+                "misère play has no Grundy values: ask kind='outcome' with misere=True"
+            )
+        return _grundy(g, pos, m, max_positions, max_moves)
+    if kind != "outcome":
+        from nimlab.core.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"kind must be 'outcome' or 'grundy', got {_short(kind)}")
+    return _outcome(g, pos, misere, m, max_positions, max_moves)
 
 
 def winning_moves(

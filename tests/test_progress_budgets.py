@@ -247,3 +247,15 @@ def test_ctrl_c_on_a_table_started_from_python_stops_its_kernel_thread() -> None
     )
     assert rc == 0, out[-2000:]
     assert "interrupted; kernel threads left: []" in out, out[-2000:]
+
+
+@pytest.mark.timeout(240)
+def test_the_first_compiled_answer_says_that_it_compiles() -> None:
+    # a four-heap Single-delete Grundy value has no closed form: the compiled engine is
+    # compiled once per process (seconds), which a spinner says on a terminal
+    rc, out = _in_a_terminal(
+        ["grundy", "single-delete", "8", "12", "14", "47"], env={"NIMLAB_PROGRESS_DELAY": "0"}
+    )
+    assert rc == 0, out[-2000:]
+    assert "single-delete: compiling the engine for 4 heaps (once per process)" in out, out[:500]
+    assert out.rstrip().endswith("0"), out[-300:]

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Progress", "run_watched"]
+__all__ = ["Activity", "Progress", "run_watched"]
 
 #: Seconds of work before the bar appears (``$NIMLAB_PROGRESS_DELAY`` overrides it).
 DELAY = 1.0
@@ -107,6 +107,54 @@ class Progress:
         if self.bar is not None:
             self.bar.stop()
             self.bar = None
+
+
+class Activity:
+    """A spinner with the elapsed time for work that cannot count its progress (numba
+    compiling a kernel): shown on stderr, on a terminal only, once the work has lasted
+    the delay (``$NIMLAB_PROGRESS_DELAY``, else a second); removed when it ends.
+
+    Use it as a context manager; rich draws it from its own thread, which runs while the
+    work holds the GIL only part of the time (as numba's compiler does).
+
+    Examples
+    --------
+    >>> with Activity("single-delete: compiling the engine", enabled=False):
+    ...     pass
+    """
+
+    def __init__(self, label: str, *, enabled: bool = True) -> None:
+        self.label = label
+        self.enabled = enabled and sys.stderr.isatty()
+        self._lock = threading.Lock()
+        self._status: Any = None
+        self._timer: threading.Timer | None = None
+        self._closed = False
+
+    def _show(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            from rich.console import Console
+
+            self._status = Console(stderr=True).status(f"{self.label} …")
+            self._status.start()
+
+    def __enter__(self) -> Activity:
+        if self.enabled:
+            self._timer = threading.Timer(_delay(), self._show)
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._closed = True
+            if self._timer is not None:
+                self._timer.cancel()
+            if self._status is not None:
+                self._status.stop()
+                self._status = None
 
 
 def run_watched(

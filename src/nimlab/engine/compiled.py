@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nimlab._progress import Progress
+from nimlab._progress import Activity, Progress
 from nimlab.core.errors import NimlabError, SearchTooLargeError
 from nimlab.core.ruleset import HeapRuleset, Ruleset
 
@@ -45,6 +45,8 @@ _KINDS = {"grundy": 0, "outcome": 1, "misere": 2}
 _CHUNK_SECONDS = 0.25
 
 _BROKEN: dict[Ruleset[Any], str] = {}
+#: (move model, number of heaps) whose solve kernel has run in this process (compiled)
+_RAN: set[tuple[Any, int]] = set()
 
 
 def order_free(game: Ruleset[Any]) -> bool:
@@ -226,8 +228,6 @@ class CompiledSolver:
     def _solve(self, starts: npt.NDArray[np.int64], report: npt.NDArray[np.int64]) -> int:
         """One run of the kernel: the game's disk-cached kernel when it has one (users'
         games, see :mod:`nimlab.engine._diskcache`), else the kernel compiled in memory."""
-        from nimlab.engine import _diskcache, _generic
-
         args = (
             self.zero,
             starts,
@@ -239,6 +239,20 @@ class CompiledSolver:
             self.code,
             report,
         )
+        key = (self.gen, self.heaps)
+        if key in _RAN:
+            return self._solve_now(args)
+        # the first run in this process compiles the engine for this game and number of
+        # heaps (seconds): a spinner with the elapsed time says so on a terminal
+        what = f"{self.game.label()}: compiling the engine for {self.heaps} heaps"
+        with Activity(f"{what} (once per process)"):
+            code = self._solve_now(args)
+        _RAN.add(key)
+        return code
+
+    def _solve_now(self, args: tuple[Any, ...]) -> int:
+        from nimlab.engine import _diskcache, _generic
+
         if not self._cache_tried:
             self._cache_tried = True
             self._cached = _diskcache.cached_solve(self.game)

@@ -381,6 +381,8 @@ CLI_CASES: tuple[Cli, ...] = (
                 ("tree ryuo -p p=1000000000000 2 1", ""),
                 ("moves ryuo -p p=1000000000000 3 4", ""),
                 ("grundy nimhoff -p k=1000000000 5 7", ""),
+                ("moves moore -p k=1000000000 3 4", ""),
+                ("grundy moore -p k=1000000000 3 4 5", ""),
             )
         )
     ),

@@ -57,7 +57,10 @@ def product_sum(values: list[int], k: int) -> int:
     --------
     >>> product_sum([3, 4, 5], 2)  # 3+4+5 + 12+15+20
     59
+    >>> product_sum([3, 4], 10**9)  # no subset has more than 2 elements (no list of 10^9)
+    19
     """
+    k = min(k, len(values))
     e = [1] + [0] * k
     for v in values:
         for j in range(k, 0, -1):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 __all__ = [
     "AnalysisRequest",
@@ -33,7 +33,7 @@ class GameRequest(BaseModel):
         '{"k": "2"} or {"S": "1,3,4"}; read by the game\'s own checks.',
         examples=[{}],
     )
-    misere: bool = Field(False, description="Misère play: the last mover loses.")
+    misere: StrictBool = Field(False, description="Misère play: the last mover loses.")
 
     def param_texts(self) -> dict[str, str]:
         """Parameters as texts (integers written out)."""
@@ -54,7 +54,7 @@ class PositionRequest(GameRequest):
 class AnalysisRequest(PositionRequest):
     """Ask for outcome, value, coloured options and (optionally) the explanation."""
 
-    explain: bool = Field(False, description="Add the explanation of the winning move.")
+    explain: StrictBool = Field(False, description="Add the explanation of the winning move.")
 
 
 class MoveRequest(PositionRequest):

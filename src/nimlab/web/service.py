@@ -317,7 +317,9 @@ def analyse(
                 "outcome": "P" if p else "N",
             }
             if not misere:
-                entry["value"] = solver.grundy(m)
+                # no value for the options when the position's own value is beyond the
+                # search budget (four-heap Single-delete: its outcome is a criterion's)
+                entry["value"] = None if value is None else solver.grundy(m)
             listed.append(entry)
         shown = {e["position"] for e in listed}
         for m in winning:  # a winning move beyond the listed options is listed too

@@ -217,7 +217,11 @@ CLI_CASES: tuple[Cli, ...] = (
         for what, argv in _STORE_CMDS
         for name, path, frag in _BROKEN_STORES
     ),
-    c("store-reproduce-dir", "reproduce --store {tmp}/adir", "is a directory"),
+    *(
+        c(f"store-reproduce-{name}", ["reproduce", "--store", path], frag)
+        for name, path, frag in _BROKEN_STORES
+        if name != "empty"
+    ),
     # -- output paths: a directory, a missing folder (never created) --
     *(
         c(
@@ -264,7 +268,10 @@ CLI_CASES: tuple[Cli, ...] = (
         )
     ),
     # -- verification options --
-    c("verify-bound-0", "verify S19-T1 --bound 0 --no-store", "bound must be >= 1"),
+    *(
+        c(f"verify-bound-0-{t}", ["verify", t, "--bound", "0", "--no-store"], "bound must be >= 1")
+        for t in ("S19-T1", "S18-T8", "S19-T7", "Sh-T6", "Sh-T6*", "S19-T9")
+    ),
     c("verify-bound-float", "verify S19-T1 --bound 1.5 --no-store", "not a valid integer"),
     c("verify-no-store-resume", "verify S19-T1 --no-store --resume", "contradict"),
     c("verify-store-and-no-store", "verify S19-T1 --no-store --store {tmp}/s.sqlite", "not both"),
@@ -382,6 +389,7 @@ CLI_CASES: tuple[Cli, ...] = (
                 ("moves ryuo -p p=1000000000000 3 4", ""),
                 ("grundy nimhoff -p k=1000000000 5 7", ""),
                 ("moves moore -p k=1000000000 3 4", ""),
+                ("nimmul " + "9" * 4000 + " " + "7" * 4000, ""),
                 ("grundy moore -p k=1000000000 3 4 5", ""),
             )
         )
@@ -602,6 +610,26 @@ API_CASES: tuple[Api, ...] = (
         "nimlab.sequence(nimlab.game('octal', code='0.77'), 10, max_terms=0)",
         "InvalidParameterError",
         "max_terms",
+    ),
+    Api(
+        "api-search-moves-generated",
+        "nimlab.grundy(nimlab.game('moore', k=4), (12,) * 5, method='search', max_moves=500_000)",
+        "MoveSetTooLargeError",
+        "moves generated",
+        timeout=60,
+    ),
+    Api(
+        "api-mq-work",
+        "nimlab.misere_quotient('0.' + '7' * 40, 200, max_work=5_000_000)",
+        "QuotientTooLargeError",
+        "max_work",
+        timeout=60,
+    ),
+    Api(
+        "api-answer-kind",
+        "nimlab.answer('nim', (1, 2), kind='value')",
+        "InvalidArgumentError",
+        "kind must be",
     ),
     Api(
         "api-sd4-beyond-sh-t6-star",

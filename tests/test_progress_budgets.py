@@ -259,3 +259,33 @@ def test_the_first_compiled_answer_says_that_it_compiles() -> None:
     assert rc == 0, out[-2000:]
     assert "single-delete: compiling the engine for 4 heaps (once per process)" in out, out[:500]
     assert out.rstrip().endswith("0"), out[-300:]
+
+
+_TABLE_NO_BAR = """
+import threading
+import nimlab
+print("started", flush=True)
+try:
+    nimlab.table("wythoff", 15000)
+    print("finished")
+except KeyboardInterrupt:
+    left = [t.name for t in threading.enumerate() if t.name == "nimlab-kernel"]
+    print("interrupted; kernel threads left:", left)
+"""
+
+
+@pytest.mark.timeout(180)
+def test_ctrl_c_stops_a_large_table_without_a_bar() -> None:
+    # no terminal, no bar: a large kernel still runs in a worker thread, so that Ctrl-C
+    # stops it instead of waiting for the whole table
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _TABLE_NO_BAR], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "started"
+    time.sleep(3)  # into the kernel (about 10 s of work on a quiet machine)
+    proc.send_signal(signal.SIGINT)
+    t0 = time.monotonic()
+    out, _ = proc.communicate(timeout=120)
+    assert "interrupted; kernel threads left: []" in out, out
+    assert time.monotonic() - t0 < 30

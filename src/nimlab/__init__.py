@@ -111,6 +111,8 @@ _LAZY: dict[str, str] = {
     "misere_canonical_form": "nimlab.misere",
     "misere_quotient": "nimlab.misere",
     "MisereQuotient": "nimlab.misere",
+    "QuotientNotFoundError": "nimlab.misere",
+    "QuotientTooLargeError": "nimlab.misere",
     # seeing the games (tables, heatmaps, trees, binary views)
     "render": "nimlab.render",
     "game_tree": "nimlab.render",
@@ -146,6 +148,8 @@ __all__ = [
     "Param",
     "Periodicity",
     "PreferenceProfile",
+    "QuotientNotFoundError",
+    "QuotientTooLargeError",
     "ResultStatus",
     "Ruleset",
     "SearchCache",
@@ -249,6 +253,8 @@ if TYPE_CHECKING:
     from nimlab.misere import (
         Genus,
         MisereQuotient,
+        QuotientNotFoundError,
+        QuotientTooLargeError,
         genus,
         genus_outcome,
         genus_sequence,

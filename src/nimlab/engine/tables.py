@@ -136,6 +136,11 @@ def _check_bytes(label: str, shape: tuple[int, ...], nbytes: int, max_bytes: int
         )
 
 
+#: A kernel filling at least this many cells runs in a worker thread even without a bar,
+#: so that Ctrl-C (KeyboardInterrupt) stops it.
+_INTERRUPTIBLE_CELLS = 4_000_000
+
+
 class _Watch:
     """Progress of a kernel that fills its output array: cells start at a sentinel (the
     dtype's largest value, never a value: tables pick their dtype with room above the
@@ -165,11 +170,19 @@ class _Watch:
         waits for it to return (within a row of cells), so no thread keeps computing
         after ``KeyboardInterrupt`` reaches the caller.
         """
-        stop = np.zeros(1, dtype=np.uint8)
-        if not self.bar.enabled:
-            kernel(out, *args, stop)
-            return
         from nimlab._progress import run_watched
+
+        stop = np.zeros(1, dtype=np.uint8)
+
+        def cancel() -> None:
+            stop[0] = 1
+
+        if not self.bar.enabled:
+            if out.size < _INTERRUPTIBLE_CELLS:
+                kernel(out, *args, stop)
+            else:  # no bar, but Ctrl-C still stops a long run (in a worker thread)
+                run_watched(lambda: kernel(out, *args, stop), lambda: 0, self.bar, cancel=cancel)
+            return
 
         box = out.shape if region is None else region
         total = math.prod(box)
@@ -181,9 +194,6 @@ class _Watch:
 
         def done() -> int:
             return int(total * float(np.mean(view[picks] != sentinel)))
-
-        def cancel() -> None:
-            stop[0] = 1
 
         run_watched(lambda: kernel(out, *args, stop), done, self.bar, cancel=cancel)
 

@@ -289,3 +289,15 @@ def test_ctrl_c_stops_a_large_table_without_a_bar() -> None:
     out, _ = proc.communicate(timeout=120)
     assert "interrupted; kernel threads left: []" in out, out
     assert time.monotonic() - t0 < 30
+
+
+@pytest.mark.timeout(180)
+def test_a_claim_table_shows_its_progress_and_stops_on_ctrl_c() -> None:
+    # CN(6,4) to heap 12: the closed form is evaluated at 2,985,984 positions in Python
+    # before the compiled check; the bar counts them, and Ctrl-C stops the run at once
+    args = ["verify", "S19-T9", "--bound", "12", "--no-store", "--workers", "1"]
+    rc, out = _in_a_terminal(args, b"claim table", env={"NIMLAB_PROGRESS_DELAY": "0"})
+    assert "Traceback" not in out, out[-3000:]
+    assert "S19-T9#0: claim table" in out and "positions ·" in out, out[-2000:]
+    assert "/2985984" in out.replace(",", ""), out[-2000:]
+    assert rc == 130, out[-2000:]

@@ -56,6 +56,10 @@ def test_default_bound_reaches_ten_times_the_old_positions(tid: str) -> None:
         ("Sh-T3", 14),
         ("S18-T7", 30),
         ("S18-T11", 60),
+        ("S19-T7", 14),
+        ("S19-T8", 40),
+        ("Sh-P7", 12),
+        ("Sh-P8", 30),
     ],
 )
 def test_compiled_claims_agree_with_search(tid: str, bound: int) -> None:
@@ -65,3 +69,73 @@ def test_compiled_claims_agree_with_search(tid: str, bound: int) -> None:
     search = check_theorem(tid, bound=bound, method="search")
     assert search.ok
     assert search.positions_checked == local.positions_checked
+
+
+def test_new_spaces_hold_the_old_positions() -> None:
+    """Welter's sets and Lim's simplex, walked compiled, are the positions of the lists
+    they replace (the old counts of BOUNDS_BEFORE are checked above too)."""
+    from nimlab.theory.s19a import distinct_box, lim_triples
+    from nimlab.verification.spaces import DistinctBoxSpace, SortedTotalSpace
+
+    for n in (1, 2, 3, 4):
+        sp = DistinctBoxSpace(n, 11, target=7)
+        got = [p for i in range(sp.n_chunks) for p in sp.chunk(i)]
+        assert sorted(got) == list(sorted(distinct_box(n, 11))) and len(got) == sp.size
+    sp3 = SortedTotalSpace(3, 23, target=9)
+    got = [p for i in range(sp3.n_chunks) for p in sp3.chunk(i)]
+    assert got == sorted(lim_triples(23)) and len(got) == sp3.size
+
+
+def _wrong(tid: str, bad: tuple[int, ...]) -> object:
+    import dataclasses
+
+    t = theorem(tid)
+
+    def claim(g: object, position: tuple[int, ...]) -> object:
+        right = t.claimed(g, position)  # type: ignore[arg-type]
+        return right + 1 if tuple(sorted(position)) == bad else right  # heap order is free
+
+    return dataclasses.replace(t, claim=claim)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(
+    ("tid", "bad", "bound"),
+    [("S19-T7", (1, 4, 6), 9), ("S19-T8", (1, 2, 3), 12), ("S19-T8", (0, 2, 2), 12)],
+)
+def test_a_wrong_claim_fails_on_the_new_spaces_as_in_python(
+    tid: str, bad: tuple[int, ...], bound: int
+) -> None:
+    import nimlab.verification.compiled as compiled
+
+    t = _wrong(tid, bad)
+    fast = check_theorem(t, bound=bound)  # type: ignore[arg-type]
+    assert "compiled" in fast.method and not fast.ok
+    saved = compiled.supports_compiled
+    compiled.supports_compiled = lambda spec: False  # type: ignore[assignment]
+    try:
+        slow = check_theorem(t, bound=bound)  # type: ignore[arg-type]
+    finally:
+        compiled.supports_compiled = saved
+    assert slow.method == "local" and not slow.ok
+    assert fast.counterexample is not None and slow.counterexample is not None
+    # the walks differ in order from the Python lists only within a chunk: the same
+    # counterexample, as the smallest failing position of the same enumeration
+    assert fast.counterexample.position == slow.counterexample.position
+    assert fast.positions_checked == slow.positions_checked
+
+
+def test_sh_p8_lists_single_delete_moves_once_per_pair_of_sizes() -> None:
+    import itertools
+
+    from nimlab.catalog import game
+    from nimlab.theory.sh import SingleDeleteBySize
+
+    g, by_size = game("single-delete"), SingleDeleteBySize()
+    for n in (2, 3, 4, 5):
+        for p in itertools.product(range(1, 6), repeat=n):
+            assert {g.canonical(q) for q in g.moves(p)} == {
+                g.canonical(q) for q in by_size.moves(p)
+            }, p
+            est = by_size.estimate_moves(p)
+            assert est is not None and est >= sum(1 for _ in by_size.moves(p))

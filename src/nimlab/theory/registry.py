@@ -361,7 +361,14 @@ def check_theorem(
         raise InvalidParameterError(f"unknown method {method!r}: choose local or search")
     from nimlab.core.errors import InvalidParameterError as _NotClosed
     from nimlab.verification.runner import LIST_CHUNK, CheckSpec, VerificationResult, run_spec
-    from nimlab.verification.spaces import BoxSpace, IndexSpace, ListSpace, SortedBoxSpace
+    from nimlab.verification.spaces import (
+        BoxSpace,
+        DistinctBoxSpace,
+        IndexSpace,
+        ListSpace,
+        SortedBoxSpace,
+        SortedTotalSpace,
+    )
 
     registered = _THEOREMS.get(t.id)
     claim: Claim = TheoremClaim(t.id) if registered is t else ObjectTheoremClaim(t)
@@ -391,7 +398,9 @@ def check_theorem(
             space = ListSpace.of(list(inst.positions), LIST_CHUNK, inst.game)
         elif isinstance(space, BoxSpace) and t.vector_claim is not None:
             fast = True
-        elif isinstance(space, (BoxSpace, SortedBoxSpace, IndexSpace)):
+        elif isinstance(
+            space, (BoxSpace, SortedBoxSpace, IndexSpace, DistinctBoxSpace, SortedTotalSpace)
+        ):
             compiled = True  # a compiled or tabulated claim when the game has a move model
         made = CheckSpec(inst.game, t.kind, claim, space, f"{t.id}#{k}", b, fast, compiled)
         check_budget(made, max_positions)
@@ -417,8 +426,13 @@ def check_theorem(
             except _NotClosed as exc:
                 if "not move-closed" not in str(exc):
                     raise
-                res = _check_search(t, b, [inst])
-                used.add("search")
+                got = _check_engine(t, b, inst)
+                if got is None:
+                    res = _check_search(t, b, [inst])
+                    used.add("search")
+                else:
+                    res = got
+                    used.add("engine (compiled)")
             else:
                 used.add("local" if res.method == "python" else f"local ({res.method})")
                 if res.run_id is not None:
@@ -459,7 +473,14 @@ def theorem_specs(tid: str | Theorem, bound: int | None = None) -> list[Any]:
     """
     from nimlab.verification.local import CheckKind
     from nimlab.verification.runner import LIST_CHUNK, CheckSpec
-    from nimlab.verification.spaces import BoxSpace, IndexSpace, ListSpace, SortedBoxSpace
+    from nimlab.verification.spaces import (
+        BoxSpace,
+        DistinctBoxSpace,
+        IndexSpace,
+        ListSpace,
+        SortedBoxSpace,
+        SortedTotalSpace,
+    )
 
     t = tid if isinstance(tid, Theorem) else theorem(tid)
     b = t.default_bound if bound is None else bound
@@ -474,7 +495,9 @@ def theorem_specs(tid: str | Theorem, bound: int | None = None) -> list[Any]:
             space = ListSpace.of(list(inst.positions), LIST_CHUNK, inst.game)
         elif isinstance(space, BoxSpace) and t.vector_claim is not None:
             fast = True
-        elif isinstance(space, (BoxSpace, SortedBoxSpace, IndexSpace)):
+        elif isinstance(
+            space, (BoxSpace, SortedBoxSpace, IndexSpace, DistinctBoxSpace, SortedTotalSpace)
+        ):
             compiled = True  # a compiled or tabulated claim when the game has a move model
         kind: CheckKind = t.kind
         out.append(CheckSpec(inst.game, kind, claim, space, f"{t.id}#{k}", b, fast, compiled))
@@ -518,6 +541,50 @@ def _check_sequence(t: Theorem, b: int, inst: Instance) -> CheckResult:
                 Counterexample(inst.game.label(), (h,), claimed, actual),
             )
     return CheckResult(t.id, b, len(values), True, time.perf_counter() - start)
+
+
+def _check_engine(t: Theorem, b: int, inst: Instance) -> CheckResult | None:
+    """Compare the claim at every listed position of *inst* (a set that is not
+    move-closed, such as all-odd heaps) with the compiled engine's exhaustive values: one
+    solve of every position below the largest heap, then a look-up each. None when the
+    game has no compiled model, the positions differ in their number of heaps, or the
+    solve is beyond the engine's memory (the caller searches instead)."""
+    from nimlab.core.errors import SearchTooLargeError
+    from nimlab.core.ruleset import HeapRuleset
+
+    g = inst.game
+    positions = list(inst.iter_positions())
+    kinds = {"grundy": "grundy", "p-set": "outcome", "misere-p-set": "misere"}
+    if not positions or t.kind not in kinds or not isinstance(g, HeapRuleset):
+        return None
+    n = len(positions[0])
+    if any(type(p) is not tuple or len(p) != n for p in positions):
+        return None
+    from nimlab.engine.compiled import MAX_HEAPS, CompiledSolver, has_compiled_model
+
+    if not 1 <= n <= MAX_HEAPS or not has_compiled_model(g):
+        return None
+    start = time.perf_counter()
+    try:
+        solver = CompiledSolver(g, n, kinds[t.kind])
+        solver.solve_below(max(max(p) for p in positions) + 1, progress=True)
+        values = [solver.value(p) for p in positions]
+    except (SearchTooLargeError, MemoryError):
+        return None
+    for count, (pos, v) in enumerate(zip(positions, values, strict=True), 1):
+        claimed = t.claimed(g, pos)
+        actual: Any = v if t.kind == "grundy" else v == 0
+        if claimed != actual:
+            return CheckResult(
+                t.id,
+                b,
+                count,
+                False,
+                time.perf_counter() - start,
+                Counterexample(g.label(), pos, claimed, actual),
+                "engine (compiled)",
+            )
+    return CheckResult(t.id, b, len(positions), True, time.perf_counter() - start)
 
 
 def _check_search(t: Theorem, b: int, instances: Iterable[Instance] | None = None) -> CheckResult:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from nimlab.catalog import game
 from nimlab.catalog.turtles import WholeBoardTurningTurtles
 from nimlab.theory.registry import Instance, Theorem, register_theorem
-from nimlab.theory.spaces import box_space, sorted_box, sorted_space
+from nimlab.theory.spaces import SPACE_CHUNK, box_space, sorted_box, sorted_space
 
 __all__ = ["distinct_box", "lim_triples", "turtle_boards"]
 
@@ -107,12 +107,17 @@ def _turtles(bound: int) -> Iterator[Instance]:
 
 
 def _welter(bound: int) -> Iterator[Instance]:
-    for n in (1, 2, 3, 4):
-        yield Instance(game("welter"), distinct_box(n, bound))
+    from nimlab.verification.spaces import DistinctBoxSpace
+
+    for n in (1, 2, 3, 4):  # the sets of distinct_box(n, bound), walked compiled
+        yield Instance(game("welter"), space=DistinctBoxSpace(n, bound, 0, SPACE_CHUNK))
 
 
 def _lim(bound: int) -> Iterator[Instance]:
-    yield Instance(game("lim"), lim_triples(bound))
+    from nimlab.verification.spaces import SortedTotalSpace
+
+    # the multisets of lim_triples(bound) (lexicographic instead of by total), compiled
+    yield Instance(game("lim"), space=SortedTotalSpace(3, bound, 0, SPACE_CHUNK))
 
 
 def _cn64(bound: int) -> Iterator[Instance]:
@@ -181,7 +186,8 @@ register_theorem(
         game="welter",
         kind="grundy",
         instances=_welter,
-        default_bound=28,
+        default_bound=52,
+        deep_bound=96,
         params="r = 1..4 distinct heaps",
     )
 )
@@ -193,7 +199,8 @@ register_theorem(
         game="lim",
         kind="grundy",
         instances=_lim,
-        default_bound=70,
+        default_bound=160,
+        deep_bound=320,
         bound_doc="a + b + c < bound (moves add stones to a heap, the total drops)",
     )
 )

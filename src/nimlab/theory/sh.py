@@ -15,9 +15,11 @@ sets are move-closed. Sh-P7 and Sh-P8 carry claims of their own.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from nimlab.catalog import game
+from nimlab.catalog.delete import SingleDelete
 from nimlab.core.ruleset import Ruleset
 from nimlab.formulas.delete import sh_t6_rule, single_delete4_is_p, single_delete_twos_is_p
 from nimlab.theory.registry import Instance, Theorem, register_theorem
@@ -26,7 +28,7 @@ from nimlab.verification.spaces import SortedBoxSpace
 
 COMPILED_CHUNK = 1 << 17  # positions per chunk of the compiled local check
 
-__all__ = ["odd_box"]
+__all__ = ["SingleDeleteBySize", "odd_box"]
 
 
 def odd_box(n_heaps: int, bound: int) -> Iterator[tuple[int, ...]]:
@@ -66,12 +68,53 @@ def _sh_t6(bound: int) -> Iterator[Instance]:
 def _sh_p7(bound: int) -> Iterator[Instance]:
     g = game("single-delete")
     for n in range(2, 7):
-        # not move-closed (moves make even heaps): a list, compared with search
+        # not move-closed (moves make even heaps): a list, compared with the engine
         yield Instance(g, list(odd_box(n, bound if n <= 4 else bound - 2 * (n - 3))))
 
 
+@dataclass(frozen=True)
+class SingleDeleteBySize(SingleDelete):
+    """Single-delete Nim with its moves listed once per pair of heap sizes (the deleted
+    heap's and the split heap's): the same options, as a set, as
+    :class:`~nimlab.catalog.delete.SingleDelete`, with far fewer repeats when many heaps
+    are equal, so the search of ``<2, ..., 2>`` with hundreds of heaps lists a handful of
+    moves at each position instead of about n².
+
+    Examples
+    --------
+    >>> g, by_size = game("single-delete"), SingleDeleteBySize()
+    >>> p = (1, 2, 2, 2, 3)
+    >>> len(list(g.moves(p))), len(list(by_size.moves(p)))
+    (16, 6)
+    >>> {g.canonical(q) for q in g.moves(p)} == {g.canonical(q) for q in by_size.moves(p)}
+    True
+    """
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        n = len(position)
+        first: dict[int, int] = {}
+        for k, h in enumerate(position):
+            first.setdefault(h, k)
+        for i in first.values():  # the heap deleted: one of each size
+            for h, j in first.items():  # the heap split: one of each size, not heap i
+                if h < 2:
+                    continue
+                if j == i:
+                    j = next((k for k in range(j + 1, n) if position[k] == h), -1)
+                    if j < 0:
+                        continue
+                rest = tuple(position[k] for k in range(n) if k != i and k != j)
+                for u in range(1, h // 2 + 1):
+                    yield (*rest, u, h - u)
+
+    def estimate_moves(self, position: tuple[int, ...]) -> int | None:
+        """Moves counted from the heap sizes."""
+        sizes = len(set(position))
+        return sizes * sizes * (max(position, default=0) + 1)
+
+
 def _sh_p8(bound: int) -> Iterator[Instance]:
-    g = game("single-delete")
+    g = SingleDeleteBySize()
     for n in range(2, bound + 1):
         yield Instance(g, [(2,) * n])  # not move-closed: compared with search
 
@@ -155,7 +198,8 @@ _sh(
     "single-delete Nim, n >= 2 heaps: every heap odd => P",
     _sh_p7,
     claim=_all_odd_claim,
-    default_bound=18,
+    default_bound=30,
+    deep_bound=48,
     params="n = 2..6",
     bound_doc="odd heaps < bound (n = 5, 6: < bound - 2(n - 3))",
 )
@@ -164,7 +208,8 @@ _sh(
     "single-delete Nim: <2, ..., 2> (n heaps) is N iff n = 2 mod 3",
     _sh_p8,
     claim=_twos_claim,
-    default_bound=24,
+    default_bound=240,
+    deep_bound=600,
     params="n = 2..bound",
     bound_doc="n = 2..bound heaps of 2",
 )

@@ -28,7 +28,12 @@ from numba.cpython.unsafe.tuple import tuple_setitem
 from nimlab.core.errors import NimlabError
 from nimlab.core.ruleset import HeapRuleset, Ruleset
 from nimlab.verification.local import Failure, check_position
-from nimlab.verification.spaces import BoxSpace, SortedBoxSpace
+from nimlab.verification.spaces import (
+    BoxSpace,
+    DistinctBoxSpace,
+    SortedBoxSpace,
+    SortedTotalSpace,
+)
 
 __all__ = [
     "check_predecessors",
@@ -93,20 +98,78 @@ def _next_box(h: Any, low: int, bound: int) -> Any:  # pragma: no cover - compil
     return h
 
 
-def _make_kernels(sorted_space: bool) -> tuple[Any, Any, Any, Any]:
+@njit(inline="always")
+def _next_distinct(h: Any, low: int) -> Any:  # pragma: no cover - compiled
+    m = len(h) - 1
+    top = h[m]
+    i = m - 1
+    while i >= 0:
+        v = h[i] + 1
+        if v + (m - 1 - i) < top:
+            for j in range(i, m):
+                h = _setitem(h, j, v + (j - i))
+            return h
+        i -= 1
+    for j in range(m):
+        h = _setitem(h, j, low + j)
+    return _setitem(h, m, max(top + 1, low + m))
+
+
+@njit(inline="always")
+def _next_total(h: Any, bound: int) -> Any:  # pragma: no cover - compiled
+    n = len(h)
+    s = 0
+    for i in range(n):
+        s += h[i]
+    if s + 1 < bound:
+        return _setitem(h, n - 1, h[n - 1] + 1)
+    pre = s - h[n - 1]
+    i = n - 2
+    while i >= 0:
+        pre -= h[i]
+        v = h[i] + 1
+        if pre + v * (n - i) < bound:
+            for j in range(i, n):
+                h = _setitem(h, j, v)
+            return h
+        i -= 1
+    return h
+
+
+#: The compiled walks: a box, multisets (max < bound), sets (strictly increasing), and
+#: multisets with total < bound.
+BOX, SORTED, DISTINCT, TOTAL = 0, 1, 2, 3
+
+
+def _mode(sp: Any) -> int:
+    """The walk of space *sp*."""
+    if isinstance(sp, SortedBoxSpace):
+        return SORTED
+    if isinstance(sp, DistinctBoxSpace):
+        return DISTINCT
+    if isinstance(sp, SortedTotalSpace):
+        return TOTAL
+    return BOX
+
+
+def _make_kernels(mode: int) -> tuple[Any, Any, Any, Any]:
     """The mex-rule and P/N-rule kernels for a sorted space or a box, and the retrograde
-    marking kernel and its self-check (*sorted_space* is a constant of the compiled code:
-    each kernel compiles only the walk it uses)."""
+    marking kernel and its self-check, for one walk (*mode*, a constant of the compiled
+    code: each kernel compiles only the walk it uses)."""
 
     @njit(inline="always")
     def advance(h: Any, low: int, bound: int) -> Any:  # pragma: no cover - compiled
-        if sorted_space:
+        if mode == SORTED:
             return _next_sorted(h, low)
+        if mode == DISTINCT:
+            return _next_distinct(h, low)
+        if mode == TOTAL:
+            return _next_total(h, bound)
         return _next_box(h, low, bound)
 
     @njit(inline="always")
     def canon(q: Any) -> Any:  # pragma: no cover - compiled
-        if sorted_space:
+        if mode != BOX:
             return _sorted(q)
         return q
 
@@ -115,7 +178,7 @@ def _make_kernels(sorted_space: bool) -> tuple[Any, Any, Any, Any]:
         """Index of canonical *h* in the space's mark array (multiset rank, or box cell)."""
         n = len(h)
         r = 0
-        if sorted_space:
+        if mode == SORTED:
             low = ridx[n, 0]
             for i in range(n):
                 r += ridx[i, h[i] - low + i]
@@ -127,10 +190,17 @@ def _make_kernels(sorted_space: bool) -> tuple[Any, Any, Any, Any]:
 
     @njit(inline="always")
     def inside(p: Any, low: int, bound: int) -> bool:  # pragma: no cover - compiled
+        """Whether canonical *p* is in the space."""
         ok = True
+        total = 0
         for i in range(len(p)):
             if p[i] < low or p[i] >= bound:
                 ok = False
+            if mode == DISTINCT and i > 0 and p[i - 1] == p[i]:
+                ok = False
+            total += p[i]
+        if mode == TOTAL and total >= bound:
+            ok = False
         return ok
 
     @njit
@@ -148,10 +218,10 @@ def _make_kernels(sorted_space: bool) -> tuple[Any, Any, Any, Any]:
                 stamp = 0
             stamp += 1
             for q in gen(h):
-                for i in range(len(q)):
-                    if q[i] < low or q[i] >= bound:
-                        return 2, k
-                g = np.int64(claim(canon(q), table, radix))
+                c = canon(q)
+                if not inside(c, low, bound):
+                    return 2, k
+                g = np.int64(claim(c, table, radix))
                 if g == f:
                     return 1, k
                 if 0 <= g < f:
@@ -188,10 +258,10 @@ def _make_kernels(sorted_space: bool) -> tuple[Any, Any, Any, Any]:
             found = False
             for q in gen(h):
                 terminal = False
-                for i in range(len(q)):
-                    if q[i] < low or q[i] >= bound:
-                        return 2, k
-                if claim(canon(q), table, radix) != 0:
+                c = canon(q)
+                if not inside(c, low, bound):
+                    return 2, k
+                if claim(c, table, radix) != 0:
                     found = True
                     if f == 0:
                         break
@@ -224,8 +294,9 @@ def _make_kernels(sorted_space: bool) -> tuple[Any, Any, Any, Any]:
             if claim(h, table, radix) != 0:
                 n_p += 1
                 for p in pred(h, low, bound):
-                    if inside(p, low, bound):
-                        marks[rank(canon(p), ridx)] = 1
+                    c = canon(p)
+                    if inside(c, low, bound):
+                        marks[rank(c, ridx)] = 1
             h = advance(h, low, bound)
         return n_p
 
@@ -237,7 +308,7 @@ def _make_kernels(sorted_space: bool) -> tuple[Any, Any, Any, Any]:
         *count* positions from *h* has that position as an option; else ``(1, index)``."""
         for k in range(count):
             for p in pred(h, low, bound):
-                if not inside(p, low, bound):
+                if not inside(canon(p), low, bound):
                     continue
                 found = False
                 for q in gen(p):
@@ -252,7 +323,7 @@ def _make_kernels(sorted_space: bool) -> tuple[Any, Any, Any, Any]:
     return grundy, pset, marker, pred_check
 
 
-_KERNELS = {True: _make_kernels(True), False: _make_kernels(False)}
+_KERNELS = {m: _make_kernels(m) for m in (BOX, SORTED, DISTINCT, TOTAL)}
 _NO_MARKS = np.zeros(1, dtype=np.uint8)
 _NO_RIDX = np.zeros((1, 1), dtype=np.int64)
 
@@ -264,7 +335,7 @@ def _kernel(
     radix: Any,
     h: Any,
     count: int,
-    sorted_space: bool,
+    mode: int,
     low: int,
     bound: int,
     kind: int,
@@ -274,7 +345,7 @@ def _kernel(
     leaves the space, 3 a claimed value is not an integer >= 0. Grundy claims and P-set
     claims have kernels of their own (each compiled only when used: less to compile).
     *marks*: ``(marks, ridx)`` of :func:`_marks` for a P-set claim, or None."""
-    grundy, pset = _KERNELS[bool(sorted_space)][:2]
+    grundy, pset = _KERNELS[mode][:2]
     if kind == 0:
         return grundy(gen, claim, table, radix, h, count, low, bound)
     use = marks is not None
@@ -373,6 +444,18 @@ def _rank_claim(h: Any, table: Any, binom: Any) -> Any:  # pragma: no cover - co
     return table[r]
 
 
+@njit
+def _set_rank_claim(h: Any, table: Any, binom: Any) -> Any:  # pragma: no cover - compiled
+    """The tabulated value of a strictly increasing *h* at its rank among the sets
+    (``binom[n, 0]`` holds the space's lowest heap)."""
+    n = len(h)
+    low = binom[n, 0]
+    r = 0
+    for i in range(n):
+        r += binom[i, h[i] - low]
+    return table[r]
+
+
 def _multiset_ranks(n: int, low: int, bound: int) -> Any:
     """``binom[i, c] = C(c, i+1)``: the colex rank of a non-decreasing tuple ``h`` of *n*
     heaps in ``[low, bound)`` is the sum of ``binom[i, h[i] - low + i]``."""
@@ -397,10 +480,17 @@ def _tabulate(spec: Any, radix: Any) -> tuple[Any, Any, Any] | None:
     ``closed_is_p``, a theorem's Python claim) still runs on the compiled path: the exact
     code users call is evaluated once per position, and the kernel walks the moves.
     """
+    from math import comb
+
     sp = spec.space
     n, low, bound = sp.n_heaps, sp.low, sp.bound
-    by_rank = isinstance(sp, SortedBoxSpace)
-    cells = int(sp.size) if by_rank else (bound - low) ** n
+    mode = _mode(sp)
+    by_rank = mode != BOX
+    cells = (bound - low) ** n
+    if mode in (SORTED, TOTAL):  # one cell per multiset of heaps in [low, bound)
+        cells = comb(bound - low + n - 1, n)
+    elif mode == DISTINCT:  # one cell per set
+        cells = comb(max(0, bound - low), n)
     if cells > MAX_TABULATED_CELLS or int(sp.size) > MAX_TABULATED_POSITIONS:
         return None
     table = np.zeros(max(cells, 1), dtype=np.int64)
@@ -423,8 +513,8 @@ def _tabulate(spec: Any, radix: Any) -> tuple[Any, Any, Any] | None:
             heaps = np.array(positions, dtype=np.int64).reshape(len(positions), n) - low
             if by_rank:  # colex rank of each multiset: sum of C(h_j - low + j, j + 1)
                 idx = np.zeros(len(positions), dtype=np.int64)
-                for j in range(n):
-                    idx += index[j][heaps[:, j] + j]
+                for j in range(n):  # (of each set: C(h_j - low, j + 1))
+                    idx += index[j][heaps[:, j] + (0 if mode == DISTINCT else j)]
             else:
                 idx = heaps @ radix[1:]
             table[idx] = np.array([int(v) for v in values], dtype=np.int64)
@@ -434,7 +524,8 @@ def _tabulate(spec: Any, radix: Any) -> tuple[Any, Any, Any] | None:
         return None
     finally:  # Ctrl-C (KeyboardInterrupt) passes through; the bar goes away either way
         bar.close()
-    return (_rank_claim if by_rank else _table_claim), table, index
+    fn = _set_rank_claim if mode == DISTINCT else _rank_claim if by_rank else _table_claim
+    return fn, table, index
 
 
 #: Largest space (positions) whose retrograde marks are kept (one byte each).
@@ -490,8 +581,7 @@ def check_predecessors(game: HeapRuleset, sp: Any) -> tuple[int, ...] | None:
     True
     """
     small = _small_space(sp)
-    sorted_space = isinstance(small, SortedBoxSpace)
-    check = _KERNELS[sorted_space][3]
+    check = _KERNELS[_mode(small)][3]
     h, _ = _starts(small, 0)
     status, k = check(
         game.compiled_options(),
@@ -525,7 +615,12 @@ def _marks(spec: Any) -> tuple[Any, Any] | None:
     g = spec.game
     pred = g.compiled_predecessors() if isinstance(g, HeapRuleset) else None
     size = int(sp.size)
-    if pred is not None and spec.kind != "grundy" and MARK_MIN_POSITIONS <= size <= MAX_MARK_CELLS:
+    if (
+        pred is not None
+        and spec.kind != "grundy"
+        and _mode(sp) in (BOX, SORTED)
+        and MARK_MIN_POSITIONS <= size <= MAX_MARK_CELLS
+    ):
         bad = check_predecessors(g, sp)
         if bad is not None:
             from nimlab.core.errors import GameDefinitionError
@@ -537,8 +632,7 @@ def _marks(spec: Any) -> tuple[Any, Any] | None:
         got = compiled_claim(spec)
         assert got is not None
         claim, table, radix = got
-        sorted_space = isinstance(sp, SortedBoxSpace)
-        marker = _KERNELS[sorted_space][2]
+        marker = _KERNELS[_mode(sp)][2]
         ridx = _mark_index(sp)
         marks = np.zeros(max(1, int(sp.size)), dtype=np.uint8)
         from nimlab._progress import Progress
@@ -570,13 +664,16 @@ def _marks(spec: Any) -> tuple[Any, Any] | None:
     return None if out is False else out
 
 
-def _all_valid(game: Ruleset[Any], n: int, low: int) -> bool:
-    """Whether every tuple of *n* heaps ``>= low`` is a position (probed on a small box)."""
+def _all_valid(game: Ruleset[Any], n: int, low: int, distinct: bool = False) -> bool:
+    """Whether every tuple of *n* heaps ``>= low`` (*distinct*: of pairwise different
+    heaps) is a position (probed on a small box)."""
     import itertools
 
     from nimlab.core.errors import InvalidPositionError
 
-    for t in itertools.product(range(low, low + 4), repeat=n):
+    for t in itertools.product(range(low, low + max(4, n + 1)), repeat=n):
+        if distinct and len(set(t)) < n:
+            continue
         try:
             game.validate(t)
         except InvalidPositionError:
@@ -587,16 +684,15 @@ def _all_valid(game: Ruleset[Any], n: int, low: int) -> bool:
 def supports_compiled(spec: Any) -> bool:
     """Whether *spec* can run on the compiled path (game hook, space and claim)."""
     sp = spec.space
-    if not isinstance(sp, (BoxSpace, SortedBoxSpace)) or spec.kind not in KIND_CODES:
+    spaces = (BoxSpace, SortedBoxSpace, DistinctBoxSpace, SortedTotalSpace)
+    if not isinstance(sp, spaces) or spec.kind not in KIND_CODES:
         return False
     g = spec.game
     if not isinstance(g, HeapRuleset):
         return False
-    if isinstance(sp, SortedBoxSpace) and g.ordered:
-        return False
-    if isinstance(sp, BoxSpace) and sp.game is not None and not _all_valid(g, sp.n_heaps, sp.low):
-        return False
-    if not _all_valid(g, sp.n_heaps, sp.low):
+    if not isinstance(sp, BoxSpace) and g.ordered:
+        return False  # the walks other than the box sort options: for order-free games
+    if not _all_valid(g, sp.n_heaps, sp.low, isinstance(sp, DistinctBoxSpace)):
         return False
     try:
         gen = g.compiled_options()
@@ -608,8 +704,9 @@ def supports_compiled(spec: Any) -> bool:
 
 
 def _starts(sp: Any, i: int) -> tuple[tuple[int, ...], int]:
-    if isinstance(sp, SortedBoxSpace):
-        return sp.start(i)
+    if not isinstance(sp, BoxSpace):
+        start: tuple[tuple[int, ...], int] = sp.start(i)
+        return start
     a0, a1 = sp.row_range(i)
     return (a0,) + (sp.low,) * (sp.n_heaps - 1), (a1 - a0) * (sp.bound - sp.low) ** (sp.n_heaps - 1)
 
@@ -635,7 +732,7 @@ def warm_up_compiled(spec: Any) -> None:
             radix,
             tuple(np.int64(x) for x in h),
             0,
-            isinstance(sp, SortedBoxSpace),
+            _mode(sp),
             sp.low,
             sp.bound,
             KIND_CODES[spec.kind],
@@ -659,7 +756,7 @@ def compiled_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
         radix,
         tuple(np.int64(x) for x in h),
         count,
-        isinstance(sp, SortedBoxSpace),
+        _mode(sp),
         sp.low,
         sp.bound,
         KIND_CODES[spec.kind],

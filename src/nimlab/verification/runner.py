@@ -35,9 +35,11 @@ from nimlab.verification.local import (
 )
 from nimlab.verification.spaces import (
     BoxSpace,
+    DistinctBoxSpace,
     IndexSpace,
     ListSpace,
     SortedBoxSpace,
+    SortedTotalSpace,
     Space,
     TotalSpace,
     rows_per_chunk,
@@ -686,7 +688,7 @@ def _space_size(space: Any) -> int | None:
     """Number of positions of *space* (before invalid ones are skipped), or None."""
     from math import comb
 
-    if isinstance(space, (BoxSpace, SortedBoxSpace, IndexSpace)):
+    if isinstance(space, (BoxSpace, SortedBoxSpace, IndexSpace, DistinctBoxSpace, SortedTotalSpace)):
         return space.size
     if isinstance(space, TotalSpace):
         span = max(0, space.bound - space.low * space.n_heaps)

@@ -19,9 +19,11 @@ from nimlab.core.ruleset import Ruleset
 
 __all__ = [
     "BoxSpace",
+    "DistinctBoxSpace",
     "IndexSpace",
     "ListSpace",
     "SortedBoxSpace",
+    "SortedTotalSpace",
     "Space",
     "TotalSpace",
     "rows_per_chunk",
@@ -249,6 +251,243 @@ def sorted_successor(h: tuple[int, ...], low: int) -> tuple[int, ...]:
             v = h[i] + 1
             return h[:i] + (v,) * (m - i) + (top,)
     return (low,) * m + (top + 1,)
+
+
+@dataclass(frozen=True)
+class DistinctBoxSpace:
+    """One position per set: strictly increasing tuples of *n_heaps* heaps in
+    ``[low, bound)``, ordered by largest heap, then lexicographically (games whose heaps
+    must be pairwise distinct, such as Welter's). Chunks as in :class:`SortedBoxSpace`.
+
+    Examples
+    --------
+    >>> s = DistinctBoxSpace(3, 5, target=2)
+    >>> [p for i in range(s.n_chunks) for p in s.chunk(i)][:5]
+    [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3), (0, 1, 4)]
+    >>> s.size, s.contains((3, 1, 2)), s.contains((1, 1, 2))
+    (10, True, False)
+    """
+
+    n_heaps: int
+    bound: int
+    low: int = 0
+    target: int = 8192
+    _chunks: dict[str, list[tuple[int, int, int, int]]] = field(
+        default_factory=dict, compare=False, repr=False, hash=False
+    )
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {
+            "n_heaps": self.n_heaps,
+            "bound": self.bound,
+            "low": self.low,
+            "target": self.target,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "_chunks", {})
+
+    def _table(self) -> list[tuple[int, int, int, int]]:
+        """Chunks as ``(top, first0, first1, count)``."""
+        import math
+
+        got = self._chunks.get("c")
+        if got is not None:
+            return got
+        out: list[tuple[int, int, int, int]] = []
+        n, lo = self.n_heaps, self.low
+        for top in range(lo + n - 1, self.bound):
+            if n == 1:
+                out.append((top, top, top + 1, 1))
+                continue
+            a, cnt, a0 = lo, 0, lo
+            while a <= top - n + 1:
+                cnt += math.comb(top - a - 1, n - 2)
+                a += 1
+                if cnt >= self.target or a > top - n + 1:
+                    out.append((top, a0, a, cnt))
+                    a0, cnt = a, 0
+        if n == 1:
+            merged: list[tuple[int, int, int, int]] = []
+            for i in range(0, len(out), max(1, self.target)):
+                part = out[i : i + max(1, self.target)]
+                merged.append((part[0][0], part[0][1], part[-1][2], len(part)))
+            out = merged
+        self._chunks["c"] = out
+        return out
+
+    @property
+    def n_chunks(self) -> int:
+        return len(self._table())
+
+    @property
+    def size(self) -> int:
+        """Number of positions."""
+        import math
+
+        return math.comb(max(0, self.bound - self.low), self.n_heaps)
+
+    def start(self, i: int) -> tuple[tuple[int, ...], int]:
+        """The first position of chunk *i* and its number of positions."""
+        top, a0, _a1, cnt = self._table()[i]
+        if self.n_heaps == 1:
+            return (top,), cnt
+        return tuple(a0 + j for j in range(self.n_heaps - 1)) + (top,), cnt
+
+    def chunk(self, i: int) -> Iterator[tuple[int, ...]]:
+        h, cnt = self.start(i)
+        for _ in range(cnt):
+            yield h
+            h = distinct_successor(h, self.low)
+
+    def contains(self, position: Any) -> bool:
+        return (
+            type(position) is tuple
+            and len(position) == self.n_heaps
+            and len(set(position)) == len(position)
+            and (not position or (min(position) >= self.low and max(position) < self.bound))
+        )
+
+    def describe(self) -> str:
+        return f"{self.n_heaps} distinct heaps, {self.low} <= heap < {self.bound}, one per set"
+
+
+def distinct_successor(h: tuple[int, ...], low: int) -> tuple[int, ...]:
+    """The next position of a :class:`DistinctBoxSpace` (by largest heap, then lexicographic).
+
+    Examples
+    --------
+    >>> distinct_successor((0, 1, 3), 0), distinct_successor((1, 2, 3), 0)
+    ((0, 2, 3), (0, 1, 4))
+    """
+    m = len(h) - 1
+    top = h[m]
+    for i in range(m - 1, -1, -1):
+        v = h[i] + 1
+        if v + (m - 1 - i) < top:
+            return h[:i] + tuple(v + j for j in range(m - i)) + (top,)
+    return tuple(low + j for j in range(m)) + (max(top + 1, low + m),)
+
+
+def _sorted_total_count(m: int, lo: int, budget: int) -> int:
+    """Non-decreasing tuples of length *m* with entries ``>= lo`` and total ``< budget``."""
+    if m == 0:
+        return 1 if budget > 0 else 0
+    n = 0
+    a = lo
+    while a * m < budget:
+        n += _sorted_total_count(m - 1, a, budget - a)
+        a += 1
+    return n
+
+
+@dataclass(frozen=True)
+class SortedTotalSpace:
+    """One position per multiset of *n_heaps* heaps ``>= low`` whose total is ``< bound``
+    (non-decreasing tuples, lexicographic order): move-closed for games whose moves never
+    raise the total and whose heap order does not matter (Lim). Chunk ``i`` holds the
+    positions of a range of first heaps.
+
+    Examples
+    --------
+    >>> s = SortedTotalSpace(3, 4)
+    >>> [p for i in range(s.n_chunks) for p in s.chunk(i)]
+    [(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 0, 3), (0, 1, 1), (0, 1, 2), (1, 1, 1)]
+    >>> s.size, s.contains((2, 1, 0)), s.contains((0, 2, 2))
+    (7, True, False)
+    """
+
+    n_heaps: int
+    bound: int
+    low: int = 0
+    target: int = 8192
+    _chunks: dict[str, list[tuple[int, int]]] = field(
+        default_factory=dict, compare=False, repr=False, hash=False
+    )
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {
+            "n_heaps": self.n_heaps,
+            "bound": self.bound,
+            "low": self.low,
+            "target": self.target,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "_chunks", {})
+
+    def _table(self) -> list[tuple[int, int]]:
+        """Chunks as ``(first heap, count)``."""
+        got = self._chunks.get("c")
+        if got is not None:
+            return got
+        out: list[tuple[int, int]] = []
+        n = self.n_heaps
+        a0, cnt, a = self.low, 0, self.low
+        while n >= 1 and a * n < self.bound:
+            cnt += _sorted_total_count(n - 1, a, self.bound - a)
+            a += 1
+            if cnt >= self.target or a * n >= self.bound:
+                out.append((a0, cnt))
+                a0, cnt = a, 0
+        self._chunks["c"] = out
+        return out
+
+    @property
+    def n_chunks(self) -> int:
+        return len(self._table())
+
+    @property
+    def size(self) -> int:
+        """Number of positions."""
+        return sum(c for _, c in self._table())
+
+    def start(self, i: int) -> tuple[tuple[int, ...], int]:
+        """The first position of chunk *i* and its number of positions."""
+        a0, cnt = self._table()[i]
+        return (a0,) * self.n_heaps, cnt
+
+    def chunk(self, i: int) -> Iterator[tuple[int, ...]]:
+        h, cnt = self.start(i)
+        for _ in range(cnt):
+            yield h
+            h = total_successor(h, self.bound)
+
+    def contains(self, position: Any) -> bool:
+        return (
+            type(position) is tuple
+            and len(position) == self.n_heaps
+            and all(type(h) is int and h >= self.low for h in position)
+            and sum(position) < self.bound
+        )
+
+    def describe(self) -> str:
+        return f"{self.n_heaps} heaps >= {self.low}, total < {self.bound}, one per multiset"
+
+
+def total_successor(h: tuple[int, ...], bound: int) -> tuple[int, ...]:
+    """The next position of a :class:`SortedTotalSpace` (lexicographic), or *h* at the end.
+
+    Examples
+    --------
+    >>> total_successor((0, 0, 3), 4), total_successor((0, 1, 2), 4)
+    ((0, 1, 1), (1, 1, 1))
+    """
+    n = len(h)
+    s = sum(h)
+    if s + 1 < bound:
+        return h[:-1] + (h[-1] + 1,)
+    pre = s - h[-1]
+    for i in range(n - 2, -1, -1):
+        pre -= h[i]
+        v = h[i] + 1
+        if pre + v * (n - i) < bound:
+            return h[:i] + (v,) * (n - i)
+    return h
 
 
 @dataclass(frozen=True)

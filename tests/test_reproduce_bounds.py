@@ -58,8 +58,6 @@ def test_default_bound_reaches_ten_times_the_old_positions(tid: str) -> None:
         ("S18-T11", 60),
         ("S19-T7", 14),
         ("S19-T8", 40),
-        ("Sh-P7", 12),
-        ("Sh-P8", 30),
     ],
 )
 def test_compiled_claims_agree_with_search(tid: str, bound: int) -> None:
@@ -139,3 +137,32 @@ def test_sh_p8_lists_single_delete_moves_once_per_pair_of_sizes() -> None:
             }, p
             est = by_size.estimate_moves(p)
             assert est is not None and est >= sum(1 for _ in by_size.moves(p))
+
+
+@pytest.mark.timeout(120)
+def test_a_list_that_is_not_move_closed_is_compared_with_the_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import dataclasses
+
+    import nimlab.theory.registry as registry
+    from nimlab.catalog import game
+    from nimlab.theory.registry import Instance
+    from nimlab.theory.sh import odd_box
+
+    monkeypatch.setattr(registry, "ENGINE_MIN_POSITIONS", 1)
+    g = game("single-delete")
+    four = dataclasses.replace(  # Sh-P7 on four odd heaps only
+        theorem("Sh-P7"), instances=lambda b: iter([Instance(g, list(odd_box(4, b)))])
+    )
+    engine = check_theorem(four, bound=12)
+    search = check_theorem(four, bound=12, method="search")
+    assert engine.ok and search.ok and engine.method == "engine (compiled)"
+    assert engine.positions_checked == search.positions_checked == 126
+    wrong = dataclasses.replace(four, claim=lambda game, p: p != (3, 5, 7, 9))
+    engine = check_theorem(wrong, bound=12)
+    search = check_theorem(wrong, bound=12, method="search")
+    assert not engine.ok and not search.ok
+    assert engine.counterexample == search.counterexample
+    assert engine.counterexample is not None and engine.counterexample.position == (3, 5, 7, 9)
+    assert engine.positions_checked == search.positions_checked

@@ -543,6 +543,12 @@ def _check_sequence(t: Theorem, b: int, inst: Instance) -> CheckResult:
     return CheckResult(t.id, b, len(values), True, time.perf_counter() - start)
 
 
+#: Fewest positions (multisets of the heaps below the largest listed heap) for which a list
+#: that is not move-closed is compared with the compiled engine rather than the search
+#: (compiling the engine for one number of heaps costs seconds).
+ENGINE_MIN_POSITIONS = 20_000
+
+
 def _check_engine(t: Theorem, b: int, inst: Instance) -> CheckResult | None:
     """Compare the claim at every listed position of *inst* (a set that is not
     move-closed, such as all-odd heaps) with the compiled engine's exhaustive values: one
@@ -564,10 +570,15 @@ def _check_engine(t: Theorem, b: int, inst: Instance) -> CheckResult | None:
 
     if not 1 <= n <= MAX_HEAPS or not has_compiled_model(g):
         return None
+    from math import comb
+
+    side = max(max(p) for p in positions) + 1
+    if comb(side + n - 1, n) < ENGINE_MIN_POSITIONS:
+        return None  # a small solve: the search costs less than compiling the engine
     start = time.perf_counter()
     try:
         solver = CompiledSolver(g, n, kinds[t.kind])
-        solver.solve_below(max(max(p) for p in positions) + 1, progress=True)
+        solver.solve_below(side, progress=True)
         values = [solver.value(p) for p in positions]
     except (SearchTooLargeError, MemoryError):
         return None

@@ -25,10 +25,21 @@ DEFAULT_LIMIT = 1_000_000
 
 
 def _advance(sp: Any, h: tuple[int, ...]) -> tuple[int, ...]:
-    from nimlab.verification.spaces import SortedBoxSpace, sorted_successor
+    from nimlab.verification.spaces import (
+        DistinctBoxSpace,
+        SortedBoxSpace,
+        SortedTotalSpace,
+        distinct_successor,
+        sorted_successor,
+        total_successor,
+    )
 
     if isinstance(sp, SortedBoxSpace):
         return sorted_successor(h, sp.low)
+    if isinstance(sp, DistinctBoxSpace):
+        return distinct_successor(h, sp.low)
+    if isinstance(sp, SortedTotalSpace):
+        return total_successor(h, sp.bound)
     out = list(h)
     i = len(out) - 1
     while i >= 0:
@@ -54,9 +65,7 @@ def _compiled_failures(spec: Any, i: int, limit: int) -> list[Failure] | None:
     h, count = c._starts(sp, i)
     out: list[Failure] = []
     gen = spec.game.compiled_options()
-    from nimlab.verification.spaces import SortedBoxSpace
-
-    sorted_space = isinstance(sp, SortedBoxSpace)
+    mode = c._mode(sp)
     while count > 0 and len(out) < limit:
         status, k = c._kernel(
             gen,
@@ -65,7 +74,7 @@ def _compiled_failures(spec: Any, i: int, limit: int) -> list[Failure] | None:
             radix,
             tuple(np.int64(x) for x in h),
             count,
-            sorted_space,
+            mode,
             sp.low,
             sp.bound,
             c.KIND_CODES[spec.kind],

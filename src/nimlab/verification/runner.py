@@ -688,7 +688,9 @@ def _space_size(space: Any) -> int | None:
     """Number of positions of *space* (before invalid ones are skipped), or None."""
     from math import comb
 
-    if isinstance(space, (BoxSpace, SortedBoxSpace, IndexSpace, DistinctBoxSpace, SortedTotalSpace)):
+    if isinstance(
+        space, (BoxSpace, SortedBoxSpace, IndexSpace, DistinctBoxSpace, SortedTotalSpace)
+    ):
         return space.size
     if isinstance(space, TotalSpace):
         span = max(0, space.bound - space.low * space.n_heaps)

@@ -537,3 +537,129 @@ def test_factor_below_finds_a_factorisation_exactly_when_one_exists() -> None:
         for hd in after:
             new_value ^= table[hd[0]][hd[1]]
         assert new_value == 0, (heads, after)
+
+
+# Triples (a, b, g) with coordinates below 2^16 where the first, fast search of factor_below
+# (64 pairs of top halves sharing the top digits of a1 and b1) found no factorisation
+# although g ⊕ a⊗b < a⊗b, so that one exists; found by a random search over 1.5 million
+# triples, and each checked below by trying every v whose top digit is set in b.
+FAST_SEARCH_MISSES = [
+    (38760, 258, 5613),
+    (58939, 256, 61167),
+    (6024, 264, 7001),
+    (39261, 256, 38369),
+    (4814, 268, 7079),
+    (16788, 258, 19173),
+    (19462, 256, 18405),
+    (17025, 256, 19622),
+    (7469, 258, 6116),
+    (17477, 256, 13),
+    (13979, 260, 15018),
+]
+
+
+def every_below(a: int) -> list[int]:
+    """Every u whose highest binary digit is set in a (a of them)."""
+    return [u for u in range(1, 2 * a) if (a >> (u.bit_length() - 1)) & 1]
+
+
+def factorisations_below(a: int, b: int, g: int) -> list[tuple[int, int]]:
+    """Every (u, v) with u ⊗ v = g and the top digits of u, v set in a, b (all v tried)."""
+    from nimlab.formulas.nimmul import nim_div
+
+    out = []
+    for v in every_below(b):
+        u = nim_div(g, v)
+        if u and (a >> (u.bit_length() - 1)) & 1:
+            out.append((u, v))
+    return out
+
+
+def turtles_value(heads: frozenset[tuple[int, int]]) -> int:
+    from nimlab.formulas.nimmul import nimmul
+
+    g = 0
+    for a, b in heads:
+        g ^= nimmul(a, b)
+    return g
+
+
+def is_turtles_move(before: frozenset[tuple[int, int]], after: frozenset[tuple[int, int]]) -> bool:
+    """The rules: turn the coins {(a,b), (a',b), (a,b'), (a',b')} of a head (a,b), a'≤a, b'≤b."""
+    flipped = before ^ after
+    if not flipped:
+        return False
+    a, b = max(x for x, _ in flipped), max(y for _, y in flipped)
+    a2, b2 = min(x for x, _ in flipped), min(y for _, y in flipped)
+    return (
+        (a, b) in before and a2 >= 1 and b2 >= 1 and flipped == {(a, b), (a2, b), (a, b2), (a2, b2)}
+    )
+
+
+def test_factor_below_is_complete_below_2_16() -> None:
+    """Where a factor of 16 bits has a small top half (b1 = 1, 2: few pairs of top halves),
+    ``factor_below`` finds a factorisation exactly when one exists (every v tried), on the
+    triples the fast search alone missed and on 250 random ones."""
+    import random
+
+    from nimlab.catalog.strategies.turtles import factor_below
+    from nimlab.formulas.nimmul import nimmul
+
+    rng = random.Random(11)
+    cases = list(FAST_SEARCH_MISSES)
+    cases += [
+        (rng.randrange(1, 1 << 16), rng.randrange(256, 768), rng.randrange(1, 1 << 16))
+        for _ in range(250)
+    ]
+    found = 0
+    for a, b, g in cases:
+        exists = factorisations_below(a, b, g)
+        r = factor_below(a, b, g)
+        assert (r is not None) == bool(exists), (a, b, g, r)
+        if r is not None:
+            u, v = r
+            assert nimmul(u, v) == g and (a >> (u.bit_length() - 1)) & 1, (a, b, g, r)
+            assert (b >> (v.bit_length() - 1)) & 1, (a, b, g, r)
+            found += 1
+    assert found > 100
+    for a, b, g in FAST_SEARCH_MISSES:  # each is a winning move of its head
+        assert g ^ nimmul(a, b) < nimmul(a, b)
+
+
+def test_turtles_move_where_the_fast_search_missed() -> None:
+    """{(17477, 256), (260, 1)} has nim-value 13: an N-position. Its winning move needs a
+    factorisation of 13 below (17477, 256), which the fast search missed (the move was
+    None: the position was called P). Both heads of every miss with a second head of
+    value g ⊕ a⊗b get a legal move to nim-value 0, by ``winning_move`` too."""
+    from nimlab import winning_move
+    from nimlab.catalog.strategies.turtles import turtles_move
+
+    pos = frozenset({(17477, 256), (260, 1)})
+    assert turtles_value(pos) == 13
+    for mv in (turtles_move(pos), winning_move("turning-turtles", pos)):
+        assert mv is not None and is_turtles_move(pos, mv) and turtles_value(mv) == 0, mv
+    for a, b, g in FAST_SEARCH_MISSES:
+        other = g ^ turtles_value(frozenset({(a, b)}))
+        heads = frozenset({(a, b), (other, 1)})
+        assert turtles_value(heads) == g
+        mv = turtles_move(heads)
+        assert mv is not None and is_turtles_move(heads, mv) and turtles_value(mv) == 0
+
+
+def test_turtles_move_tries_the_next_head(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no pair of top halves tried (PAIR_BUDGET = 0), the head tried first in
+    {(17477, 256), (780, 2)} (nim-value 13) has no factorisation found (its only ones have
+    both top halves), so the move comes from the second head; where no head gives one,
+    the strategy raises instead of calling the N-position P."""
+    from nimlab.catalog.strategies import turtles
+
+    pos = frozenset({(17477, 256), (780, 2)})
+    assert turtles_value(pos) == 13
+    assert all(u >= 256 and v >= 256 for u, v in factorisations_below(17477, 256, 13))
+    monkeypatch.setattr(turtles, "PAIR_BUDGET", 0)
+    assert turtles.factor_below(17477, 256, 13) is None
+    mv = turtles.turtles_move(pos)
+    assert mv is not None and is_turtles_move(pos, mv) and turtles_value(mv) == 0
+    assert (17477, 256) in mv  # the first head was left alone
+    with pytest.raises(NimlabError, match="found no winning move"):
+        turtles.turtles_move(frozenset({(17477, 256), (260, 1)}))

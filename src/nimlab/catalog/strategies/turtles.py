@@ -24,10 +24,11 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
+from nimlab.core.errors import SearchTooLargeError
 from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
 
-__all__ = ["factor_below", "turtles_move", "turtles_strategy"]
+__all__ = ["PAIR_BUDGET", "factor_below", "turtles_move", "turtles_strategy"]
 
 Heads = frozenset[tuple[int, int]]
 
@@ -36,6 +37,19 @@ def _below(a: int, limit: int = 8) -> Iterator[int]:
     """Some ``u`` whose highest binary digit is set in *a* (``a ⊕ u < a``), a first."""
     for alpha in range(min(a, limit)):
         yield a ^ alpha
+
+
+def _every_below(a: int) -> Iterator[int]:
+    """Every ``u`` whose highest binary digit is set in *a*: ``a`` of them in all."""
+    for t in range(a.bit_length()):
+        if (a >> t) & 1:
+            yield from range(1 << t, 2 << t)
+
+
+#: How many pairs of top halves ``(u1, v1)`` :func:`factor_below` tries in one field: the
+#: 64 of the fast search (``_below``) and then every pair. Below ``2^16`` every field has
+#: fewer than ``2^16 − 64`` pairs, so the search there is complete.
+PAIR_BUDGET = 1 << 16
 
 
 def _in_below(u: int, a: int) -> bool:
@@ -68,6 +82,10 @@ def _solve_linear(cols: list[int], target: int) -> int | None:
 
 def factor_below(a: int, b: int, g: int, n: int | None = None) -> tuple[int, int] | None:
     """``(u, v)`` with ``u ⊗ v = g``, ``a ⊕ u < a`` and ``b ⊕ v < b``, or None if none found.
+
+    The search is complete (None means that no such pair exists) when ``a``, ``b`` and
+    ``g`` are below ``2^16``; in larger fields it tries :data:`PAIR_BUDGET` pairs of top
+    halves per field and may return None although a pair exists.
 
     Parameters
     ----------
@@ -123,7 +141,11 @@ def factor_below(a: int, b: int, g: int, n: int | None = None) -> tuple[int, int
             return u0, (v1 << h) | nim_div(g0, u0)
     if a1 and b1:  # both halves: a quadratic for u0
         squares = [nimmul(1 << t, 1 << t) for t in range(h)]
-        for u1, v1 in itertools.islice(itertools.product(_below(a1), _below(b1)), 64):
+        pairs = itertools.chain(
+            itertools.product(_below(a1), _below(b1)),
+            itertools.product(_every_below(a1), _every_below(b1)),
+        )
+        for u1, v1 in itertools.islice(pairs, PAIR_BUDGET):
             pi = nimmul(u1, v1)
             e1 = g1 ^ pi
             e0 = g0 ^ nimmul(c, pi)
@@ -140,6 +162,12 @@ def factor_below(a: int, b: int, g: int, n: int | None = None) -> tuple[int, int
 
 def turtles_move(heads: Heads) -> Heads | None:
     """A winning move of 2-D Turning Turtles, or None at a P-position.
+
+    The heads are tried in order, those whose nim product has the highest digit of the
+    nim-value first (one of them always has a factorisation, :func:`factor_below` finds
+    it for coordinates below ``2^16``). If the search gives up on every head
+    (:data:`PAIR_BUDGET`, possible only for larger coordinates), it raises
+    :class:`~nimlab.core.errors.SearchTooLargeError` rather than call an N-position P.
 
     Examples
     --------
@@ -166,7 +194,12 @@ def turtles_move(heads: Heads) -> Heads | None:
         a2 = alpha if alpha else a
         b2 = beta if beta else b
         return heads ^ {(a, b), (a2, b), (a, b2), (a2, b2)}
-    return None
+    # An N-position: the head with the highest digit of g has a factorisation (every value
+    # below a ⊗ b is an option of the head), which the search misses only beyond 2^16.
+    raise SearchTooLargeError(
+        f"turning-turtles: the nim-value {g} of this position is not 0, but factoring it "
+        f"tried {PAIR_BUDGET:,} pairs per field and found no winning move"
+    )
 
 
 def turtles_strategy(game: Ruleset[Any], position: Heads, misere: bool) -> Construction | None:

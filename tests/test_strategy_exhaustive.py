@@ -98,6 +98,62 @@ def test_misere_nimk_moves_are_exactly_the_winning_moves() -> None:
         assert set(got) == want, (pos, K)
 
 
+def test_nimk_functions_on_no_heap() -> None:
+    """The position with no heap has no move: a P-position, with no winning move."""
+    for K in (1, 2, 3):
+        assert nimk_is_p((), K) is True
+        assert naito_procedure((), K) is None
+        assert list(nimk_moves((), K)) == []
+
+
+def test_misere_moore_move_is_naitos_procedure() -> None:
+    """[N99] §2.3 (proof of Theorem 2.10): in misère play the move is Naito's normal-play
+    move, unless it leaves only heaps of at most one stone; then one changed heap that it
+    emptied takes one stone fewer. The construction's move is that move wherever it
+    applies, and always a move of the rules to a P-position (Theorem 2.10 written out)."""
+    kept = repaired = 0
+    more = [(2, p) for p in itertools.product(range(5), repeat=4)]
+    more += [(3, p) for p in itertools.product(range(3), repeat=6)]  # K + 3 heaps
+    for K, pos in NIMK_CASES + more:
+        c = game("moore", k=K).strategy(pos, True)
+        assert c is not None
+        one = c.one()
+        if misere_moore_p(pos, K) or not any(pos):  # no heap left: won, but no move
+            assert one is None, (pos, K)
+            continue
+        # a move of the rules: at most K heaps lowered, none raised; to a P-position
+        lowered = [i for i in range(len(pos)) if one[i] != pos[i]]
+        assert 1 <= len(lowered) <= K and all(one[i] < pos[i] for i in lowered), (pos, one)
+        assert misere_moore_p(one, K), (pos, K, one)
+        if not any(h > 1 for h in pos):
+            continue
+        normal = naito_procedure(pos, K)
+        if normal is None:
+            continue
+        if any(h > 1 for h in normal):
+            kept += 1
+            assert one == normal, (pos, K, one, normal)
+        elif any(v == 0 and h > 1 for h, v in zip(pos, normal, strict=True)):
+            repaired += 1
+            diff = [i for i in range(len(pos)) if one[i] != normal[i]]
+            assert len(diff) == 1, (pos, K, one, normal)
+            i = diff[0]
+            assert normal[i] == 0 < pos[i] and one[i] == 1, (pos, K, one, normal)
+    assert kept > 500 and repaired > 20, (kept, repaired)
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_moore_lists_every_winning_move_of_a_large_position(misere: bool) -> None:
+    """Moore's construction enumerates the winning moves (no scan of 2^280 moves): from
+    four heaps of 2^70 with K = 2, digit 70 must be cleared in exactly one heap, and its
+    lower digits (0 in the other heaps) stay 0, so the 4 moves empty one heap."""
+    from nimlab import winning_moves
+
+    h = 2**70
+    got = winning_moves(game("moore", k=2), (h, h, h, h), misere=misere, limit=5)
+    assert sorted(got) == sorted({(h, h, h, h)[:i] + (0,) + (h, h, h)[i:] for i in range(4)})
+
+
 @pytest.mark.parametrize("bad", [0, -1, True, 1.5, "2"])
 def test_nimk_functions_refuse_a_bad_k(bad: object) -> None:
     for fn in (nimk_is_p, naito_procedure):

@@ -164,15 +164,24 @@ def test_all_five_cases_of_theorem_6_occur_below_the_search_bound(
 def test_single_delete4_move_reaches_a_p_position_below_25(
     sd4_search: set[tuple[int, ...]],
 ) -> None:
-    """The strategy's move is legal and wins, at every N-position of the search range."""
+    """The strategy's move is legal and wins, at every N-position of the search range (in
+    increasing and decreasing order of the heaps), and it is what the procedure says: a
+    split h → (h − 2^k, 2^k) of a heap h, written after the two heaps kept."""
     for pos in itertools.combinations_with_replacement(range(1, SD4_BOUND), 4):
-        mv = single_delete4_move(pos)
-        if pos in sd4_search:
-            assert mv is None, pos
-            continue
-        assert mv is not None, pos
-        assert tuple(sorted(mv)) in {tuple(o) for o in _sd4_options(pos)}, (pos, mv)
-        assert tuple(sorted(mv)) in sd4_search, (pos, mv)
+        for shown in (pos, pos[::-1]):
+            mv = single_delete4_move(shown)
+            if pos in sd4_search:
+                assert mv is None, pos
+                continue
+            assert mv is not None and len(mv) == 4, pos
+            assert tuple(sorted(mv)) in sd4_search, (pos, mv)
+            # a move: the heaps kept, then the two parts of the heap split; one heap deleted
+            left = list(shown)
+            for h in (*mv[:2], mv[2] + mv[3]):
+                assert h in left, (shown, mv)
+                left.remove(h)
+            lo, hi = mv[2], mv[3]
+            assert 1 <= lo <= hi and (lo & (lo - 1) == 0 or hi & (hi - 1) == 0), (shown, mv)
 
 
 @settings(max_examples=300, deadline=None)

@@ -619,13 +619,32 @@ def every_below(a: int) -> list[int]:
     return [u for u in range(1, 2 * a) if (a >> (u.bit_length() - 1)) & 1]
 
 
-def factorisations_below(a: int, b: int, g: int) -> list[tuple[int, int]]:
-    """Every (u, v) with u ⊗ v = g and the top digits of u, v set in a, b (all v tried)."""
-    from nimlab.formulas.nimmul import nim_div
+def nim_mul16(x: int, y: int) -> int:
+    """x ⊗ y below 2^16 from the products below 256: halves of 8 bits, F ⊗ F = F ⊕ 128."""
+    table, _ = nim_table_256()
+    x1, x0, y1, y0 = x >> 8, x & 255, y >> 8, y & 255
+    hh = table[x1][y1]
+    return ((hh ^ table[x1][y0] ^ table[x0][y1]) << 8) | (table[hh][128] ^ table[x0][y0])
 
+
+@cache
+def nim_inv16(v: int) -> int:
+    """v^(2^16 − 2), the inverse of v ≠ 0 in the field of 2^16 nimbers."""
+    out, sq, e = 1, v, (1 << 16) - 2
+    while e:
+        if e & 1:
+            out = nim_mul16(out, sq)
+        sq = nim_mul16(sq, sq)
+        e >>= 1
+    return out
+
+
+def factorisations_below(a: int, b: int, g: int) -> list[tuple[int, int]]:
+    """Every (u, v) with u ⊗ v = g < 2^16 and the top digits of u, v set in a, b (every v
+    tried, u = g ⊗ v⁻¹; nim arithmetic of its own, not the module's)."""
     out = []
     for v in every_below(b):
-        u = nim_div(g, v)
+        u = nim_mul16(g, nim_inv16(v))
         if u and (a >> (u.bit_length() - 1)) & 1:
             out.append((u, v))
     return out

@@ -738,3 +738,20 @@ def test_turtles_move_tries_the_next_head(monkeypatch: pytest.MonkeyPatch) -> No
     assert (17477, 256) in mv  # the first head was left alone
     with pytest.raises(NimlabError, match="found no winning move"):
         turtles.turtles_move(frozenset({(17477, 256), (260, 1)}))
+
+
+# -- ABO-delete Nim: the move of Theorem 2's proof on heaps beyond a float's precision ------
+@pytest.mark.parametrize("n", [3, 4])
+def test_abo_move_on_a_heap_beyond_2_53(n: int) -> None:
+    """[Sh] Theorem 2: a P-position has every heap ≡ 1..n−1 (mod n(n−1)). The move deletes
+    all heaps but one and splits that one into n such parts: exactly, in integers, for a
+    heap of 70 digits (a float quotient would lose the low digits)."""
+    from nimlab.catalog.strategies.delete import abo_move
+
+    m = n * (n - 1)
+    z = m * (10**70 + 1) + n  # residue n: splittable
+    pos = (1,) * (n - 1) + (z,)
+    mv = abo_move(pos)
+    assert mv is not None and len(mv) == n
+    assert all(type(p) is int for p in mv) and sum(mv) == z, mv
+    assert all(1 <= p % m <= n - 1 for p in mv), mv

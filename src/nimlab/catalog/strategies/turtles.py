@@ -85,7 +85,8 @@ def factor_below(a: int, b: int, g: int, n: int | None = None) -> tuple[int, int
 
     The search is complete (None means that no such pair exists) when ``a``, ``b`` and
     ``g`` are below ``2^16``; in larger fields it tries :data:`PAIR_BUDGET` pairs of top
-    halves per field and may return None although a pair exists.
+    halves per field and may return None although a pair exists. Which pair is returned
+    is not specified.
 
     Parameters
     ----------
@@ -163,11 +164,12 @@ def factor_below(a: int, b: int, g: int, n: int | None = None) -> tuple[int, int
 def turtles_move(heads: Heads) -> Heads | None:
     """A winning move of 2-D Turning Turtles, or None at a P-position.
 
-    The heads are tried in order, those whose nim product has the highest digit of the
-    nim-value first (one of them always has a factorisation, :func:`factor_below` finds
-    it for coordinates below ``2^16``). If the search gives up on every head
-    (:data:`PAIR_BUDGET`, possible only for larger coordinates), it raises
-    :class:`~nimlab.core.errors.SearchTooLargeError` rather than call an N-position P.
+    Which winning move is returned is not specified. The heads whose nim product has the
+    highest binary digit of the nim-value are tried first: one of them always has a
+    factorisation, which :func:`factor_below` finds for coordinates below ``2^16``. If the
+    search gives up on every head (:data:`PAIR_BUDGET`, possible only for larger
+    coordinates), it raises :class:`~nimlab.core.errors.SearchTooLargeError` rather than
+    call an N-position P.
 
     Examples
     --------

@@ -77,15 +77,6 @@ CUSTOM_POSITIONS: dict[str, tuple[int, int]] = {
 #: :data:`BOUNDS_BEFORE`, and why (docs/PERFORMANCE.md says the same).
 NOT_RAISED: dict[str, str] = {
     "SM-E5": "a fixed example of the paper (five claims about given positions): no bound",
-    "S18-T8": "already 84 million positions; 10x (840 million, bound 12,953) is measured "
-    "out of reach of a few minutes: one-heap moves take any amount, so a position costs "
-    "O(bound/64) bitset words on the vectorised kernel (the mex over a whole row and column) "
-    "and the work grows as bound^3: 84 M positions took 25 s and 168 M (bound 5,793) 68 s "
-    "on 2 workers at load 10, so 840 M is about 13 minutes there (4-5 on a quiet machine)",
-    "S18-T9": "already 42 million positions; 10x (420 million, bound 6,477) is measured "
-    "beyond a few seconds: 42 M took 7.9 s and 168 M (bound 4,096) 40 s on 2 workers at "
-    "load 10 (every position reads its 2(q-1) + p(p-1)/2 options), so 420 M is about 100 s "
-    "there, half the whole run's budget",
 }
 
 

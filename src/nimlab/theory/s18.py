@@ -90,7 +90,7 @@ register_theorem(
         kind="grundy",
         instances=_ryuo,
         vector_claim=_ryuo_vector,
-        default_bound=4096,
+        default_bound=12953,
         params="p = 1..5",
     )
 )
@@ -104,7 +104,7 @@ register_theorem(
         kind="grundy",
         instances=_restricted,
         vector_claim=_restricted_vector,
-        default_bound=2048,
+        default_bound=6477,
         params="(p, q) = " + ", ".join(f"({p},{q})" for p, q in RESTRICTED_RYUO_PQ),
     )
 )

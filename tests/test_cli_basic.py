@@ -55,6 +55,8 @@ def test_json(capsys: pytest.CaptureFixture[str]) -> None:
         (("grundy", "nim", "x"), "cannot read 'x'"),
         (("grundy", "wythoff", "3"), "exactly 2 heaps"),
         (("outcome", "nim", "3", "--method", "nope"), "nope"),
+        (("grundy", "subtraction", "-p", "S=1 3 4", "10"), "write it S=1,3,4"),
+        (("grundy", "all-but", "-p", "S=2 5", "10"), "write it S=2,5"),
     ],
 )
 def test_user_errors_exit_2_one_line(
@@ -74,3 +76,13 @@ def test_console_script_and_light_imports() -> None:
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert res.stdout.splitlines() == ["2", "[]"]
+
+
+@pytest.mark.parametrize("text", ["1 3 4", "1,3 4", " 1 3,4"])
+def test_integers_separated_by_spaces_are_an_error_in_python(text: str) -> None:
+    """``S=1 3 4`` is not S={134}: the one parser (core/params.py) refuses it everywhere."""
+    import nimlab
+
+    with pytest.raises(nimlab.InvalidParameterError, match=r"S=1,3,4"):
+        nimlab.game("subtraction", S=text)
+    assert nimlab.game("subtraction", S=" 1, 3 ,4").label() == "subtraction(S={1,3,4})"

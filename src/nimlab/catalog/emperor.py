@@ -102,7 +102,7 @@ class Emperor(Ruleset[EmperorPosition]):
         if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1:
             raise InvalidParameterError(
                 f"parameter k of emperor must be an integer >= 1 (the number of ranges a "
-                f"move may play freely), got {self.k!r} (example: -p k=2)"
+                f"move may play freely), got {self.k!r} (for example k=2)"
             )
 
     def strategy(self, position: EmperorPosition, misere: bool = False) -> Construction | None:

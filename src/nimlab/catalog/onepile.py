@@ -121,7 +121,7 @@ class Subtraction(OneHeapGame):
         s = _positive_set("S", self.S)
         if not s:
             raise InvalidParameterError(
-                "parameter S of subtraction must not be empty (example: -p S=1,2,3)"
+                "parameter S of subtraction must not be empty (for example S=1,2,3)"
             )
         object.__setattr__(self, "S", s)
 

@@ -232,7 +232,7 @@ def game(name: str, **params: Any) -> Ruleset[Any]:
     >>> game("subtraction")
     Traceback (most recent call last):
     ...
-    nimlab.core.errors.InvalidParameterError: subtraction needs parameter S (the subtraction set S: finite set of positive integers), for example -p S=...
+    nimlab.core.errors.InvalidParameterError: subtraction needs parameter S (the subtraction set S: finite set of positive integers), for example S=...
     >>> game("nimm")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -279,7 +279,7 @@ def _read_params(cls: type[Ruleset[Any]], params: Mapping[str, Any]) -> dict[str
             if spec.required:
                 raise InvalidParameterError(
                     f"{cls.name} needs parameter {spec.name} ({spec.doc}), "
-                    f"for example -p {spec.name}=..."
+                    f"for example {spec.name}=..."
                 )
             out[spec.name] = spec.read(spec.default) if spec.default is not None else None
     return out

@@ -54,7 +54,7 @@ def _positive_int(game: str, name: str, value: object, doc: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise InvalidParameterError(
             f"parameter {name} of {game} must be an integer >= 1 ({doc}), got {value!r} "
-            f"(example: -p {name}=3)"
+            f"(for example {name}=3)"
         )
     return value
 
@@ -155,7 +155,7 @@ class RestrictedRyuo(_SumMoveGame):
     >>> RestrictedRyuo(3, 0)
     Traceback (most recent call last):
     ...
-    nimlab.core.errors.InvalidParameterError: parameter q of restricted-ryuo must be an integer >= 1 (a one-heap move takes fewer than q stones), got 0 (example: -p q=3)
+    nimlab.core.errors.InvalidParameterError: parameter q of restricted-ryuo must be an integer >= 1 (a one-heap move takes fewer than q stones), got 0 (for example q=3)
     """
 
     p: int
@@ -269,13 +269,13 @@ def _convert_parts(name: str, value: object) -> tuple[OneHeapGame, ...]:
     if isinstance(value, Ruleset) or not isinstance(value, Sequence):
         raise InvalidParameterError(
             f"parameter {name} is a list of one-heap games, one per heap, got {value!r} "
-            '(example: -p "parts=allbut:8;allbut:4,8")'
+            '(for example parts=allbut:8;allbut:4,8)'
         )
     parts = tuple(one_heap_game(name, v) for v in value)
     if not parts:
         raise InvalidParameterError(
             f"parameter {name} needs at least one one-heap game (one per heap), "
-            'for example -p "parts=allbut:8;allbut:4,8"'
+            'for example parts=allbut:8;allbut:4,8'
         )
     return parts
 

@@ -115,7 +115,7 @@ def parse_int(name: str, text: str) -> int:
     except ValueError as exc:
         why = str(exc) if "digits" in str(exc) else f"got {shown(text)}"
         raise InvalidParameterError(
-            f"parameter {name} must be an integer, {why} (example: -p {name}=3)"
+            f"parameter {name} must be an integer, {why}: for example {name}=3"
         ) from None
 
 
@@ -165,23 +165,45 @@ def _too_many(name: str, n: int | None) -> str:
     )
 
 
+def _set_example(name: str, text: str) -> str:
+    """``NAME=a,b,c`` written with the integers of *text* when it has some, else ``1,3,4``."""
+    items = [t for t in text.replace(",", " ").split() if t.lstrip("+-").isdigit()][:6]
+    return f"{name}=" + ",".join(items if len(items) > 1 else ["1", "3", "4"])
+
+
 def parse_int_set(name: str, text: str) -> frozenset[int]:
     """Read a set of integers: ``1,3,4``, ranges ``1..5`` allowed, empty text is the empty set.
+
+    The syntax is the same everywhere (command line, playground, Python strings): integers
+    separated by commas, spaces allowed only around a comma. Integers separated by spaces
+    (``1 3 4``) are an error that shows the right syntax, never the number 134.
 
     Examples
     --------
     >>> sorted(parse_int_set("S", "1,3..5"))
     [1, 3, 4, 5]
+    >>> sorted(parse_int_set("S", " 1, 3 ,4 "))
+    [1, 3, 4]
     >>> parse_int_set("S", "")
     frozenset()
+    >>> parse_int_set("S", "1 3 4")
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidParameterError: parameter S must be integers separated by commas, got '1 3 4': write it S=1,3,4
     """
     out: set[int] = set()
-    compact = text.replace(" ", "")
-    for part in compact.split(",") if compact else ():
+    stripped = text.strip()
+    for raw in stripped.split(",") if stripped else ():
+        part = raw.strip()
         if not part:
             raise InvalidParameterError(
                 f"parameter {name} has an empty item in {shown(text)}: write integers "
-                f"separated by single commas (example: -p {name}=1,3,4)"
+                f"separated by single commas, for example {_set_example(name, text)}"
+            )
+        if any(c.isspace() for c in part):
+            raise InvalidParameterError(
+                f"parameter {name} must be integers separated by commas, got {shown(text)}: "
+                f"write it {_set_example(name, text)}"
             )
         try:
             if ".." in part:
@@ -198,7 +220,7 @@ def parse_int_set(name: str, text: str) -> frozenset[int]:
             why = f" ({exc})" if "digits" in str(exc) else ""
             raise InvalidParameterError(
                 f"parameter {name} must be integers separated by commas (ranges a..b allowed), "
-                f"got {shown(text)}{why} (example: -p {name}=1,3,4)"
+                f"got {shown(text)}{why}: for example {name}=1,3,4"
             ) from None
         if len(out) > MAX_SET_SIZE:
             raise InvalidParameterError(_too_many(name, None))

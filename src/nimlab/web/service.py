@@ -122,7 +122,7 @@ def build_game(name: str, params: Mapping[str, str]) -> nimlab.Ruleset[Any]:
     >>> build_game("moore", {"k": "two"})
     Traceback (most recent call last):
     ...
-    nimlab.core.errors.InvalidParameterError: parameter k must be an integer, got 'two' (example: -p k=3)
+    nimlab.core.errors.InvalidParameterError: parameter k must be an integer, got 'two': for example k=3
     """
     if len(params) > MAX_PARAMS:
         raise WebInputError(f"too many parameters ({len(params)}); a game has at most {MAX_PARAMS}")

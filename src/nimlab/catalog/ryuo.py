@@ -269,13 +269,13 @@ def _convert_parts(name: str, value: object) -> tuple[OneHeapGame, ...]:
     if isinstance(value, Ruleset) or not isinstance(value, Sequence):
         raise InvalidParameterError(
             f"parameter {name} is a list of one-heap games, one per heap, got {value!r} "
-            '(for example parts=allbut:8;allbut:4,8)'
+            "(for example parts=allbut:8;allbut:4,8)"
         )
     parts = tuple(one_heap_game(name, v) for v in value)
     if not parts:
         raise InvalidParameterError(
             f"parameter {name} needs at least one one-heap game (one per heap), "
-            'for example parts=allbut:8;allbut:4,8'
+            "for example parts=allbut:8;allbut:4,8"
         )
     return parts
 

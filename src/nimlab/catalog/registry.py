@@ -11,7 +11,9 @@ import importlib
 import importlib.util
 import sys
 import types
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -33,6 +35,7 @@ __all__ = [
     "games",
     "load_game_file",
     "load_plugins",
+    "no_game_files",
     "parse_game_spec",
     "register",
 ]
@@ -157,8 +160,46 @@ def is_file_spec(name: str) -> bool:
     return bool(sep) and path.endswith(".py")
 
 
+#: True inside :func:`no_game_files` (per thread / task: a context variable)
+_NO_FILES: ContextVar[bool] = ContextVar("nimlab_no_game_files", default=False)
+
+
+@contextmanager
+def no_game_files() -> Iterator[None]:
+    """Within this block, no game file is read or run: a ``FILE.py:NAME`` game is refused.
+
+    The web playground runs every request inside it, so that a name sent by a browser
+    (a game, or a game inside a parameter such as ``rgames``' ``g0``) can never make the
+    server import a file; the files it plays were loaded when it started. The block holds
+    for the current thread (or asyncio task) only.
+
+    Examples
+    --------
+    >>> with no_game_files():
+    ...     game("/tmp/evil.py:x")
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.UnknownGameError: unknown game '/tmp/evil.py:x': this program loads no game file here (game files are given when it starts)
+    """
+    token = _NO_FILES.set(True)
+    try:
+        yield
+    finally:
+        _NO_FILES.reset(token)
+
+
+def _refuse_files(name: str) -> None:
+    if _NO_FILES.get():
+        raise UnknownGameError(
+            f"unknown game {name[:80]!r}: this program loads no game file here "
+            "(game files are given when it starts)"
+        )
+
+
 def load_game_file(path: str | Path) -> object:
     """Run a Python file that defines games (with :func:`nimlab.heap_game`), once per path.
+
+    Refused inside :func:`no_game_files`.
 
     Examples
     --------
@@ -167,6 +208,7 @@ def load_game_file(path: str | Path) -> object:
     ...
     nimlab.core.errors.UnknownGameError: no game file 'no/such/file.py'
     """
+    _refuse_files(str(path))
     p = Path(path)
     if not p.is_file():
         raise UnknownGameError(f"no game file {str(path)!r}")
@@ -204,6 +246,7 @@ def game_class(name: str) -> type[Ruleset[Any]]:
         )
     _load()
     if is_file_spec(name):
+        _refuse_files(name)
         path, _, name = name.rpartition(":")
         load_game_file(path)
     canonical = _NAMES.get(_key(name))
@@ -217,7 +260,7 @@ def game_class(name: str) -> type[Ruleset[Any]]:
     return _CLASSES[canonical]
 
 
-def game(name: str, **params: Any) -> Ruleset[Any]:
+def game(name: str, /, **params: Any) -> Ruleset[Any]:
     """Build the ruleset registered as *name* with the given parameters.
 
     String values are parsed as on the command line (``S="1,3,4"``).

@@ -8,6 +8,7 @@ __all__ = ["serve_cmd"]
 
 
 @click.command("serve")
+@click.argument("game_files", nargs=-1, metavar="[GAME_FILE.py]...")
 @click.option(
     "--host",
     default="127.0.0.1",
@@ -29,8 +30,14 @@ __all__ = ["serve_cmd"]
     show_default=True,
     help="Computations running at once (threads).",
 )
-def serve_cmd(host: str, port: int, time_limit: float, workers: int) -> None:
+def serve_cmd(
+    game_files: tuple[str, ...], host: str, port: int, time_limit: float, workers: int
+) -> None:
     """Start the web playground: play every game, see why each move wins.
+
+    GAME_FILE.py: your own games (files that define games with @nimlab.heap_game or
+    ruleset classes), loaded once now and listed in the playground's game menu. A request
+    names a game by its name only: the playground never loads a file a request names.
 
     Open http://127.0.0.1:8000 in a browser; stop with Ctrl-C.
     """
@@ -39,17 +46,39 @@ def serve_cmd(host: str, port: int, time_limit: float, workers: int) -> None:
 
         from nimlab.web.app import create_app
         from nimlab.web.limits import Limits
+        from nimlab.web.service import GameMenu
     except ImportError as e:
         raise click.UsageError(
             f"the web playground needs the [web] extra ({e.name} is missing): "
             'pip install "nimlab[web]"'
         ) from None
+    _check_game_files(game_files)
     _check_address(host, port)
-    app = create_app(Limits(time_limit=time_limit, workers=workers))
+    menu = GameMenu.at_startup(game_files)
+    app = create_app(Limits(time_limit=time_limit, workers=workers), menu=menu)
     click.echo(f"nimlab playground on http://{host}:{port} (Ctrl-C stops it)")
     # keep idle connections longer than clients usually do, so that a client never reuses a
     # connection the server is closing at that moment
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=30)
+
+
+def _check_game_files(paths: tuple[str, ...]) -> None:
+    """Refuse a game file that is not a regular ``.py`` file, with one line, before loading."""
+    from pathlib import Path
+
+    from nimlab.core.errors import UnknownGameError
+
+    for text in paths:
+        p = Path(text)
+        if ":" in p.name and p.name.rpartition(":")[0].endswith(".py"):
+            raise UnknownGameError(
+                f"give the game file itself ({text.rpartition(':')[0]!r}), not FILE.py:NAME: "
+                "`nimlab serve` lists every game of the file"
+            )
+        if not p.name.endswith(".py"):
+            raise UnknownGameError(f"{text!r} is not a Python file (FILE.py) of games")
+        if not p.is_file():
+            raise UnknownGameError(f"no game file {text!r}")
 
 
 def _check_address(host: str, port: int) -> None:

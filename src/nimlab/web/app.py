@@ -24,6 +24,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import nimlab
+from nimlab.catalog.registry import no_game_files
 from nimlab.web import service
 from nimlab.web.limits import Busy, Limits, TooSlow, WorkerPool
 from nimlab.web.models import (
@@ -165,13 +166,21 @@ class BodyLimit:
 # -- the app ------------------------------------------------------------------------------
 
 
-def create_app(limits: Limits | None = None) -> FastAPI:
+def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = None) -> FastAPI:
     """Build the playground app.
+
+    The games it plays are fixed here: *menu*, by default every game registered now (the
+    catalog and the installed plugins; ``nimlab serve FILE.py`` loads the operator's files
+    first). A request may name only these games, by name or alias; any other name, a path or
+    a ``FILE.py:NAME`` spec is refused with status 400 before anything is read, and every
+    computation runs inside :func:`~nimlab.catalog.registry.no_game_files`.
 
     Parameters
     ----------
     limits : Limits, optional
         Bounds of every request (defaults: :class:`~nimlab.web.limits.Limits`).
+    menu : GameMenu, optional
+        The games served (default: :meth:`~nimlab.web.service.GameMenu.at_startup`).
 
     Returns
     -------
@@ -187,6 +196,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     (200, 'N', ['1 4 5'])
     """
     lim = limits or Limits()
+    games_menu = menu or service.GameMenu.at_startup()
     pool = WorkerPool(lim)
 
     @asynccontextmanager
@@ -208,6 +218,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     )
     app.state.limits = lim
     app.state.pool = pool
+    app.state.menu = games_menu
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals["version"] = nimlab.__version__
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -263,32 +274,34 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     # -- JSON API -------------------------------------------------------------------------
 
-    async def run(fn: Callable[..., Any], *args: Any) -> Any:
-        return await pool.run(fn, *args)
+    def sealed(fn: Callable[..., Any], *args: Any) -> Any:
+        with no_game_files():  # no request ever loads a game file, whatever it names
+            return fn(*args)
 
-    games_cache: list[list[dict[str, Any]]] = []
+    async def run(fn: Callable[..., Any], *args: Any) -> Any:
+        return await pool.run(sealed, fn, *args)
 
     async def catalog() -> list[dict[str, Any]]:
-        """The registry's games, computed once (the registry does not change while serving)."""
-        if not games_cache:
-            games_cache.append(await run(service.catalog))
-        return games_cache[0]
+        """The games of this server, fixed when it started."""
+        return games_menu.entries
 
-    def game_of(req: GameRequest) -> nimlab.Ruleset[Any]:
-        return service.build_game(req.game, req.param_texts())
-
-    def game_pos(req: PositionRequest) -> tuple[nimlab.Ruleset[Any], Any]:
-        g = game_of(req)
-        return g, service.read_position(g, req.position, lim)
+    def game_of(req: GameRequest) -> Callable[[], nimlab.Ruleset[Any]]:
+        """The request's game, to build in a worker: its name is checked against the menu
+        here, before anything else (nothing is read or imported for a refused name)."""
+        name = games_menu.resolve(req.game)
+        params = req.param_texts()
+        return lambda: service.build_game(name, params)
 
     async def at_position(
         req: PositionRequest, compute: Callable[[nimlab.Ruleset[Any], Any], dict[str, Any]]
     ) -> dict[str, Any]:
         """Read the request's game and position, then ``compute(game, position)``, in a
         worker of the pool (with its time limit)."""
+        build = game_of(req)
 
         def work() -> dict[str, Any]:
-            g, pos = game_pos(req)
+            g = build()
+            pos = service.read_position(g, req.position, lim)
             return compute(g, pos)
 
         result: dict[str, Any] = await run(work)
@@ -308,8 +321,10 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     async def api_random(req: RandomRequest) -> dict[str, Any]:
         """A random valid position with heaps (or coordinates) up to ``size``."""
 
+        build = game_of(req)
+
         def work() -> dict[str, Any]:
-            return service.random_position(game_of(req), req.size, lim, req.seed)
+            return service.random_position(build(), req.size, lim, req.seed)
 
         result: dict[str, Any] = await run(work)
         return result
@@ -366,11 +381,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         games = await catalog()
         return templates.TemplateResponse(request, "index.html", {"games": games})
 
-    def setup_context(request: Request, name: str, games: list[dict[str, Any]]) -> dict[str, Any]:
-        info = next((g for g in games if g["name"] == name or name in g["aliases"]), None)
-        if info is None:
-            nimlab.game(name)  # raises UnknownGameError with suggestions
-            raise nimlab.UnknownGameError(f"unknown game {name!r}")
+    def setup_context(request: Request, name: str) -> dict[str, Any]:
+        info = games_menu.info(games_menu.resolve(name))  # checked first: nothing is read
         q = request.query_params
         return {
             "info": info,
@@ -385,7 +397,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     @app.get("/game/{name}", response_class=HTMLResponse, include_in_schema=False)
     async def setup(request: Request, name: str) -> Response:
-        ctx = await run(setup_context, request, name, await catalog())
+        ctx = setup_context(request, name)
         if not ctx["position"]:
             ctx["position"] = await run(_example_position, ctx, lim)
         return templates.TemplateResponse(request, "setup.html", ctx)
@@ -394,13 +406,14 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     async def play(request: Request) -> Response:
         q = request.query_params
         name = q.get("game", "")
-        if not name or len(name) > 64:
+        if not name:
             raise nimlab.UnknownGameError("choose a game: /play?game=nim&position=3+4+5")
-        ctx = await run(setup_context, request, name, await catalog())
+        ctx = setup_context(request, name)
+        canonical = ctx["info"]["name"]
         params = {k[2:]: v for k, v in q.multi_items() if k.startswith("p.")}
 
         def work() -> dict[str, Any]:
-            g = service.build_game(name, params)
+            g = service.build_game(canonical, params)
             pos = service.read_position(g, ctx["position"], lim)
             return {**service.state(g, pos, lim), "params": {k: v for k, v in params.items() if v}}
 

@@ -230,10 +230,10 @@ def test_auto_uses_compiled_tables_for_three_heaps_and_agrees_with_search(
     # (20,000 cells) costs ~20 s of pure-Python search for the reference value, so the
     # threshold is lowered: the same code path (3-heap kernel, read at the position) is
     # checked against search on several boxes, among them unequal and odd sides.
-    from nimlab.solvers import api
+    from nimlab import planner
 
     calls = _spy_on_tables(monkeypatch)
-    monkeypatch.setattr(api, "KERNEL_MIN_CELLS", 500)
+    monkeypatch.setattr(planner, "DEFAULT_BUDGETS", planner.Budgets(kernel_min_cells=500))
     moore = game("moore", k=2)
     ref = Solver(moore, max_moves=10**9)
     for pos in [(9, 13, 6), (7, 7, 11), (14, 5, 9), (12, 12, 4)]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from nimlab import planner
 from nimlab.catalog.registry import as_game
 from nimlab.core.errors import SearchTooLargeError
 from nimlab.core.results import Outcome
@@ -16,6 +17,8 @@ from nimlab.engine.search import (
     Solver,
     search_cache,
 )
+from nimlab.planner import Method as PlanMethod
+from nimlab.planner import Plan, Question, plan
 
 __all__ = ["Answer", "answer", "as_game", "grundy", "moves", "outcome", "winning_moves"]
 
@@ -103,54 +106,36 @@ def _short(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-# A position whose box of smaller positions has at least this many cells is solved with a
-# compiled table kernel (nimlab.engine) when the game has one: numba is imported only then.
-KERNEL_MIN_CELLS = 20_000
-KERNEL_MAX_CELLS = 64_000_000
-#: One heap of a game with a compiled sequence (octal games) from this size on is read
-#: from the sequence rather than searched.
-SEQUENCE_MIN_HEAP = 64
+def _by_sequence(g: Ruleset[Any], n: int) -> int:
+    """The Grundy value of heap *n* read from the game's compiled sequence."""
+    from nimlab.core.errors import WorkTooLargeError
+    from nimlab.engine.sequences import sequence
+
+    try:
+        return int(sequence(g, n + 1, progress=True)[n])
+    except WorkTooLargeError as exc:
+        raise WorkTooLargeError(
+            f"{g.label()}: the Grundy value of heap {n:,} is read from the sequence "
+            f"G(0..{n:,}), and {exc}".replace(
+                "; ask for fewer terms or raise it (max_terms=N, on the command line "
+                "--max-terms N)",
+                f"; compute it with nimlab.sequence(game, {n + 1}, max_terms=N) "
+                f"(on the command line: nimlab sequence ... -n {n + 1} --max-terms N)",
+            )
+        ) from None
 
 
-def _by_kernel(g: Ruleset[Any], pos: Any, kind: str) -> tuple[int, str] | None:
-    """Value at *pos* read from a compiled table of the box below it (or a one-heap game's
-    compiled sequence), with the name of that method; or None."""
-    if not isinstance(pos, tuple) or not 1 <= len(pos) <= 3:
+def _by_table(g: Ruleset[Any], pos: tuple[int, ...], kind: str) -> int | None:
+    """The value at *pos* in a compiled kernel's table of the box below it (``outcome``:
+    1 at a P-position), or None when the kernel does not apply."""
+    from nimlab.core.errors import InvalidParameterError
+    from nimlab.engine.tables import table
+
+    try:
+        arr = table(g, tuple(h + 1 for h in pos), kind=kind, engine="kernel")
+    except InvalidParameterError:
         return None
-    if not all(isinstance(h, int) for h in pos):
-        return None
-    cells = 1
-    for h in pos:
-        cells *= h + 1
-    from nimlab.core.kernels import SequenceKernel
-
-    one_heap = len(pos) == 1 and kind == "grundy" and pos[0] >= SEQUENCE_MIN_HEAP
-    if one_heap and isinstance(g.table_kernel((pos[0] + 1,), kind), SequenceKernel):
-        # a one-heap game with a recurrence (octal games split heaps: a search of the
-        # positions below one heap is far slower than the sequence up to it)
-        from nimlab.core.errors import WorkTooLargeError
-        from nimlab.engine.sequences import sequence
-
-        try:
-            return int(sequence(g, pos[0] + 1, progress=True)[pos[0]]), "compiled sequence"
-        except WorkTooLargeError as exc:
-            raise WorkTooLargeError(
-                f"{g.label()}: the Grundy value of heap {pos[0]:,} is read from the sequence "
-                f"G(0..{pos[0]:,}), and {exc}".replace(
-                    "; ask for fewer terms or raise it (max_terms=N, on the command line "
-                    "--max-terms N)",
-                    f"; compute it with nimlab.sequence(game, {pos[0] + 1}, max_terms=N) "
-                    f"(on the command line: nimlab sequence ... -n {pos[0] + 1} --max-terms N)",
-                )
-            ) from None
-    if not KERNEL_MIN_CELLS <= cells <= KERNEL_MAX_CELLS:
-        return None
-    from nimlab.engine.tables import has_kernel, table
-
-    if not has_kernel(g, len(pos)):
-        return None
-    arr = table(g, tuple(h + 1 for h in pos), kind=kind, engine="kernel")
-    return int(arr[pos]), "compiled table"
+    return int(arr[pos])
 
 
 def _check_misere(misere: object) -> None:
@@ -160,41 +145,28 @@ def _check_misere(misere: object) -> None:
         raise InvalidArgumentError(f"misere must be True or False, got {_short(misere)}")
 
 
-# After this many calls on one game (and number of heaps), even small positions go to the
-# shared compiled solver: a loop over positions then costs about one table.
-REPEAT_CALLS = 16
+# how many value questions on one game (and number of heaps, and kind) reached the choice
+# between the compiled engine and a search: the planner's repeat_calls counts them
 _CALLS: dict[tuple[Ruleset[Any], int, str], int] = {}
 
 
-def _by_compiled(g: Ruleset[Any], pos: Any, kind: str) -> int | None:
-    """Value at *pos* from the shared compiled solver (work kept between calls), or None.
-
-    Used by ``method="auto"`` (with the default budgets) for heap games with a compiled
-    move model (``compiled_options``) and no closed form at *pos*, when the box below
-    *pos* is large enough for a search to cost more than compiling, or after
-    ``REPEAT_CALLS`` calls on the game (numba is imported only then). ``method="search"``
-    keeps the Python search with its budgets; :class:`nimlab.Session` shares work
-    explicitly.
-    """
-    if not isinstance(pos, tuple) or not 1 <= len(pos) <= 6:
-        return None
-    if not all(isinstance(h, int) for h in pos):
-        return None
-    from nimlab.core.ruleset import HeapRuleset
-
-    if not isinstance(g, HeapRuleset) or type(g).compiled_options is HeapRuleset.compiled_options:
-        return None
-    cells = 1
-    for h in pos:
-        cells *= h + 1
-    key = (g, len(pos), kind)
+def _plan_value(
+    g: Ruleset[Any],
+    pos: Any,
+    question: Question,
+    m: Method,
+    max_positions: int,
+    max_moves: int,
+    avoid: frozenset[PlanMethod],
+) -> Plan:
+    """The planner's plan for a value or an outcome, counting the calls it needs."""
+    budgets = replace(planner.DEFAULT_BUDGETS, max_positions=max_positions, max_moves=max_moves)
+    key = (g, len(pos) if isinstance(pos, tuple) else 0, str(question))
     calls = _CALLS.get(key, 0) + 1
-    _CALLS[key] = calls
-    if cells < KERNEL_MIN_CELLS and calls < REPEAT_CALLS:
-        return None  # one small search: cheaper in Python than compiling
-    from nimlab.engine.compiled import compiled_value
-
-    return compiled_value(g, pos, kind)
+    p = plan(g, question, pos, method=m, budgets=budgets, calls=calls, avoid=avoid)
+    if p.method in (PlanMethod.COMPILED_ENGINE, PlanMethod.SEARCH) and m == "auto":
+        _CALLS[key] = calls
+    return p
 
 
 def _beyond_budget(
@@ -218,14 +190,9 @@ def _beyond_budget(
         "budgets with max_moves=N and max_positions=N (on the command line: --max-moves N "
         "--max-positions N)"
     )
-    from nimlab.core.ruleset import HeapRuleset
+    from nimlab.planner import has_compiled_model
 
-    if (
-        isinstance(g, HeapRuleset)
-        and isinstance(pos, tuple)
-        and 1 <= len(pos) <= 6
-        and type(g).compiled_options is not HeapRuleset.compiled_options
-    ):
+    if has_compiled_model(g) and isinstance(pos, tuple) and 1 <= len(pos) <= 6:
         import math
 
         from nimlab.engine.compiled import order_free
@@ -306,33 +273,39 @@ def _grundy(g: Ruleset[Any], pos: Any, m: Method, max_positions: int, max_moves:
     """The Grundy value of a valid *pos* and how it was found."""
 
     def found(value: int, how: str, theorem: str | None = None, parts: Any = ()) -> Answer:
-        return Answer(g.label(), pos, "grundy", False, int(value), how, theorem, parts=parts)
+        return Answer(g.label(), pos, "grundy", False, int(value), str(how), theorem, parts=parts)
 
-    defaults = max_positions == DEFAULT_MAX_POSITIONS and max_moves == DEFAULT_MAX_MOVES
-    if m != "search":
-        closed = g.closed_grundy(pos)
-        if closed is not None:
-            return found(closed, "closed form", g.closed_theorem(pos, "grundy"))
-    if m == "auto":
-        comps = g.components(pos)
-        if comps and defaults:
+    avoid: frozenset[PlanMethod] = frozenset()
+    while True:
+        p = _plan_value(g, pos, Question.GRUNDY, m, max_positions, max_moves, avoid)
+        if p.method is PlanMethod.CLOSED_FORM:
+            return found(p.value, p.method, p.theorem)
+        if p.method is PlanMethod.SUM_OF_COMPONENTS:
             # a disjunctive sum: the XOR of its parts' values (Sprague-Grundy), each
             # computed by its fastest method (an octal heap by its sequence)
             parts = tuple(
-                _grundy(cg, cg.validate(cp), m, max_positions, max_moves) for cg, cp in comps
+                _grundy(cg, cg.validate(cp), m, max_positions, max_moves)
+                for cg, cp in g.components(pos) or ()
             )
             total = 0
             for part in parts:
                 assert isinstance(part.value, int)
                 total ^= part.value
-            return found(total, "sum of components", parts=parts)
-        by_table = _by_kernel(g, pos, "grundy")
-        if by_table is not None:
-            return found(*by_table)
-        if defaults:
-            shared = _by_compiled(g, pos, "grundy")
-            if shared is not None:
-                return found(shared, "compiled engine")
+            return found(total, p.method, parts=parts)
+        value: int | None = None
+        if p.method is PlanMethod.COMPILED_SEQUENCE:
+            value = _by_sequence(g, pos[0])
+        elif p.method is PlanMethod.COMPILED_TABLE:
+            value = _by_table(g, pos, "grundy")
+        elif p.method is PlanMethod.COMPILED_ENGINE:
+            from nimlab.engine.compiled import compiled_value
+
+            value = compiled_value(g, pos, "grundy")
+        else:
+            break
+        if value is not None:
+            return found(value, p.method)
+        avoid |= {p.method}
     cache = search_cache()
     try:
         value = Solver(g, max_positions, max_moves, cache).grundy(pos, m)
@@ -342,7 +315,7 @@ def _grundy(g: Ruleset[Any], pos: Any, m: Method, max_positions: int, max_moves:
         raise _beyond_budget(g, pos, "grundy", exc) from None
     finally:
         cache.trim()
-    return found(value, "search")
+    return found(value, p.method)
 
 
 def outcome(
@@ -383,36 +356,44 @@ def _outcome(
 
     def found(p: bool, how: str, theorem: str | None = None, parts: Any = ()) -> Answer:
         return Answer(
-            g.label(), pos, "outcome", misere, Outcome.from_bool(p), how, theorem, parts=parts
+            g.label(), pos, "outcome", misere, Outcome.from_bool(p), str(how), theorem, parts=parts
         )
 
-    defaults = max_positions == DEFAULT_MAX_POSITIONS and max_moves == DEFAULT_MAX_MOVES
-    if m != "search":
-        closed = g.closed_misere_is_p(pos) if misere else g.closed_is_p(pos)
-        if closed is not None:
-            return found(closed, "closed form", g.closed_theorem(pos, kind))
-    if m == "auto":
-        if not misere and defaults and g.components(pos):
+    question = Question.MISERE if misere else Question.OUTCOME
+    avoid: frozenset[PlanMethod] = frozenset()
+    while True:
+        p = _plan_value(g, pos, question, m, max_positions, max_moves, avoid)
+        if p.method is PlanMethod.CLOSED_FORM:
+            return found(bool(p.value), p.method, p.theorem)
+        if p.method is PlanMethod.SUM_OF_COMPONENTS:
             # a sum: P when the XOR of its parts' Grundy values is 0
             total = _grundy(g, pos, m, max_positions, max_moves)
             return found(total.value == 0, total.method, total.theorem, total.parts)
-        by_table = _by_kernel(g, pos, "misere" if misere else "outcome")
-        if by_table is not None:
-            return found(bool(by_table[0]), by_table[1])
-        if defaults:
-            shared = _by_compiled(g, pos, "misere" if misere else "outcome")
-            if shared is not None:
-                return found(shared == 0, "compiled engine")
+        value: int | None = None
+        if p.method is PlanMethod.COMPILED_SEQUENCE:
+            value = int(_by_sequence(g, pos[0]) == 0)
+        elif p.method is PlanMethod.COMPILED_TABLE:
+            value = _by_table(g, pos, "misere" if misere else "outcome")
+        elif p.method is PlanMethod.COMPILED_ENGINE:
+            from nimlab.engine.compiled import compiled_value
+
+            shared = compiled_value(g, pos, "misere" if misere else "outcome")
+            value = None if shared is None else int(shared == 0)
+        else:
+            break
+        if value is not None:
+            return found(bool(value), p.method)
+        avoid |= {p.method}
     cache = search_cache()
     try:
-        p = Solver(g, max_positions, max_moves, cache).is_p(pos, misere, m)
+        is_p = Solver(g, max_positions, max_moves, cache).is_p(pos, misere, m)
     except SearchTooLargeError as exc:
         if m != "auto":
             raise
         raise _beyond_budget(g, pos, kind, exc) from None
     finally:
         cache.trim()
-    return found(p, "search")
+    return found(is_p, p.method)
 
 
 def answer(

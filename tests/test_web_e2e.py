@@ -8,6 +8,7 @@ under ``test-artifacts/e2e/`` (git-ignored). Every wait is explicit and bounded.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import socket
@@ -332,3 +333,288 @@ def test_home_api_and_phone_width(server: str, page: Page, browser: object) -> N
         shot(p, "phone-play")
     finally:
         phone.close()
+
+
+# -- issue 24: the playground ready for a classroom ----------------------------------------
+
+
+def wait_ready(page: Page) -> None:
+    """Wait until it is the human's turn and the position is analysed (options listed or not)."""
+    page.wait_for_function(
+        "document.getElementById('status').textContent.startsWith('Your move') && "
+        "!document.body.classList.contains('busy') && "
+        "document.getElementById('options-note').textContent !== '…'",
+        timeout=WAIT,
+    )
+
+
+def _dashed(page: Page, heap: int) -> list[bool]:
+    """For each stone of heap *heap* (1-based), whether it is drawn as taken (dashed)."""
+    return page.evaluate(
+        "(h) => [...document.querySelectorAll('#board .heap')[h - 1].querySelectorAll('.stone')]"
+        ".map((s) => getComputedStyle(s).borderTopStyle === 'dashed')",
+        heap,
+    )
+
+
+def test_hover_preview_equals_the_click(server: str, page: Page) -> None:
+    page.goto(play_url(server, game="nim", position="3 4 5"))
+    wait_turn(page)
+    expect(page.locator("#stone-help")).to_contain_text("keeps the stones before it")
+    stone = page.get_by_role("button", name="Heap 1: take 2, leave 1")
+    stone.hover()
+    dashed = _dashed(page, 1)
+    assert dashed == [False, True, True], dashed  # 1 stone left, as the click leaves
+    assert _dashed(page, 2) == [False] * 4
+    stone.click()
+    wait_turn(page)
+    expect(page.locator("#history li").nth(1)).to_contain_text("3 4 5 → 1 4 5")
+    # the same at every stone of a heap: hovering stone j dashes exactly size - j stones
+    page.goto(play_url(server, game="nim", position="6"))
+    wait_turn(page)
+    for j in range(6):
+        page.locator("#board .stone").nth(j).hover()
+        assert sum(_dashed(page, 1)) == 6 - j
+        assert page.locator("#board .stone").nth(j).get_attribute("data-leave") == str(j)
+
+
+def _overflow(p: Page) -> int:
+    return int(p.evaluate("document.documentElement.scrollWidth"))
+
+
+def _open_every_panel(p: Page, hints: bool = True) -> None:
+    if hints:
+        p.get_by_label("Show hints").check()
+    p.get_by_role("button", name="Explain the winning move").click()
+    expect(p.locator("#explanation-content")).to_be_visible()
+    p.locator("#show-tree").click()
+    expect(p.locator("#tree svg, #error:not([hidden])").first).to_be_visible()
+    if p.locator("#show-table").count():
+        p.get_by_role("button", name="Grundy table").click()
+        expect(p.locator("table.heat")).to_be_visible()
+
+
+@pytest.mark.parametrize(
+    "width",
+    [320, pytest.param(360, marks=pytest.mark.slow), pytest.param(390, marks=pytest.mark.slow)],
+)
+def test_phones_no_horizontal_overflow_with_every_panel_open(
+    server: str, browser: object, width: int
+) -> None:
+    ctx = browser.new_context(
+        viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True
+    )  # type: ignore[attr-defined]
+    try:
+        p = ctx.new_page()
+        p.set_default_timeout(WAIT)
+        for game, position in (
+            ("nim", "3 4 5"),
+            ("wythoff", "4 6"),
+            ("nim", "123456789 987654321 555555555"),
+        ):
+            p.goto(play_url(server, game=game, position=position))
+            wait_ready(p)
+            _open_every_panel(p)
+            assert _overflow(p) <= width, f"{game} {position}: {_overflow(p)}px wide at {width}"
+            box = p.locator("#show-tree").bounding_box()
+            assert box is not None and box["x"] + box["width"] <= width
+        shot(p, f"phone-{width}-every-panel")
+    finally:
+        ctx.close()
+
+
+def test_touch_targets_at_least_44px_on_a_phone(server: str, browser: object) -> None:
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )  # type: ignore[attr-defined]
+    try:
+        p = ctx.new_page()
+        p.set_default_timeout(WAIT)
+        for game, position in (("nim", "3 4 25"), ("turtles", "1,2 3,3"), ("emperor", "1,2 3,3 4")):
+            p.goto(play_url(server, game=game, position=position))
+            wait_turn(p)
+            small = p.evaluate(
+                """() => [...document.querySelectorAll(
+                    'main button, main input, main select, main .row input[type=checkbox] + label')]
+                  .filter((e) => e.offsetParent !== null)
+                  .map((e) => [e.id || e.getAttribute('aria-label') || e.textContent,
+                               e.getBoundingClientRect()])
+                  .filter(([, r]) => r.height < 44 || (r.width < 44))
+                  .map(([n, r]) => n + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))"""
+            )
+            assert small == [], f"{game}: targets under 44 px: {small[:5]}"
+            # heaps of many stones wrap without touching the next heap
+            rows = p.evaluate(
+                "[...document.querySelectorAll('#board .heap .stones')]"
+                ".map((s) => s.getBoundingClientRect()).map((r) => [r.top, r.bottom])"
+            )
+            for (_, bottom), (top, _) in itertools.pairwise(rows):
+                assert top >= bottom + 4, rows
+        shot(p, "phone-touch-targets")
+    finally:
+        ctx.close()
+
+
+def _boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+@pytest.mark.parametrize(("width", "position"), [(1280, "1234 5678 9012"), (390, "123 456 789")])
+def test_big_heap_sizes_do_not_overlap_their_label(
+    server: str, browser: object, width: int, position: str
+) -> None:
+    ctx = browser.new_context(viewport={"width": width, "height": 900})  # type: ignore[attr-defined]
+    try:
+        p = ctx.new_page()
+        p.set_default_timeout(WAIT)
+        p.goto(play_url(server, game="nim", position=position))
+        wait_turn(p)
+        for k in range(3):
+            heap = p.locator("#board .heap").nth(k)
+            label = heap.locator(".heap-label").bounding_box()
+            size = heap.locator(".heap-size").bounding_box()
+            assert label and size and not _boxes_overlap(label, size), (label, size)
+            assert heap.locator(".heap-size").inner_text() == position.split()[k]
+    finally:
+        ctx.close()
+
+
+def test_nine_digit_heaps_binary_table_and_chart_legible(server: str, page: Page) -> None:
+    page.goto(play_url(server, game="nim", position="123456789 987654321 555555555"))
+    wait_ready(page)
+    page.get_by_label("Show hints").check()
+    page.get_by_role("button", name="Explain the winning move").click()
+    cells = page.locator("#explanation-content table.binary td.bits")
+    expect(cells.first).to_be_visible()
+    heights = page.evaluate(
+        "[...document.querySelectorAll('#explanation-content table.binary tbody td')]"
+        ".map((c) => c.getBoundingClientRect().height)"
+    )
+    assert max(heights) < 1.6 * min(heights), heights  # every cell on one line: no wrapping
+    # 30 binary digits in groups of four, the whole row readable (scrolled, never cut)
+    first = cells.first.inner_text()
+    assert first.replace(" ", "") == format(123456789, "030b")
+    assert all(len(g) <= 4 for g in first.split())
+    scroll = page.locator("#explanation-content .table-scroll")
+    assert scroll.evaluate(
+        "(s) => s.scrollWidth <= s.clientWidth || getComputedStyle(s).overflowX === 'auto'"
+    )
+    # the chart's value label never covers its first point
+    label = page.locator("#chart text.y-max").bounding_box()
+    dot = page.locator("#chart circle").first.bounding_box()
+    assert label and dot and not _boxes_overlap(label, dot), (label, dot)
+    shot(page, "big-heaps")
+
+
+def test_game_tree_is_legible_zoomable_and_scrollable(server: str, page: Page) -> None:
+    page.goto(play_url(server, game="nim", position="3 4 5"))
+    wait_turn(page)
+    page.get_by_role("button", name="Game tree").click()
+    svg = page.locator("#tree svg")
+    expect(svg).to_be_visible()
+    heights = page.evaluate(
+        "[...document.querySelectorAll('#tree svg text')].map((t) => t.getBoundingClientRect().height)"
+    )
+    assert min(heights) >= 10, f"tree labels {min(heights):.1f}px high"
+    holder = page.locator("#tree .svg-scroll")
+    assert holder.evaluate("(h) => h.scrollWidth > h.clientWidth")  # 13 children: it scrolls
+    holder.evaluate("(h) => { h.scrollLeft = 200; }")
+    assert holder.evaluate("(h) => h.scrollLeft") > 0
+    w0 = svg.bounding_box()["width"]  # type: ignore[index]
+    page.get_by_role("button", name="Zoom into the game tree").click()
+    assert svg.bounding_box()["width"] > 1.2 * w0  # type: ignore[index]
+    page.get_by_role("button", name="Fit").click()
+    assert svg.bounding_box()["width"] <= holder.bounding_box()["width"] + 1  # type: ignore[index]
+    expect(page.locator("#zoom-level")).not_to_have_text("100%")
+    shot(page, "tree-zoom")
+
+
+def test_favicon_and_no_console_errors(server: str, page: Page) -> None:
+    with urllib.request.urlopen(server + "/favicon.ico", timeout=5) as r:
+        assert r.status == 200
+        assert r.headers["content-type"].startswith("image/")
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on(
+        "response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None
+    )
+    for url in (
+        server,
+        f"{server}/game/nim",
+        play_url(server, game="nim", position="3 4 5"),
+        f"{server}/api",
+    ):
+        page.goto(url)
+        page.wait_for_load_state("load")
+    assert problems == []
+
+
+def test_api_page_without_raw_markup_or_fixed_port(server: str, page: Page) -> None:
+    page.goto(f"{server}/api")
+    text = page.locator("main").inner_text()
+    assert "``" not in text and "`" not in text, "raw reStructuredText markup on the page"
+    assert f"curl -s -X POST {server}/api/analysis" in text
+    assert "8000" not in text or ":8000" in server
+    expect(page.locator("main code", has_text="size").first).to_be_visible()
+
+
+def test_move_box_disabled_after_the_game_ends(server: str, page: Page) -> None:
+    page.goto(play_url(server, game="nim", position="2"))
+    wait_turn(page)
+    expect(page.locator("#move-input")).to_be_enabled()
+    page.get_by_label(re.compile("^Type your move")).fill("0")
+    page.get_by_role("button", name="Play", exact=True).click()
+    expect(page.locator("#status")).to_contain_text("You win!")
+    expect(page.locator("#move-input")).to_be_disabled()
+    expect(page.locator("#move-submit")).to_be_disabled()
+    expect(page.locator("#move-input")).to_have_attribute("placeholder", "the game is over")
+
+
+def test_parameters_with_spaces_are_an_error_showing_the_syntax(server: str, page: Page) -> None:
+    page.goto(f"{server}/game/subtraction")
+    page.get_by_label(re.compile("^S ")).fill("1 3 4")
+    page.get_by_label(re.compile("^Position")).fill("10")
+    page.get_by_role("button", name="Start the game").click()
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text("write it S=1,3,4")
+    expect(alert).not_to_contain_text("-p ")  # web errors speak the form's language
+    page.get_by_label(re.compile("^S ")).fill("1,3,4")
+    page.get_by_label(re.compile("^Position")).fill("10")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#title")).to_have_text("subtraction(S={1,3,4})")
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "says", "never"),
+    [
+        ("nim", "3 4 5", "HEAP:SIZE", "coins"),
+        ("turtles", "1,2 3,3", "heads", "HEAP:SIZE"),
+        ("emperor", "1,2 3,3 4", "ranges", "HEAP:SIZE"),
+    ],
+)
+def test_move_hint_fits_the_game(
+    server: str, page: Page, game: str, position: str, says: str, never: str
+) -> None:
+    page.goto(play_url(server, game=game, position=position))
+    wait_turn(page)
+    expect(page.locator("#move-help")).to_contain_text(says)
+    expect(page.locator("#move-help")).not_to_contain_text(never)
+    page.get_by_role("button", name="Play", exact=True).click()  # empty: the same help
+    expect(page.locator("#error")).to_contain_text(says)
+
+
+def test_setup_says_what_the_size_of_a_random_position_is(server: str, page: Page) -> None:
+    page.goto(f"{server}/game/nim")
+    expect(page.locator("#size-help")).to_contain_text("largest heap")
+    page.locator("#size").evaluate("(r) => { r.value = '3'; r.dispatchEvent(new Event('input')); }")
+    expect(page.locator("#size-out")).to_have_text("3")
+    page.locator("#position").fill("")
+    page.get_by_role("button", name="Random position").click()
+    expect(page.locator("#position")).not_to_have_value("")
+    heaps = [int(h) for h in page.locator("#position").input_value().split()]
+    assert max(heaps) <= 3

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,9 +19,10 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup, escape
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import nimlab
@@ -221,6 +223,7 @@ def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = 
     app.state.menu = games_menu
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals["version"] = nimlab.__version__
+    templates.env.filters["markup"] = _markup
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     def wants_json(request: Request) -> bool:
@@ -442,10 +445,35 @@ def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = 
 
     @app.get("/api", response_class=HTMLResponse, include_in_schema=False)
     async def api_doc(request: Request) -> Response:
-        return templates.TemplateResponse(request, "api.html", {"spec": app.openapi()})
+        base_url = str(request.base_url).rstrip("/")  # the address this page was asked at
+        return templates.TemplateResponse(
+            request, "api.html", {"spec": app.openapi(), "base_url": base_url}
+        )
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")
 
     app.add_middleware(BodyLimit, max_bytes=lim.max_body_bytes)
     return app
+
+
+def _markup(text: object) -> Markup:
+    """Docstring text for a page: ````x```` and ```x``` become ``<code>x</code>``, the rest escaped.
+
+    Examples
+    --------
+    >>> str(_markup("heaps up to ``size``, or `1 < 2`"))
+    'heaps up to <code>size</code>, or <code>1 &lt; 2</code>'
+    """
+    parts = re.split(r"``(.+?)``|`([^`]+)`", str(text or ""))
+    out = []
+    for i, part in enumerate(parts):
+        if part is None:
+            continue
+        code = i % 3 != 0
+        out.append(f"<code>{escape(part)}</code>" if code else str(escape(part)))
+    return Markup("".join(out))
 
 
 def _two_heaps(init: dict[str, Any]) -> bool:

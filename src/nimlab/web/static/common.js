@@ -64,6 +64,8 @@ const nl = (() => {
           type: "button",
           class: "stone" + (taken ? " taken" : ""),
           "aria-label": label + ": take " + (size - j) + ", leave " + j,
+          title: "take " + (size - j) + ", leave " + j,
+          "data-leave": String(j),
           disabled: onStone ? null : true,
           onclick: onStone ? () => onStone(j) : null,
         });
@@ -144,10 +146,11 @@ const nl = (() => {
       container.append(el("p", { class: "hint" }, "no values yet"));
       return;
     }
-    const w = 320, h = 140, pad = 26;
     const maxV = Math.max(1, ...pts.map(([, v]) => v));
+    // the left margin fits the largest value's digits: its label never covers the first point
+    const w = 320, h = 140, pad = 26, left = Math.max(pad, 14 + 6 * String(maxV).length);
     const maxX = Math.max(1, values.length - 1);
-    const x = (i) => pad + (i * (w - 2 * pad)) / maxX;
+    const x = (i) => left + (i * (w - left - pad)) / maxX;
     const y = (v) => h - pad - (v * (h - 2 * pad)) / maxV;
     const ns = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(ns, "svg");
@@ -161,12 +164,12 @@ const nl = (() => {
       svg.append(n);
       return n;
     };
-    add("line", { x1: pad, y1: h - pad, x2: w - pad, y2: h - pad, class: "axis-line" });
-    add("line", { x1: pad, y1: pad, x2: pad, y2: h - pad, class: "axis-line" });
-    add("text", { x: 4, y: pad + 4, class: "axis-text" }, String(maxV));
-    add("text", { x: 4, y: h - pad + 4, class: "axis-text" }, "0");
+    add("line", { x1: left, y1: h - pad, x2: w - pad, y2: h - pad, class: "axis-line" });
+    add("line", { x1: left, y1: pad, x2: left, y2: h - pad, class: "axis-line" });
+    add("text", { x: left - 6, y: pad + 4, class: "axis-text y-max", "text-anchor": "end" }, String(maxV));
+    add("text", { x: left - 6, y: h - pad + 4, class: "axis-text", "text-anchor": "end" }, "0");
     add("text", { x: w - pad, y: h - 6, class: "axis-text", "text-anchor": "end" }, "move " + (values.length - 1));
-    add("text", { x: pad, y: 14, class: "axis-text" }, label);
+    add("text", { x: left, y: 14, class: "axis-text" }, label);
     add("polyline", { points: pts.map(([i, v]) => x(i) + "," + y(v)).join(" "), class: "value-line-path" });
     for (const [i, v] of pts) add("circle", { cx: x(i), cy: y(v), r: 4, class: v === 0 ? "dot p" : "dot" });
     container.append(svg);

@@ -83,6 +83,7 @@
         }
       : null;
     drawPosition($("board"), cur.view, pending, on);
+    $("stone-help").hidden = !(interactive && (cur.view.kind === "heaps" || cur.view.kind === "groups"));
     const row = $("pending-row");
     if (pending && pendingText(cur.view, pending) !== cur.position) {
       row.hidden = false;
@@ -90,10 +91,30 @@
     } else {
       row.hidden = true;
     }
+    const over = cur.terminal;
+    $("move-input").disabled = over || !humanTurn();
+    $("move-submit").disabled = over || !humanTurn() || busy;
+    $("move-input").placeholder = over ? "the game is over" : moveExample(cur.view);
     drawOptions();
     drawHistory();
     drawValues();
     updateUndoRedo();
+  }
+
+  /** How to type a move in this game, from the shape of its position (not from its name). */
+  function moveHelp(view) {
+    if (view.kind === "heaps")
+      return "the position after it (" + (view.heaps.length > 1 ? "3 4 1" : "3") + ") or HEAP:SIZE (1:2 makes heap 1 a heap of 2)";
+    if (view.kind === "groups")
+      return "the ranges after it, heaps of a range joined by commas, ranges by spaces (as in " + view.text + ")";
+    if (view.kind === "board")
+      return "the coins showing heads after it, as ROW,COLUMN pairs (as in " + view.text + "), or click the coins to turn";
+    return "the position after it, written as the position is (" + view.text + ")";
+  }
+
+  function moveExample(view) {
+    if (view.kind === "heaps") return view.heaps.length > 1 ? "e.g. 3 4 1 or 1:2" : "e.g. 3";
+    return "e.g. " + view.text;
   }
 
   function clickStone(path, keep) {
@@ -342,14 +363,22 @@
       if (hasAfter) head.append(el("th", { scope: "col" }, "after"), el("th", { scope: "col" }, "binary"));
       table.append(el("thead", {}, head));
       const body = el("tbody");
-      const bits = (s) => s.split("").join(" ");
+      // long numbers in groups of four digits (from the right), so 30 digits stay readable
+      const group = (digits) => {
+        if (digits.length <= 8) return digits.join(" ");
+        const out = [];
+        for (let end = digits.length; end > 0; end -= 4) out.unshift(digits.slice(Math.max(0, end - 4), end).join(""));
+        return out.join(" ");
+      };
+      const bits = (s) => group(s.split(""));
+      const sumsText = (a) => (a.every((d) => d < 10) ? group(a.map(String)) : a.join(" "));
       for (const r of t.rows) {
         const tr = el("tr", { class: r.changed ? "changed" : "" }, el("td", {}, String(r.heap)), el("td", {}, String(r.before)), el("td", { class: "bits" }, bits(r.binary_before)));
         if (hasAfter) tr.append(el("td", {}, r.after === null ? "" : String(r.after)), el("td", { class: "bits" }, r.binary_after === null ? "" : bits(r.binary_after) + (r.changed ? " *" : "")));
         body.append(tr);
       }
-      const sums = el("tr", { class: "sums" }, el("th", { scope: "row", colspan: "2" }, "sum mod " + t.modulus), el("td", { class: "bits" }, t.digit_sums_before.join(" ")));
-      if (hasAfter) sums.append(el("td"), el("td", { class: "bits" }, t.digit_sums_after.join(" ")));
+      const sums = el("tr", { class: "sums" }, el("th", { scope: "row", colspan: "2" }, "sum mod " + t.modulus), el("td", { class: "bits" }, sumsText(t.digit_sums_before)));
+      if (hasAfter) sums.append(el("td"), el("td", { class: "bits" }, sumsText(t.digit_sums_after)));
       body.append(sums);
       table.append(body);
       box.append(el("div", { class: "table-scroll" }, table));
@@ -384,7 +413,27 @@
       const fig = el("figure", {});
       const holder = el("div", { class: "svg-scroll", role: "img", "aria-label": "Game tree of " + current().position + ", " + t.nodes + " nodes; P-positions are filled" });
       holder.innerHTML = t.svg; // SVG drawn by nimlab, its labels escaped
-      fig.append(holder, el("figcaption", {}, t.nodes + " nodes" + (t.depth !== null ? ", cut at depth " + t.depth : "") + (t.dag ? ", equal positions merged" : "") + ". Filled boxes are P-positions; G is the Grundy value."));
+      const svg = holder.querySelector("svg");
+      const baseW = Number(svg.getAttribute("width")) || 600;
+      const baseH = Number(svg.getAttribute("height")) || 300;
+      let scale = 1; // drawn at its own size (labels 13 px): the box scrolls, the buttons zoom
+      const zoomTo = (s) => {
+        scale = Math.min(4, Math.max(0.1, s));
+        svg.setAttribute("width", String(Math.round(baseW * scale)));
+        svg.setAttribute("height", String(Math.round(baseH * scale)));
+        $("zoom-level").textContent = Math.round(scale * 100) + "%";
+      };
+      const zoom = el(
+        "div",
+        { class: "zoom" },
+        el("button", { type: "button", id: "zoom-out", "aria-label": "Zoom out of the game tree", onclick: () => zoomTo(scale / 1.25) }, "−"),
+        el("button", { type: "button", id: "zoom-in", "aria-label": "Zoom into the game tree", onclick: () => zoomTo(scale * 1.25) }, "+"),
+        el("button", { type: "button", id: "zoom-fit", onclick: () => zoomTo(holder.clientWidth / baseW) }, "Fit"),
+        el("button", { type: "button", id: "zoom-reset", onclick: () => zoomTo(1) }, "100%"),
+        el("span", { id: "zoom-level", class: "hint" }, "100%"),
+      );
+      holder.setAttribute("tabindex", "0"); // scrollable with the keyboard
+      fig.append(zoom, holder, el("figcaption", {}, t.nodes + " nodes" + (t.depth !== null ? ", cut at depth " + t.depth : "") + (t.dag ? ", equal positions merged" : "") + ". Filled boxes are P-positions; G is the Grundy value."));
       $("tree").replaceChildren(fig);
     } catch (e) {
       $("tree").replaceChildren();
@@ -431,7 +480,7 @@
     ev.preventDefault();
     const text = $("move-input").value.trim();
     if (!text) {
-      error("Type a move: the position after it (3 4 1) or HEAP:SIZE (3:1).");
+      error("Type a move: " + moveHelp(current().view) + ".");
       return;
     }
     humanMove(text);
@@ -457,5 +506,6 @@
     else if (ev.key === "r") redo();
   });
 
+  $("move-help").textContent = moveHelp(init.view);
   step();
 })();

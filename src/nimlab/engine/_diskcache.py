@@ -1,8 +1,9 @@
-"""Compiled engine kernels of users' games, kept on disk across processes.
+"""Compiled engine kernels of heap games, kept on disk across processes.
 
 numba's own cache (``cache=True``) needs a function defined in a real module file that
 the next process can find again. A game whose move model can be written as source
-(:meth:`nimlab.core.ruleset.HeapRuleset.compiled_source`: the user's games) gets a module
+(:meth:`nimlab.core.ruleset.HeapRuleset.compiled_source`: the user's games; the catalog's
+move models through :func:`nimlab.catalog._source.generator_source`) gets a module
 written to the user's cache directory, named by the hash of its text, the versions of
 Python, numba and nimlab and the engine's own source; it defines the engine's solve kernel
 for that game with ``cache=True``, so the second process loads machine code instead of
@@ -132,6 +133,26 @@ def _import(name: str, path: Path) -> Any:
     return module
 
 
+def model_source(game: Ruleset[Any]) -> str | None:
+    """Source of a module defining *game*'s move model ``gen``, or None.
+
+    The game's own :meth:`~nimlab.core.ruleset.HeapRuleset.compiled_source` (the user's
+    games), else its compiled move model written out as a module
+    (:func:`nimlab.catalog._source.generator_source`: the catalog's games).
+    """
+    source_of = getattr(game, "compiled_source", None)
+    text: str | None = source_of() if source_of is not None else None
+    if text is not None:
+        return text
+    options = getattr(game, "compiled_options", None)
+    gen = options() if options is not None else None
+    if gen is None:
+        return None
+    from nimlab.catalog._source import generator_source
+
+    return generator_source(gen)
+
+
 def cached_solve(game: Ruleset[Any]) -> Any:
     """The solve kernel of *game* from its module in the cache directory, or None.
 
@@ -140,8 +161,7 @@ def cached_solve(game: Ruleset[Any]) -> Any:
     hit = _LOADED.get(game)
     if hit is not None:
         return hit[1]
-    source_of = getattr(game, "compiled_source", None)
-    text = source_of() if source_of is not None else None
+    text = model_source(game)
     if text is None:
         return None
     text += _solve_source()

@@ -201,14 +201,85 @@ def test_operator_files_are_served_by_name(evil: tuple[Path, Path]) -> None:
     _, marker = evil
     menu = GameMenu.at_startup([EXAMPLES / "my_games.py"])
     with TestClient(create_app(menu=menu)) as c:
-        names = [g["name"] for g in c.get("/api/games").json()]
-        assert "pow2-both" in names
+        games = {g["name"]: g for g in c.get("/api/games").json()}
+        # a move function (heap_game) and a ruleset class, with their own summaries
+        assert games["pow2-both"]["summary"].startswith("two heaps; take any number")
+        assert games["take-1-or-halve"]["summary"].startswith("one heap; take 1 stone")
+        home = c.get("/").text
+        assert 'href="/game/pow2-both"' in home and "take half of an even heap" in home
         r = c.post("/api/analysis", json={"game": "pow2-both", "position": "3 5"})
         assert r.status_code == 200
-        assert r.json()["value"] == nimlab.grundy("pow2-both", (3, 5))
+        assert r.json()["value"] == nimlab.grundy("pow2-both", (3, 5)) == 2
+
+        # the class game against a search of its own rules written here
+        def g(n: int, memo: dict[int, int] = {}) -> int:  # noqa: B006
+            if n not in memo:
+                opts = {g(n - 1)} if n else set()
+                if n >= 2 and n % 2 == 0:
+                    opts.add(g(n // 2))
+                memo[n] = min(set(range(len(opts) + 1)) - opts)
+            return memo[n]
+
+        for n in range(12):
+            r = c.post("/api/analysis", json={"game": "take-1-or-halve", "position": str(n)})
+            assert r.status_code == 200 and r.json()["value"] == g(n), (n, r.text)
         # by its registered name only: the file spec that loaded it is refused
         spec = f"{EXAMPLES / 'my_games.py'}:pow2-both"
         r = c.post("/api/analysis", json={"game": spec, "position": "3 5"})
         assert r.status_code == 400
         assert c.get("/game/pow2-both").status_code == 200
+        assert (
+            c.get("/play", params={"game": "take-1-or-halve", "position": "6"}).status_code == 200
+        )
     assert not marker.exists()
+
+
+def test_serve_loads_several_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    from click.testing import CliRunner
+
+    from nimlab.cli import serve_cmd
+
+    other = tmp_path / "more_games.py"
+    other.write_text(
+        "import nimlab\n"
+        "@nimlab.heap_game('serve-take-two', heaps=1, summary='one heap; take 1 or 2')\n"
+        "def f(h):\n"
+        "    for t in (1, 2):\n"
+        "        if t <= h[0]:\n"
+        "            yield (h[0] - t,)\n"
+    )
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    run = CliRunner().invoke(
+        serve_cmd.serve_cmd, [str(EXAMPLES / "my_games.py"), str(other), "--port", "0"]
+    )
+    assert run.exit_code == 0, run.output
+    with TestClient(served[0]) as c:
+        games = {g["name"]: g["summary"] for g in c.get("/api/games").json()}
+        assert games["serve-take-two"] == "one heap; take 1 or 2" and "pow2-both" in games
+        r = c.post("/api/analysis", json={"game": "serve-take-two", "position": "7"})
+        assert r.json()["value"] == 7 % 3
+    for bad, needle in (
+        (f"{EXAMPLES / 'my_games.py'}:pow2-both", "not FILE.py:NAME"),
+        (str(tmp_path / "none.py"), "no game file"),
+        (str(tmp_path), "not a Python file"),
+    ):
+        run = CliRunner().invoke(serve_cmd.serve_cmd, [bad, "--port", "0"])
+        assert run.exit_code != 0 and needle in str(run.exception or run.output), run.output
+
+
+def test_a_file_class_cannot_take_a_catalog_name(tmp_path: Path) -> None:
+    f = tmp_path / "clash.py"
+    f.write_text(
+        "from dataclasses import dataclass\n"
+        "import nimlab\n"
+        "@dataclass(frozen=True)\n"
+        "class MyNim(nimlab.HeapRuleset):\n"
+        "    name = 'nim'\n"
+        "    def moves(self, position):\n"
+        "        return iter(())\n"
+    )
+    with pytest.raises(nimlab.GameDefinitionError, match="the name of the game 'nim'"):
+        GameMenu.at_startup([f])
+    assert nimlab.grundy("nim", (3, 4, 5)) == 2  # the catalog's Nim is still Nim

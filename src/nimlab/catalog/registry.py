@@ -196,10 +196,17 @@ def _refuse_files(name: str) -> None:
         )
 
 
-def load_game_file(path: str | Path) -> object:
-    """Run a Python file that defines games (with :func:`nimlab.heap_game`), once per path.
+#: the module names of game files start with this
+_FILE_MODULE = "nimlab_user_games_"
 
-    Refused inside :func:`no_game_files`.
+
+def load_game_file(path: str | Path) -> object:
+    """Run a Python file that defines games, once per path.
+
+    Its games are those of :func:`nimlab.heap_game` and its ruleset classes: every
+    :class:`~nimlab.core.ruleset.Ruleset` subclass defined in the file with a ``name`` is
+    registered as if decorated with :func:`register` (a name already taken by another game
+    is a ``GameDefinitionError``). Refused inside :func:`no_game_files`.
 
     Examples
     --------
@@ -215,7 +222,7 @@ def load_game_file(path: str | Path) -> object:
     resolved = p.resolve()
     if resolved in _LOADED_FILES:
         return _LOADED_FILES[resolved]
-    mod_name = f"nimlab_user_games_{abs(hash(str(resolved)))}"
+    mod_name = f"{_FILE_MODULE}{abs(hash(str(resolved)))}"
     spec = importlib.util.spec_from_file_location(mod_name, resolved)
     if spec is None or spec.loader is None:  # pragma: no cover - a .py file always has one
         raise UnknownGameError(f"cannot load game file {str(path)!r}")
@@ -229,8 +236,38 @@ def load_game_file(path: str | Path) -> object:
         raise GameDefinitionError(
             f"game file {str(path)!r} failed to run: {what}: {str(exc)[:300]}"
         ) from None
+    _register_classes(module, str(path))
     _LOADED_FILES[resolved] = module
     return module
+
+
+def _register_classes(module: types.ModuleType, path: str) -> None:
+    """Register the named ruleset classes a game file defines (not those it imports)."""
+    for attr, obj in list(vars(module).items()):
+        if not (
+            isinstance(obj, type)
+            and issubclass(obj, Ruleset)
+            and obj.__module__ == module.__name__
+            and isinstance(getattr(obj, "name", None), str)
+            and _key(obj.name)
+        ):
+            continue
+        if _CLASSES.get(_key(obj.name)) is obj:
+            continue  # registered already (heap_game, or @register in the file)
+        for n in (obj.name, *obj.aliases):
+            taken = _NAMES.get(_key(n))
+            if taken is not None and not _CLASSES[taken].__module__.startswith(_FILE_MODULE):
+                raise GameDefinitionError(
+                    f"game file {path!r}: class {attr} is named {n!r}, the name of the game "
+                    f"{taken!r}; give it another name"
+                )
+        try:
+            register(obj)
+        except TypeError as exc:
+            raise GameDefinitionError(
+                f"game file {path!r}: class {attr} cannot be registered: {exc}; "
+                "give it another name"
+            ) from None
 
 
 def game_class(name: str) -> type[Ruleset[Any]]:

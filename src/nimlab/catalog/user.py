@@ -395,7 +395,9 @@ def heap_game(
     min_heap : int
         The smallest heap size allowed (0, or 1 for games of positive heaps).
     summary : str
-        A one-line statement of the rules (the function's docstring by default).
+        A one-line statement of the rules, shown as the game's rules by the playground's
+        game menu (``nimlab serve FILE.py``) and by ``nimlab list`` for an installed plugin;
+        the first line of the function's docstring by default.
     binary_figure : callable, optional
         The game's own binary view (``nimlab binary``, :func:`nimlab.binary_view`), as a
         catalog game draws it with its ``binary_figure`` hook: ``f(h)`` (or

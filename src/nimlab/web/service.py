@@ -81,6 +81,13 @@ def _param_text(value: object) -> str:
     return str(value)
 
 
+def _doc_line(cls: type) -> str:
+    """The first line of a class's own docstring ('' for none, or a dataclass's signature)."""
+    doc = cls.__dict__.get("__doc__") or ""
+    line = (doc.strip().splitlines() or [""])[0]
+    return "" if line.startswith(cls.__name__ + "(") else line
+
+
 def game_info(info: nimlab.GameInfo) -> dict[str, Any]:
     """One game of the registry, JSON-ready: name, rules, theorem ids, parameters.
 
@@ -94,7 +101,7 @@ def game_info(info: nimlab.GameInfo) -> dict[str, Any]:
     return {
         "name": info.name,
         "aliases": list(info.aliases),
-        "summary": info.summary,
+        "summary": info.summary or _doc_line(info.cls) or f"{info.name} (no summary given)",
         "theorems": list(info.theorems),
         "params": [
             {

@@ -41,3 +41,36 @@ assert nimlab.grundy("wythoff", (3, 5)) == 0
 assert nimlab.check_theorem("S19-T1").ok
 print(f"nimlab {nimlab.__version__}: wheel installed and working in {sys.prefix}")
 PYEOF
+
+# Compiled once, ready in every process: warm once, then each command in a NEW process
+# loads its kernels from the disk cache. numba's compile events are counted (loading from
+# the cache is none): there must be none; the wall time of a plain run is printed.
+export NIMLAB_CACHE_DIR="$tmp/nimlab-cache"
+"$tmp/venv/bin/nimlab" warm
+"$tmp/venv/bin/python" - "$tmp/venv/bin/nimlab" <<'PYEOF'
+import subprocess, sys, time
+
+COUNTED = """
+import sys
+from nimlab.engine._compilewatch import CompileWatch
+from nimlab.cli import main
+with CompileWatch() as w:
+    code = main(sys.argv[1:])
+print("@@compiles", len(w.compiles), [n for n, _ in w.compiles], file=sys.stderr)
+sys.exit(code)
+"""
+for args in (
+    ["tour"],
+    ["grundy", "wythoff", "300", "500"],
+    ["table", "single-delete", "--heaps", "4", "--size", "64"],
+    ["sequence", "subtraction", "-p", "S=1,3,4", "-n", "14"],
+):
+    t0 = time.perf_counter()
+    subprocess.run([sys.argv[1], *args], check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    r = subprocess.run([sys.executable, "-c", COUNTED, *args], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    line = [x for x in r.stderr.splitlines() if x.startswith("@@compiles")][-1]
+    print(f"after nimlab warm, a new process: nimlab {' '.join(args)}: {wall:.2f} s, {line[2:]}")
+    assert line.split()[1] == "0", line
+PYEOF

@@ -90,6 +90,8 @@ _LAZY: dict[str, str] = {
     "sequence": "nimlab.engine.sequences",
     "periodicity": "nimlab.engine.periodicity",
     "periodicity_of": "nimlab.engine.periodicity",
+    "warm": "nimlab.engine.warm",
+    "WarmReport": "nimlab.engine.warm",
     "Periodicity": "nimlab.engine.periodicity",
     # multiplayer play with preferences
     "last_mover": "nimlab.solvers.multiplayer",
@@ -163,6 +165,7 @@ __all__ = [
     "UnknownGameError",
     "UnknownTheoremError",
     "VerificationResult",
+    "WarmReport",
     "WorkTooLargeError",
     "answer",
     "binary_view",
@@ -208,6 +211,7 @@ __all__ = [
     "theorem",
     "theorems",
     "verify",
+    "warm",
     "winning_move",
     "winning_moves",
 ]
@@ -250,6 +254,7 @@ if TYPE_CHECKING:
     from nimlab.engine.periodicity import Periodicity, periodicity, periodicity_of
     from nimlab.engine.sequences import sequence
     from nimlab.engine.tables import table
+    from nimlab.engine.warm import WarmReport, warm
     from nimlab.misere import (
         Genus,
         MisereQuotient,

@@ -519,19 +519,19 @@ def rgames(
 # not per region).
 
 
-@njit
+@njit(cache=True)
 def turtles_decode(params: Any, i: Any) -> Any:  # pragma: no cover - compiled
     """Turning Turtles: the code ``(mask,)`` of index *i* (the mask itself)."""
     return (np.int64(i),)
 
 
-@njit
+@njit(cache=True)
 def turtles_encode(params: Any, q: Any) -> Any:  # pragma: no cover - compiled
     m = q[0]
     return m if 0 <= m < params[2] else np.int64(-1)
 
 
-@njit
+@njit(cache=True)
 def turtles_options(params: Any, q: Any) -> Any:  # pragma: no cover - compiled
     """Options of the board ``params = (rows, cols, 2^(rows*cols))``: bit
     ``(a-1)*cols + (b-1)`` is the coin ``(a, b)`` (row-major). A move turns a head and
@@ -633,7 +633,7 @@ def emperor_params(bound: int, sizes: tuple[int, ...], k: int) -> tuple[int, Any
     return size, params
 
 
-@njit
+@njit(cache=True)
 def _unrank_multiset(binom: Any, r: Any, m: Any, vals: Any, out: Any, at: Any) -> None:
     # pragma: no cover - compiled
     # colex: from the top, the largest c with C(c + u, u + 1) <= r
@@ -650,7 +650,7 @@ def _unrank_multiset(binom: Any, r: Any, m: Any, vals: Any, out: Any, at: Any) -
         r -= binom[lo + u, u + 1]
 
 
-@njit
+@njit(cache=True)
 def emperor_decode(params: Any, i: Any) -> Any:  # pragma: no cover - compiled
     sizes, starts, gfirst, gmult, gcount, gvals, binom = params[:7]
     bound = params[10]
@@ -667,7 +667,7 @@ def emperor_decode(params: Any, i: Any) -> Any:  # pragma: no cover - compiled
     return code
 
 
-@njit
+@njit(cache=True)
 def emperor_encode(params: Any, q: Any) -> Any:  # pragma: no cover - compiled
     sizes, starts, gfirst, gmult, gcount, _gvals, binom = params[:7]
     bound = params[10]
@@ -694,7 +694,7 @@ def emperor_encode(params: Any, q: Any) -> Any:  # pragma: no cover - compiled
     return idx
 
 
-@njit
+@njit(cache=True)
 def emperor_options(params: Any, h: Any) -> Any:  # pragma: no cover - compiled
     """Every option: per range, the decreases that leave it unchanged, change one heap,
     or change two or more (at most k ranges of the last kind), combined by an odometer
@@ -763,7 +763,7 @@ def emperor_options(params: Any, h: Any) -> Any:  # pragma: no cover - compiled
         yield out
 
 
-@njit
+@njit(cache=True)
 def emperor_is_option(params: Any, x: Any, y: Any) -> bool:  # pragma: no cover - compiled
     """Whether *y* is an option of *x* (both codes): a matching of y's ranges to x's
     ranges of the same size, and in each of the heaps, with every heap of y at most its

@@ -41,6 +41,7 @@ COMMANDS: dict[str, str] = {
     "sequence": "nimlab.cli.engine_cmd:sequence_cmd",
     "periodicity": "nimlab.cli.engine_cmd:periodicity_cmd",
     "nimmul": "nimlab.cli.engine_cmd:nimmul_cmd",
+    "warm": "nimlab.cli.engine_cmd:warm_cmd",
     "genus": "nimlab.cli.misere_cmd:genus_cmd",
     "serve": "nimlab.cli.serve_cmd:serve_cmd",
     "misere-quotient": "nimlab.cli.misere_cmd:misere_quotient_cmd",

@@ -371,7 +371,7 @@ def _wrap_scalar(fn: Any, spread: bool) -> Any:
     return c
 
 
-@njit
+@njit(cache=True)
 def _table_claim(h: Any, table: Any, radix: Any) -> Any:  # pragma: no cover - compiled
     idx = 0
     for i in range(len(h)):
@@ -432,7 +432,7 @@ def compiled_claim(spec: Any) -> tuple[Any, Any, Any] | None:
     return None if out is False else out
 
 
-@njit
+@njit(cache=True)
 def _rank_claim(h: Any, table: Any, binom: Any) -> Any:  # pragma: no cover - compiled
     """The tabulated value of a non-decreasing *h* at its rank among the multisets
     (``binom[n, 0]`` holds the space's lowest heap)."""
@@ -444,7 +444,7 @@ def _rank_claim(h: Any, table: Any, binom: Any) -> Any:  # pragma: no cover - co
     return table[r]
 
 
-@njit
+@njit(cache=True)
 def _set_rank_claim(h: Any, table: Any, binom: Any) -> Any:  # pragma: no cover - compiled
     """The tabulated value of a strictly increasing *h* at its rank among the sets
     (``binom[n, 0]`` holds the space's lowest heap)."""

@@ -46,6 +46,31 @@ with CompileWatch() as w:
 print(f"@@compiles {len(w.compiles)} {w.seconds:.3f}", file=sys.stderr)
 """
 
+#: Runs the CLI twice in this process, the work shared between calls dropped in between,
+#: and prints the second call's wall time last (the kernels are loaded: "warm in-process").
+_TWICE = """
+import contextlib, io, sys, time
+import nimlab
+from nimlab.cli import main
+from nimlab.engine import compiled
+
+
+def once():
+    compiled._SESSION = compiled.Session()  # nothing solved yet
+    nimlab.search_cache().clear()
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            main(sys.argv[1:])
+        except SystemExit:
+            pass
+
+
+once()
+t0 = time.perf_counter()
+once()
+print(f"@@warm {time.perf_counter() - t0:.3f}", file=sys.stderr)
+"""
+
 #: (label, nimlab arguments, C program and its arguments or None, target kind)
 CASES: list[tuple[str, list[str], tuple[str, list[str]] | None, str]] = [
     ("nimlab grundy nim 3 4 5", ["grundy", "nim", "3", "4", "5"], None, ""),
@@ -99,6 +124,14 @@ def compile_seconds(args: list[str], env: dict[str, str]) -> tuple[int, float]:
     return int(n), float(s)
 
 
+def warm_in_process(args: list[str], env: dict[str, str]) -> float:
+    r = subprocess.run(
+        [sys.executable, "-c", _TWICE, *args], env=env, check=True, capture_output=True, text=True
+    )
+    line = [x for x in r.stderr.splitlines() if x.startswith("@@warm")][-1]
+    return float(line.split()[1])
+
+
 def build(tmp: str, name: str) -> str | None:
     if shutil.which("gcc") is None:
         return None
@@ -127,19 +160,20 @@ def main() -> None:
             print(f"nimlab warm {' '.join(extra)}: {time.perf_counter() - t0:.1f} s")
         print()
         print(
-            f"{'command (new process each)':48s} {'wall':>7s} {'compile':>8s}  "
-            f"{'C (new process)':>16s}  target"
+            f"{'command (new process each)':48s} {'wall':>7s} {'compile':>10s} "
+            f"{'in-process':>10s}  {'C (new process)':>16s}  target"
         )
         for label, args, c, target in CASES:
             t = wall([*nimlab, *args], env, opts.repeat)
             n, s = compile_seconds(args, env)
+            w = warm_in_process(args, env)
             c_text = ""
             if c is not None:
                 exe = build(tmp, c[0])
                 if exe is not None:
                     tc = wall([exe, *c[1]], env, opts.repeat)
                     c_text = f"{tc:.2f} s ({c[0]} {' '.join(c[1])})"
-            print(f"{label:48s} {t:6.2f}s {s:6.2f}s ({n})  {c_text:>16s}  {target}")
+            print(f"{label:48s} {t:6.2f}s {s:6.2f}s ({n}) {w:9.2f}s  {c_text:>16s}  {target}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -1,10 +1,15 @@
-"""Octal games: Kayles and Dawson's Kayles periods proved; 0.6 to 2^20 by rare values.
+"""Octal games: the rare-value engine (engine/octal_rare.py) against the direct method.
 
-Run: ``python benchmarks/bench_engine_octal.py [--quick]``. Prints the periods found
-and proved (Guy–Smith), the time of the octal game 0.6 to 2^20 terms with the
-rare-value (sparse space) method (target: under 60 s; ``--quick`` stops at 2^18), and
-the ratio to the direct quadratic method and to the pure-Python search on shorter runs
-in the same process.
+Run: ``python benchmarks/bench_engine_octal.py [--quick] [--long] [--hard]``.
+
+- the rate (values/s of CPU time, one core) of 0.6 (Officers), 0.77 (Kayles), 4.7 and
+  0.137 (Dawson's chess) to 2^20 terms (``--quick``: 2^18), with the mask, the rare heaps,
+  the witness work per heap and the period proved by the Guy–Smith theorem, if any;
+- the rare-value method against the direct method on 2^14 terms of 0.6 (equal values);
+- ``--long``: 0.6 to 2^24 terms;
+- ``--hard``: .376 and .354 (T. Czajka's solved list) to the number of terms their
+  published periods need for the Guy–Smith proof (4.5 and 20.1 million), with a
+  checkpoint in the current folder so that an interrupted run resumes.
 """
 
 from __future__ import annotations
@@ -14,42 +19,43 @@ import time
 
 import numpy as np
 
-from nimlab import game, periodicity_of, sequence
-from nimlab.engine.sequences import octal_sequence
-from nimlab.solvers.search import Solver
+from nimlab.engine.octal_rare import octal_run
+
+
+def rate_line(code: str, n: int, **kw: object) -> str:
+    t0 = time.process_time()
+    run = octal_run(code, n, **kw)  # type: ignore[arg-type]
+    cpu = time.process_time() - t0
+    per = f"period {run.period[1]} from {run.period[0]} proved" if run.period else "no period"
+    return (
+        f"{code:>6} to 2^{n.bit_length() - 1}: {cpu:7.2f} s CPU ({run.seconds:.2f} s wall), "
+        f"{n / cpu:12,.0f} values/s; mask {run.mask:#x}, {run.rare:,} rare, "
+        f"{run.witness_steps / max(run.computed, 1):,.0f} witness splits/heap, "
+        f"{run.computed:,} computed, {per}, largest value {int(run.values.max())}"
+    )
 
 
 def main() -> None:
-    octal_sequence("0.6", 3000)  # compile / load the numba cache
-    for name, code in (("Kayles", "0.77"), ("Dawson's Kayles", "0.07")):
-        t0 = time.perf_counter()
-        per = periodicity_of(game("octal", code=code), 400)
-        dt = time.perf_counter() - t0
-        print(f"{name} ({code}): {per.summary()} [{dt * 1e3:.0f} ms]")
-    m = 1 << 15
-    t0 = time.perf_counter()
-    a = octal_sequence("0.6", m)
-    t_rare = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    b = octal_sequence("0.6", m, direct=True)
-    t_direct = time.perf_counter() - t0
+    octal_run("0.6", 5000)  # compile / load the numba cache
+    octal_run("0.6", 3000, direct=True)
+    m = 1 << 14
+    t0 = time.process_time()
+    a = octal_run("0.6", m, periodic=False).values
+    t_rare = time.process_time() - t0
+    t0 = time.process_time()
+    b = octal_run("0.6", m, direct=True, periodic=False).values
+    t_direct = time.process_time() - t0
     assert np.array_equal(a, b)
-    print(
-        f"0.6 to 2^15: rare values {t_rare:.2f}s, direct method {t_direct:.2f}s, "
-        f"ratio {t_direct / t_rare:.1f}x (equal: True)"
-    )
-    g = game("octal", code="0.6")
-    s = Solver(g)
-    t0 = time.perf_counter()
-    py = [s.grundy((h,), method="search") for h in range(40)]
-    t_py = time.perf_counter() - t0
-    assert py == a[:40].tolist()
-    print(f"0.6 to 40 terms by pure-Python search: {t_py:.2f}s (kernel: microseconds)")
+    print(f"0.6 to 2^14: rare values {t_rare:.2f}s, direct {t_direct:.2f}s (equal: True)")
     n = 1 << (18 if "--quick" in sys.argv else 20)
-    t0 = time.perf_counter()
-    seq = sequence(g, n)
-    dt = time.perf_counter() - t0
-    print(f"0.6 to 2^{n.bit_length() - 1} terms: {dt:.1f}s, largest value {int(seq.max())}")
+    for code in ("0.6", "0.77", "4.7", "0.137"):
+        print(rate_line(code, n))
+    if "--long" in sys.argv:
+        print(rate_line("0.6", 1 << 24, progress=True))
+    if "--hard" in sys.argv:
+        for code, n0, p, t in (("0.376", 2268248, 4, 3), ("0.354", 10061916, 1180, 3)):
+            line = rate_line(code, 2 * n0 + 2 * p + t, progress=True, checkpoint=f"{code}.npz")
+            print(line, f"(published: period {p} from {n0})")
 
 
 if __name__ == "__main__":

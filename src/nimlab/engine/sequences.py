@@ -4,14 +4,12 @@
 All-but(S), Nim and octal games have compiled kernels; any other one-heap ruleset goes
 through the exact memoised search.
 
-Octal games with splitting digits use the *rare-value* (sparse space) method of
-Gangolli–Plambeck and Flammenkamp: pick a bit mask ``m`` such that most heaps have
-Grundy values of odd parity under ``m`` ("common" values) and few of even parity
-("rare" values). A split value ``G(a) ⊕ G(b)`` of odd parity needs one rare part, so
-all such options come from a loop over the rare heaps; options of even parity are
-marked by a scan of the splits that stops as soon as every even candidate below the
-first missing odd value is found. The result is exact for every mask; the mask only
-decides the speed.
+Octal games run in :mod:`nimlab.engine.octal_rare`: the *rare-value* (sparse space)
+method of Gangolli–Plambeck and Flammenkamp (a bit mask ``m`` makes most values
+"common", of odd parity under ``m``; options of odd parity all have a rare part, found
+from the short list of rare heaps; each even value below the first missing odd one is
+looked for among the splits), checkpoints, and the extension of a period as soon as the
+Guy–Smith theorem proves it. Every value is exact whatever the mask.
 
 References
 ----------
@@ -22,6 +20,7 @@ the sparse space method). Winning Ways, ch. 4.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -40,8 +39,6 @@ DEFAULT_MAX_TERMS = 1 << 25
 #: Default largest number of terms of an octal game's sequence: its work grows faster than
 #: the number of terms (Kayles: 100,000 terms in about 10 s, 200,000 in about 35 s).
 DEFAULT_MAX_OCTAL_TERMS = 100_000
-#: Terms computed by the direct method before an octal game switches to rare values.
-_NAIVE_TERMS = 2048
 
 
 @njit(cache=True, nogil=True)
@@ -98,144 +95,24 @@ def _allbut_kernel(small: Any, lag: int, out: Any) -> None:  # pragma: no cover 
         out[h] = g
 
 
-@njit(cache=True, nogil=True)
-def _parity(x: int) -> int:  # pragma: no cover - compiled
-    p = 0
-    while x:
-        p ^= 1
-        x &= x - 1
-    return p
-
-
-@njit(cache=True, nogil=True)
-def _octal_kernel(
-    bits: Any, uneq: Any, out: Any, start: int, mask: int, cap: int
-) -> int:  # pragma: no cover - compiled
-    """Fill ``out[start:]`` for the octal game with digit bits ``bits[k]``.
-
-    Heaps whose value has even parity under *mask* are "rare" and kept in a list; with
-    ``mask == 0`` every heap is rare and the method is the direct one. Values must stay
-    below ``cap - 1``; returns -1 when they do not (the caller retries with a larger
-    ``cap``), else the number of rare heaps.
-    """
-    n = out.shape[0]
-    nk = bits.shape[0]
-    stamp = np.full(cap, -1, np.int64)
-    rare = np.zeros(n, np.int64)
-    nr = 0
-    for h in range(1, start):
-        if _parity(out[h] & mask) == 0:
-            rare[nr] = h
-            nr += 1
-    for h in range(start, n):
-        # options that leave no heap or one heap
-        for k in range(1, nk):
-            if k > h:
-                break
-            b = bits[k]
-            if b & 1 and h == k:
-                stamp[0] = h
-            if b & 2 and h > k:
-                v = out[h - k]
-                if v < cap:
-                    stamp[v] = h
-        # splits with a rare part (every split when mask == 0)
-        for k in range(nk):
-            if not bits[k] & 4 or h - k < 2:
-                continue
-            r = h - k
-            for i in range(nr):
-                a = rare[i]
-                if a >= r:
-                    break
-                c = r - a
-                if uneq[k] and a == c:
-                    continue
-                v = out[a] ^ out[c]
-                if v < cap:
-                    stamp[v] = h
-        if mask == 0:
-            # hexadecimal digits: splits into three heaps (direct method only)
-            for k in range(nk):
-                if not bits[k] & 8 or h - k < 3:
-                    continue
-                r = h - k
-                for a in range(1, r // 3 + 1):
-                    for b in range(a, (r - a) // 2 + 1):
-                        v = out[a] ^ out[b] ^ out[r - a - b]
-                        if v < cap:
-                            stamp[v] = h
-            g = 0
-            while g < cap and stamp[g] == h:
-                g += 1
-            if g >= cap - 1:
-                return -1
-            out[h] = g
-            rare[nr] = h
-            nr += 1
-            continue
-        # the first missing value of odd parity: two common parts never give it
-        w = 0
-        while w < cap and (stamp[w] == h or _parity(w & mask) == 0):
-            w += 1
-        if w >= cap - 1:
-            return -1
-        # even-parity values below w that no option has given yet
-        need = 0
-        for v in range(w):
-            if stamp[v] != h and _parity(v & mask) == 0:
-                need += 1
-        for k in range(nk):
-            if need == 0:
-                break
-            if not bits[k] & 4 or h - k < 2:
-                continue
-            r = h - k
-            for a in range(1, r // 2 + 1):
-                c = r - a
-                if uneq[k] and a == c:
-                    continue
-                v = out[a] ^ out[c]
-                if v < w and stamp[v] != h:
-                    stamp[v] = h
-                    need -= 1
-                    if need == 0:
-                        break
-        g = w
-        if need > 0:
-            g = 0
-            while stamp[g] == h:
-                g += 1
-        out[h] = g
-        if _parity(g & mask) == 0:
-            rare[nr] = h
-            nr += 1
-    return nr
-
-
-def _best_mask(g: npt.NDArray[Any]) -> int:
-    """The mask making most of the later heaps common (odd parity)."""
-    tail = g[len(g) // 2 :].astype(np.int64)
-    top = int(tail.max()) if tail.size else 0
-    nbits = max(1, top.bit_length())
-    if nbits > 12:
-        return 0
-    vals, counts = np.unique(tail, return_counts=True)
-    masks = np.arange(1, 1 << nbits, dtype=np.int64)
-    par = np.bitwise_count(vals[:, None] & masks[None, :]) & 1
-    score = counts @ par
-    return int(masks[int(np.argmax(score))])
-
-
 def octal_sequence(
-    code: str, n: int, *, direct: bool = False, progress: bool = False, chunk: int | None = None
+    code: str,
+    n: int,
+    *,
+    direct: bool = False,
+    progress: bool = False,
+    chunk: int | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> npt.NDArray[np.int64]:
-    """Grundy values ``G(0..n-1)`` of the octal game *code* (exact).
+    """Grundy values ``G(0..n-1)`` of the octal game *code* (exact), by the engine of
+    :mod:`nimlab.engine.octal_rare` (rare values; a period proved by the Guy–Smith
+    theorem is extended).
 
     ``direct=True`` computes every split (quadratic time) instead of the rare-value
-    method: a check of the latter. ``progress=True`` shows a progress bar (terms, rate,
-    time left) on a terminal for long runs; the terms are then computed in chunks of
-    *chunk* terms (by default about a hundredth of the run), which gives the same values.
+    method: a check of the latter. ``progress=True`` shows a progress bar (terms,
+    values/s, time left) on a terminal for long runs; the terms are computed in chunks
+    of *chunk* terms, which gives the same values. ``checkpoint=PATH`` (a ``.npz`` file)
+    resumes a long run from the terms it holds and saves them as the run goes.
 
     Examples
     --------
@@ -246,40 +123,11 @@ def octal_sequence(
     >>> octal_sequence("0.77", 12, chunk=5).tolist()
     [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
     """
-    from nimlab._progress import Progress
-    from nimlab.catalog.octal import parse_octal_code
+    from nimlab.engine.octal_rare import octal_run
 
-    digits = parse_octal_code(code)
-    bits = np.array([d for d, _ in digits], dtype=np.int64)
-    uneq = np.array([u for _, u in digits], dtype=np.bool_)
-    out = np.zeros(n, dtype=np.int64)
-    n0 = n if direct else min(n, _NAIVE_TERMS)
-    if not (bits & 4).any() or (bits & 8).any():
-        n0 = n  # no split: the direct method is linear; three-heap splits: direct only
-    bar = Progress(f"octal({code}): Grundy values", n, "terms", enabled=progress)
-    step = chunk if chunk is not None else (max(1024, n // 100) if bar.enabled else n)
-    cap = [256]
-
-    def run(start: int, end: int, mask: int) -> None:
-        # fill out[start:end] in pieces of `step` terms (the kernel resumes at any start)
-        while start < end:
-            stop = min(end, start + max(1, step))
-            while _octal_kernel(bits, uneq, out[:stop], max(start, 1), mask, cap[0]) < 0:
-                cap[0] *= 4
-            start = stop
-            bar.update(start)
-
-    try:
-        run(0, n0, 0)
-        # rare values: the mask is chosen again each time the sequence doubles, from the
-        # values of its second half (the values, hence the good masks, grow slowly)
-        while n0 < n:
-            end = min(n, 2 * n0)
-            run(n0, end, _best_mask(out[:n0]))
-            n0 = end
-    finally:
-        bar.close()
-    return out
+    return octal_run(
+        code, n, direct=direct, progress=progress, chunk=chunk, checkpoint=checkpoint
+    ).values
 
 
 def _small_dtype(a: npt.NDArray[Any]) -> npt.NDArray[Any]:

@@ -1,0 +1,103 @@
+"""The rare-value octal engine (engine/octal_rare.py) against the direct method and
+published data (tests/data/octal_published.txt: OEIS sequences and periods, T. Czajka's
+table of solved octal games)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nimlab.core.errors import StoreError
+from nimlab.engine.octal_rare import choose_mask, octal_run
+
+DATA = Path(__file__).parent / "data" / "octal_published.txt"
+
+
+def _records(kind: str) -> list[list[str]]:
+    rows = []
+    for line in DATA.read_text().splitlines():
+        fields = line.split("#", 1)[0].split()
+        if fields and fields[0] == kind:
+            rows.append(fields[1:])
+    return rows
+
+
+def _code(text: str) -> str:
+    return text if not text.startswith(".") else "0" + text
+
+
+@pytest.mark.parametrize("code", ["0.6", "0.77", "4.7", "0.137", "4!.0", "0.376", "0.354"])
+def test_rare_values_equal_the_direct_method(code: str) -> None:
+    n = 10_000
+    direct = octal_run(code, n, direct=True, periodic=False).values
+    rare = octal_run(code, n, periodic=False)
+    assert rare.mask != 0  # the rare-value method ran
+    np.testing.assert_array_equal(rare.values, direct)
+    # a period extended by the Guy-Smith theorem gives the same values
+    np.testing.assert_array_equal(octal_run(code, n).values, direct)
+
+
+@pytest.mark.parametrize(("code", "anum", "terms"), [r for r in _records("oeis")])
+def test_oeis_values(code: str, anum: str, terms: str) -> None:
+    want = [int(t) for t in terms.split(",")]
+    got = octal_run(_code(code), len(want) + 1).values[1:].tolist()
+    assert got == want, anum
+
+
+def test_officers_oeis_values() -> None:
+    ((code, anum, terms),) = _records("oeis0")
+    want = [int(t) for t in terms.split(",")]
+    assert octal_run(_code(code), len(want)).values.tolist() == want, anum
+
+
+@pytest.mark.parametrize(
+    ("code", "anum", "period", "last"),
+    [r for r in _records("oeis-period") if int(r[3]) < 100_000],
+)
+def test_oeis_periods_are_proved(code: str, anum: str, period: str, last: str) -> None:
+    n0, p = int(last) + 1, int(period)
+    run = octal_run(_code(code), 2 * n0 + 2 * p + 8)
+    assert run.period == (n0, p), anum
+
+
+@pytest.mark.parametrize(
+    ("code", "prefix", "period", "largest", "mask", "rare", "last_rare"),
+    [r for r in _records("solved") if int(r[1]) < 400_000],
+)
+def test_czajka_solved_games(
+    code: str, prefix: str, period: str, largest: str, mask: str, rare: str, last_rare: str
+) -> None:
+    run = octal_run(_code(code), 2 * int(prefix) + 2 * int(period) + 8)
+    assert run.period == (int(prefix), int(period))
+    assert int(run.values.max()) == int(largest)
+    # his count of rare heaps includes the heap 0 (value 0 is rare under every mask)
+    if run.mask:
+        assert run.rare + 1 == int(rare)
+        par = np.bitwise_count(run.values & run.mask) & 1
+        assert int(np.flatnonzero(par == 0)[-1]) == int(last_rare)
+
+
+def test_checkpoint_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "officers.npz"
+    first = octal_run("0.6", 5000, checkpoint=path)
+    assert first.resumed == 0 and path.exists()
+    second = octal_run("0.6", 9000, checkpoint=path)
+    assert second.resumed == 5000
+    np.testing.assert_array_equal(second.values, octal_run("0.6", 9000).values)
+    with pytest.raises(StoreError, match=r"belongs to the octal game '0\.6'"):
+        octal_run("0.77", 100, checkpoint=path)
+
+
+def test_mask_keeps_rare_heaps_rare() -> None:
+    # Dawson's chess 0.137 (values 0..9, period 34): no mask makes fewer heaps rare than
+    # the one the run keeps; its period, proved early, gives the rest
+    run = octal_run("0.137", 4000, periodic=False)
+    best = min(int((np.bitwise_count(run.values[1:] & m) & 1 == 0).sum()) for m in range(1, 16))
+    assert run.rare <= 1.01 * best
+    assert choose_mask(run.values, run.mask) == run.mask
+    long = octal_run("0.137", 1 << 20)
+    assert long.period is not None and long.period[1] == 34 and long.computed <= 4096
+    # Dawson's chess is Dawson's Kayles 0.07 shifted by one heap (OEIS A002187)
+    np.testing.assert_array_equal(long.values, octal_run("0.07", (1 << 20) + 1).values[1:])

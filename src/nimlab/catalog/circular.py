@@ -25,7 +25,7 @@ from nimlab.core.errors import InvalidPositionError
 from nimlab.core.kernels import MooreKernel, TableKernel
 from nimlab.core.params import Param
 from nimlab.core.ruleset import HeapRuleset, int_heaps
-from nimlab.formulas.circular import cn64_is_p, dihedral_min
+from nimlab.formulas.circular import cn64_is_p, dihedral_images, dihedral_min
 from nimlab.formulas.moore import moore_is_p
 from nimlab.formulas.nim import nim_sum
 
@@ -144,6 +144,38 @@ class Circular(HeapRuleset):
     def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
         """On two or three heaps every set of up to k heaps is consecutive: Moore's kernel."""
         return MooreKernel(self.k) if len(shape) in (2, 3) else None
+
+    def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
+        """CN(6, 4): the criterion's three conditions, read from a minimum heap.
+
+        Examples
+        --------
+        >>> print(Circular(k=4).explain_notes((1, 2, 3, 1, 2, 4), None)[0])
+        [S19-T9] CN(6, 4) is P iff, with heaps a..f around the circle from a minimum a: a+b = d+e, b+c = e+f and a ⊕ c ⊕ e = 0; here (1, 2, 3, 1, 2, 4): 3 = 3, 5 ≠ 6, 1 ⊕ 3 ⊕ 2 = 0
+        """
+        if not isinstance(position, tuple) or len(position) != 6 or self.k != 4:
+            return []
+
+        def eq(u: int, v: int) -> str:
+            return f"{u} = {v}" if u == v else f"{u} ≠ {v}"
+
+        def check(p: tuple[int, ...]) -> str:
+            low = min(p)
+            # a labelling from a minimum that satisfies the criterion, if one does
+            start = [t for t in dihedral_images(p) if t[0] == low]
+            a, b, c, d, e, f = next((t for t in start if cn64_is_p(t)), dihedral_min(p))
+            return (
+                f"({a}, {b}, {c}, {d}, {e}, {f}): {eq(a + b, d + e)}, {eq(b + c, e + f)}, "
+                f"{a} ⊕ {c} ⊕ {e} = {a ^ c ^ e}"
+            )
+
+        out = [
+            "[S19-T9] CN(6, 4) is P iff, with heaps a..f around the circle from a minimum a: "
+            f"a+b = d+e, b+c = e+f and a ⊕ c ⊕ e = 0; here {check(position)}"
+        ]
+        if move is not None and len(move) == 6:
+            out.append(f"after the move: {check(move)}")
+        return out
 
     def closed_grundy(self, position: tuple[int, ...]) -> int | None:
         if self.k == 1:

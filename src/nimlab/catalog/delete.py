@@ -146,6 +146,29 @@ class DeleteNim(HeapRuleset):
 
         return _compiled.compiled("delete-nim", _compiled.delete_nim)
 
+    def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
+        """``G(a, b) = tail(a ∨ b)``: the trailing 1 bits of the heaps' OR.
+
+        Examples
+        --------
+        >>> print(DeleteNim().explain_notes((3, 5), None)[0])
+        G(a, b) = tail(a ∨ b), the number of trailing 1 bits of a OR b [S19-T11]: 3 ∨ 5 = 7 = 111₂, tail 3
+        """
+        if not isinstance(position, tuple) or len(position) != 2:
+            return []
+
+        def value(p: tuple[int, ...]) -> str:
+            a, b = p
+            return f"{a} ∨ {b} = {a | b} = {format(a | b, 'b')}₂, tail {tail(a | b)}"
+
+        out = [
+            "G(a, b) = tail(a ∨ b), the number of trailing 1 bits of a OR b [S19-T11]: "
+            + value(position)
+        ]
+        if move is not None and len(move) == 2:
+            out.append(f"after the move: {value(move)}")
+        return out
+
     def closed_grundy(self, position: tuple[int, ...]) -> int:
         a, b = position
         return delete_nim_grundy(a, b)
@@ -227,6 +250,21 @@ class SingleDelete(_PositiveHeaps):
         out = [f"2-adic valuations before: {valuations(position)}"]
         if move is not None:
             out.append(f"2-adic valuations after:  {valuations(move)}")
+        n = len(position)
+        if n == 2:
+            out.append("[Sh-T1]: P iff both heaps are odd (2-adic valuations 0 and 0)")
+        elif n == 3:
+            out.append(
+                "[Sh-T3]: with three heaps, P iff v2(x) = v2(y) = v2(z), the three "
+                "2-adic valuations (the exponents of 2 in the heaps) are equal"
+            )
+        elif n == 4:
+            out.append(
+                "[Sh-T6]: with four heaps the criterion reads the sorted 2-adic valuations "
+                "a ≤ b ≤ c ≤ d and the binary digits just above them"
+            )
+        if all(h % 2 for h in position):
+            out.append("[Sh-P7]: every heap is odd (2-adic valuation 0), so the position is P")
         return out
 
     def binary_figure(self, position: tuple[int, ...]) -> BinaryFigure:
@@ -431,6 +469,34 @@ class AboDelete(_PositiveHeaps):
         from nimlab.catalog import _compiled
 
         return _compiled.compiled("abo-delete-pred", _compiled.abo_delete_predecessors)
+
+    def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
+        """Each heap modulo ``n(n−1)`` against the window ``1..n−1`` of Sh-T2.
+
+        Examples
+        --------
+        >>> print(AboDelete().explain_notes((7, 1, 12), None)[0])
+        [Sh-T2]: P iff every heap z has 1 <= z mod n(n−1) <= n−1; here n = 3, n(n−1) = 6: 7 mod 6 = 1, 1 mod 6 = 1, 12 mod 6 = 0 (outside 1..2)
+        """
+        if not isinstance(position, tuple) or len(position) < 2:
+            return []
+
+        def residues(p: tuple[int, ...]) -> str:
+            n = len(p)
+            m = n * (n - 1)
+            return ", ".join(
+                f"{z} mod {m} = {z % m}" + ("" if 1 <= z % m <= n - 1 else f" (outside 1..{n - 1})")
+                for z in p
+            )
+
+        n = len(position)
+        out = [
+            f"[Sh-T2]: P iff every heap z has 1 <= z mod n(n−1) <= n−1; here n = {n}, "
+            f"n(n−1) = {n * (n - 1)}: {residues(position)}"
+        ]
+        if move is not None:
+            out.append(f"after the move: {residues(move)}")
+        return out
 
     def closed_is_p(self, position: tuple[int, ...]) -> bool:
         return abo_is_p(position)

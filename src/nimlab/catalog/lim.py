@@ -107,6 +107,29 @@ class Lim(HeapRuleset):
 
         return _compiled.compiled("lim", _compiled.lim)
 
+    def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
+        """The Lim formula: ``((a+b+c) − (a⊕b⊕c))/2``, the bitwise majority of the heaps.
+
+        Examples
+        --------
+        >>> print(Lim().explain_notes((3, 5, 6), None)[0])
+        G(a, b, c) = ((a + b + c) − (a ⊕ b ⊕ c))/2, the bitwise majority of a, b, c [S19-T8]: ((3 + 5 + 6) − 0)/2 = 7
+        """
+        if not isinstance(position, tuple) or len(position) != 3:
+            return []
+
+        def value(p: tuple[int, ...]) -> str:
+            a, b, c = p
+            return f"(({a} + {b} + {c}) − {a ^ b ^ c})/2 = {lim_grundy(a, b, c)}"
+
+        out = [
+            "G(a, b, c) = ((a + b + c) − (a ⊕ b ⊕ c))/2, the bitwise majority of a, b, c "
+            f"[S19-T8]: {value(position)}"
+        ]
+        if move is not None and len(move) == 3:
+            out.append(f"after the move: {value(move)}")
+        return out
+
     def closed_grundy(self, position: tuple[int, ...]) -> int:
         a, b, c = position
         return lim_grundy(a, b, c)

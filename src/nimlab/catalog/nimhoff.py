@@ -130,5 +130,35 @@ class Nimhoff(HeapRuleset):
 
         return _compiled.compiled(("nimhoff", self.k), lambda: _compiled.nimhoff(self.k))
 
+    def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
+        """The k-nim-sum ``a ⓚ b = a ⊕ b ⊕ (a_k · b_k)``, heap by heap.
+
+        Examples
+        --------
+        >>> print(Nimhoff(k=1).explain_notes((3, 2), None)[0])
+        G = n1 ⓚ n2 ⓚ …, a ⓚ b = a ⊕ b ⊕ (a_k·b_k) (bit k of both: the product flips bit 0) [S19-T10]: 3 ① 2 = 3 ⊕ 2 ⊕ 1 = 0
+        """
+        if not isinstance(position, tuple) or not position or len(position) > 12:
+            return []
+        k = int(self.k)
+        sym = chr(0x2460 + k - 1) if 1 <= k <= 20 else f"({k})"
+
+        def steps(p: tuple[int, ...]) -> str:
+            acc = p[0]
+            parts = []
+            for h in p[1:]:
+                bit = (acc >> k) & (h >> k) & 1
+                parts.append(f"{acc} {sym} {h} = {acc} ⊕ {h} ⊕ {bit} = {acc ^ h ^ bit}")
+                acc = acc ^ h ^ bit
+            return "; ".join(parts) if parts else f"{acc}"
+
+        out = [
+            "G = n1 ⓚ n2 ⓚ …, a ⓚ b = a ⊕ b ⊕ (a_k·b_k) (bit k of both: the product flips "
+            f"bit 0) [S19-T10]: {steps(position)}"
+        ]
+        if move is not None:
+            out.append(f"after the move: {steps(move)}")
+        return out
+
     def closed_grundy(self, position: tuple[int, ...]) -> int:
         return nimhoff_grundy(position, self.k)

@@ -19,6 +19,7 @@ Dawson's Kayles, Grundy's game). A. N. Siegel, *Combinatorial Game Theory*, §IV
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -219,3 +220,111 @@ class Octal(HeapRuleset):
     def spec(self) -> str:
         """The command-line spelling, such as ``octal:0.77``."""
         return "octal:" + self.code
+
+    def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
+        """Each heap's Grundy value (read from the proved period, which residue), their
+        XOR, and which heap the move breaks into which heaps.
+
+        Examples
+        --------
+        >>> notes = Octal("0.77").explain_notes((9, 100), None)  # Kayles
+        >>> print(notes[0])  # doctest: +ELLIPSIS
+        the heaps are independent games: G(position) = G(9) ⊕ G(100) = 4 ⊕ 1 = 5 ...
+        >>> print(notes[1])  # doctest: +ELLIPSIS
+        the Grundy sequence of octal(code=0.77) is periodic: G(n + 12) = G(n) for n >= 71 (Guy–Smith: ...)
+        >>> print(notes[3])
+        heap 100: 100 ≡ 76 (mod 12, from 71), so G(100) = G(76) = 1
+        """
+        if not isinstance(position, tuple) or not position or max(position) > _EXPLAIN_MAX:
+            return []
+        heaps = [h for h in position if h > 0]
+        table = _octal_values(self.code, max(position + (move or ())))
+        values = [table.values[h] for h in heaps]
+        total = 0
+        for v in values:
+            total ^= v
+        terms = " ⊕ ".join(f"G({h})" for h in heaps) or "0"
+        sums = " ⊕ ".join(map(str, values)) + f" = {total}" if len(values) > 1 else str(total)
+        out = [
+            f"the heaps are independent games: G(position) = {terms} = {sums} (a heap's "
+            "value is the mex of the values of what a move leaves of it)"
+        ]
+        per = table.period
+        if per is not None:
+            pre, p = per
+            out.append(
+                f"the Grundy sequence of {self.label()} is periodic: G(n + {p}) = G(n) for "
+                f"n >= {pre} ({table.proof})"
+            )
+            for h in sorted(set(heaps)):
+                if h >= pre + p:  # a heap in the periodic part, beyond its first period
+                    base = pre + (h - pre) % p
+                    out.append(
+                        f"heap {h}: {h} ≡ {base} (mod {p}, from {pre}), "
+                        f"so G({h}) = G({base}) = {table.values[h]}"
+                    )
+                else:
+                    out.append(
+                        f"heap {h} comes before the repetition (n < {pre + p}): "
+                        f"G({h}) = {table.values[h]} by the mex rule"
+                    )
+        if move is not None:
+            before, after = list(heaps), [h for h in move if h > 0]
+            for h in list(after):
+                if h in before:
+                    before.remove(h)
+                    after.remove(h)
+            if len(before) == 1:
+                (h,) = before
+                left = " + ".join(map(str, after)) or "nothing"
+                gv = 0
+                for x in after:
+                    gv ^= table.values[x]
+                out.append(
+                    f"the move plays on heap {h} (G = {table.values[h]}) and leaves {left} "
+                    f"(G = {gv}), so the XOR becomes {total ^ table.values[h] ^ gv}"
+                )
+        return out
+
+
+#: Largest heap an explanation computes the octal sequence up to (pure Python mex).
+_EXPLAIN_MAX = 3000
+
+
+@dataclass(frozen=True)
+class _OctalTable:
+    values: tuple[int, ...]
+    period: tuple[int, int] | None  # (preperiod, period) proved by Guy–Smith
+    proof: str
+
+
+@functools.lru_cache(maxsize=32)
+def _octal_values(code: str, n: int) -> _OctalTable:
+    """``G(0..max(n, 400))`` of the octal game *code* by the mex rule, and its period when
+    the Guy–Smith theorem proves one from these values."""
+    g = Octal(code)
+    size = max(n, 400)
+    values: list[int] = []
+    for h in range(size + 1):
+        seen = set()
+        for opt in g.heap_options(h):
+            v = 0
+            for x in opt:
+                v ^= values[x]
+            seen.add(v)
+        m = 0
+        while m in seen:
+            m += 1
+        values.append(m)
+    found = None
+    proof = ""
+    for p in range(1, size // 3):
+        pre = size - p
+        while pre > 0 and values[pre - 1] == values[pre - 1 + p]:
+            pre -= 1
+        if pre + p < size:
+            ok, why, _ = g.periodicity_proof(values, pre, p, 0)
+            if ok:
+                found, proof = (pre, p), why
+                break
+    return _OctalTable(tuple(values), found, proof)

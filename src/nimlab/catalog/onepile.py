@@ -22,6 +22,7 @@ from nimlab.formulas.onepile import (
     Periodicity,
     allbut_periodicity,
     allbut_periodicity_proof,
+    periodic_reason,
     siegel_allbut_grundy,
     subtraction_periodicity,
     subtraction_periodicity_proof,
@@ -62,6 +63,33 @@ class OneHeapGame(HeapRuleset):
     def spec(self) -> str:
         """The command-line spelling of this game, such as ``subtraction:1,2,3``."""
         raise NotImplementedError
+
+    def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
+        """The Grundy value of the heap read from the sequence's period (which residue),
+        and the value the move reaches.
+
+        Examples
+        --------
+        >>> from nimlab import game
+        >>> game("subtraction", S="1,3,4").explain_notes((10,), (9,))[1]
+        'the move 10 → 9 leads to G(9) = G(2) = 0: a P-position'
+        """
+        per = self.exact_periodicity()
+        if per is None or not isinstance(position, tuple) or len(position) != 1:
+            return []
+        (n,) = position
+        out = [f"the Grundy sequence of {self.label()} is periodic: {periodic_reason(per, n)}"]
+        if move is not None and len(move) == 1:
+            (m,) = move
+            g = per.grundy(m)
+            how = ""
+            if m >= per.preperiod + per.period and per.saltus == 0:
+                how = f" = G({per.preperiod + (m - per.preperiod) % per.period})"
+            out.append(
+                f"the move {n} → {m} leads to G({m}){how} = {g}"
+                + (": a P-position" if g == 0 else "")
+            )
+        return out
 
 
 def _positive_set(name: str, value: object) -> frozenset[int]:

@@ -123,6 +123,16 @@ class Ryuo(_SumMoveGame):
 
         return _compiled.compiled(("ryuo", self.p), lambda: _compiled.ryuo(self.p, None))
 
+    def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
+        """Ryuo's scaling: the heaps divided by ``p`` play Nim, the remainder of the total adds.
+
+        Examples
+        --------
+        >>> print(Ryuo(p=3).explain_notes((4, 7), None)[0])
+        G(x, y) = p·(⌊x/p⌋ ⊕ ⌊y/p⌋) + ((x + y) mod p) [S18-T8]: 3·(⌊4/3⌋ ⊕ ⌊7/3⌋) + (11 mod 3) = 3·(1 ⊕ 2) + 2 = 11
+        """
+        return _scaling_notes(self.p, None, position, move, "S18-T8")
+
     def closed_grundy(self, position: tuple[int, ...]) -> int:
         x, y = position
         return ryuo_grundy(x, y, self.p)
@@ -199,6 +209,18 @@ class RestrictedRyuo(_SumMoveGame):
         return _compiled.compiled(
             ("restricted-ryuo", self.p, self.q), lambda: _compiled.ryuo(self.p, self.q)
         )
+
+    def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
+        """Ryuo's scaling after reducing each heap mod ``q`` (S18-T9, when ``p | q``).
+
+        Examples
+        --------
+        >>> print(RestrictedRyuo(p=3, q=6).explain_notes((4, 7), None)[0])
+        G(x, y) = p·(⌊(x mod q)/p⌋ ⊕ ⌊(y mod q)/p⌋) + ((x + y) mod p) [S18-T9]: 3·(⌊4/3⌋ ⊕ ⌊1/3⌋) + (11 mod 3) = 3·(1 ⊕ 0) + 2 = 5
+        """
+        if self.q % self.p:
+            return []  # S18-T9 needs p | q: what the search knows is said instead
+        return _scaling_notes(self.p, self.q, position, move, "S18-T9")
 
     def closed_grundy(self, position: tuple[int, ...]) -> int | None:
         if self.q % self.p:
@@ -281,6 +303,33 @@ def _convert_parts(name: str, value: object) -> tuple[OneHeapGame, ...]:
 
 
 @functools.lru_cache(maxsize=256)
+def _scaling_notes(
+    p: int, q: int | None, position: tuple[int, ...], move: tuple[int, ...] | None, thm: str
+) -> list[str]:
+    """The terms of the Ryuo formula (S18-T8) or its restricted form (S18-T9)."""
+    if not isinstance(position, tuple) or len(position) != 2:
+        return []
+
+    def value(pos: tuple[int, ...]) -> str:
+        x, y = pos
+        rx, ry = (x, y) if q is None else (x % q, y % q)
+        g = p * ((rx // p) ^ (ry // p)) + (x + y) % p
+        return (
+            f"{p}·(⌊{rx}/{p}⌋ ⊕ ⌊{ry}/{p}⌋) + ({x + y} mod {p}) = "
+            f"{p}·({rx // p} ⊕ {ry // p}) + {(x + y) % p} = {g}"
+        )
+
+    law = (
+        "G(x, y) = p·(⌊x/p⌋ ⊕ ⌊y/p⌋) + ((x + y) mod p)"
+        if q is None
+        else "G(x, y) = p·(⌊(x mod q)/p⌋ ⊕ ⌊(y mod q)/p⌋) + ((x + y) mod p)"
+    )
+    out = [f"{law} [{thm}]: {value(position)}"]
+    if move is not None and len(move) == 2:
+        out.append(f"after the move: {value(move)}")
+    return out
+
+
 def _inner(g: OneHeapGame, p: int) -> Periodicity | None:
     per = g.exact_periodicity()
     return per if per is not None and has_inner_period(per, p) else None
@@ -415,6 +464,49 @@ class RGames(HeapRuleset):
                 yield (*position[:i], h - t, *position[i + 1 :])
         for t in self.g0.take_amounts(sum(position)):
             yield from splits(position, t)
+
+    def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
+        """The S18-T12 formula: each heap's value in its own game, scaled by ``p``.
+
+        Examples
+        --------
+        >>> from nimlab import game
+        >>> g = game("rgames", g0="subtraction:1,2,3", parts="allbut:8;allbut:4,8")
+        >>> print(g.explain_notes((5, 6), None)[0])
+        G = p·(⌊G1(x1)/p⌋ ⊕ … ⊕ ⌊Gm(xm)/p⌋) + ((x1 + … + xm) mod p), p = 4 [S18-T12]: G1(5) = 5, G2(6) = 2; 4·(⌊5/4⌋ ⊕ ⌊2/4⌋) + (11 mod 4) = 4·(1 ⊕ 0) + 3 = 7
+        """
+        p = self.g0.sum_move_period()
+        if p is None or not isinstance(position, tuple):
+            return []
+        pers = [_inner(g, p) for g in self.parts]
+        if any(per is None for per in pers):
+            return []
+
+        def value(pos: tuple[int, ...]) -> str:
+            vals = [per.grundy(h) for per, h in zip(pers, pos, strict=True) if per is not None]
+            scaled = [v // p for v in vals]
+            acc = 0
+            for v in scaled:
+                acc ^= v
+            total = sum(pos)
+            named = ", ".join(
+                f"G{i + 1}({h}) = {v}" for i, (h, v) in enumerate(zip(pos, vals, strict=False))
+            )
+            return (
+                f"{named}; {p}·("
+                + " ⊕ ".join(f"⌊{v}/{p}⌋" for v in vals)
+                + f") + ({total} mod {p}) = "
+                f"{p}·(" + " ⊕ ".join(map(str, scaled)) + f") + {total % p} = "
+                f"{p * acc + total % p}"
+            )
+
+        out = [
+            "G = p·(⌊G1(x1)/p⌋ ⊕ … ⊕ ⌊Gm(xm)/p⌋) + ((x1 + … + xm) mod p), "
+            f"p = {p} [S18-T12]: {value(position)}"
+        ]
+        if move is not None and len(move) == len(position):
+            out.append(f"after the move: {value(move)}")
+        return out
 
     def closed_grundy(self, position: tuple[int, ...]) -> int | None:
         p = self.g0.sum_move_period()

@@ -102,6 +102,39 @@ class TurningTurtles(Ruleset[Heads]):
         prods = [(f"{a}⊗{b}", int(nimmul(a, b))) for a, b in sorted(position)]
         return views.xor_figure(prods, "G = ⊕ a⊗b =", "S19-T6", "")
 
+    def explain_notes(self, position: Heads, move: Heads | None) -> list[str]:
+        """The nim products ``a ⊗ b`` of the heads, their XOR, and the coins the move turns.
+
+        Examples
+        --------
+        >>> for line in TurningTurtles().explain_notes(frozenset({(1, 2), (2, 2), (3, 3)}),
+        ...                                             frozenset({(1, 2), (1, 3), (3, 3)})):
+        ...     print(line)
+        G = ⊕ a⊗b over the heads, ⊗ the nim product [S19-T6]: 1⊗2 ⊕ 2⊗2 ⊕ 3⊗3 = 2 ⊕ 3 ⊕ 2 = 3
+        the move turns the coins 1,3 2,2: after it, 1⊗2 ⊕ 1⊗3 ⊕ 3⊗3 = 2 ⊕ 3 ⊕ 2 = 3
+        """
+        if not isinstance(position, frozenset):
+            return []
+
+        def line(heads: Heads) -> str:
+            if not heads:
+                return "no heads: 0"
+            hs = sorted(heads)
+            vals = [int(nimmul(a, b)) for a, b in hs]
+            total = 0
+            for v in vals:
+                total ^= v
+            prods = " ⊕ ".join(f"{a}⊗{b}" for a, b in hs)
+            if len(vals) == 1:
+                return f"{prods} = {total}"
+            return f"{prods} = " + " ⊕ ".join(map(str, vals)) + f" = {total}"
+
+        out = [f"G = ⊕ a⊗b over the heads, ⊗ the nim product [S19-T6]: {line(position)}"]
+        if move is not None:
+            turned = " ".join(f"{a},{b}" for a, b in sorted(position ^ move))
+            out.append(f"the move turns the coins {turned}: after it, {line(move)}")
+        return out
+
     def validate(self, position: object) -> Heads:
         if not isinstance(position, (frozenset, set, tuple, list)):
             raise InvalidPositionError(

@@ -106,5 +106,35 @@ class Welter(HeapRuleset):
 
         return _compiled.compiled("welter", _compiled.welter)
 
+    def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
+        """The terms of the Welter–Sato formula: the heaps' XOR and every ``M(x, y)``.
+
+        Examples
+        --------
+        >>> print(Welter().explain_notes((1, 2, 4), None)[0])
+        G = ⊕ n_i ⊕ ⊕_{i<j} M(n_i, n_j), M(x, y) = 2^(e+1) − 1 where 2^e is the highest power of 2 dividing x − y [S19-T7]: 1 ⊕ 2 ⊕ 4 = 7; M(1, 2) = 1, M(1, 4) = 1, M(2, 4) = 3; G = 7 ⊕ 1 ⊕ 1 ⊕ 3 = 4
+        """
+        if not isinstance(position, tuple) or len(position) > 12:
+            return []
+
+        def terms(p: tuple[int, ...]) -> str:
+            x = nim_sum(p)
+            ms = [
+                (p[i], p[j], welter_m(p[i], p[j]))
+                for i in range(len(p))
+                for j in range(i + 1, len(p))
+            ]
+            ms_text = ", ".join(f"M({a}, {b}) = {m}" for a, b, m in ms) or "no pairs"
+            total = " ⊕ ".join([str(x)] + [str(m) for _, _, m in ms])
+            return " ⊕ ".join(map(str, p)) + f" = {x}; {ms_text}; G = {total} = {welter_grundy(p)}"
+
+        out = [
+            "G = ⊕ n_i ⊕ ⊕_{i<j} M(n_i, n_j), M(x, y) = 2^(e+1) − 1 where 2^e is the highest "
+            f"power of 2 dividing x − y [S19-T7]: {terms(position)}"
+        ]
+        if move is not None:
+            out.append(f"after the move: {terms(move)}")
+        return out
+
     def closed_grundy(self, position: tuple[int, ...]) -> int:
         return welter_grundy(position)

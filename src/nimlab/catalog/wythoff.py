@@ -13,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from math import isqrt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.registry import register
 from nimlab.core.kernels import LinesKernel, TableKernel, WythoffKernel
 from nimlab.core.ruleset import HeapRuleset, int_heaps
 from nimlab.formulas.wythoff import wythoff_is_p, wythoff_pair
+
+if TYPE_CHECKING:
+    from nimlab.core.strategy import Construction
 
 __all__ = ["Wythoff"]
 
@@ -76,6 +79,61 @@ class Wythoff(HeapRuleset):
         if kind == "misere":
             return LinesKernel((True, True), (0, 0), (), diagonal=True)
         return WythoffKernel()
+
+    def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
+        """Normal play: move to a Wythoff pair (every winning move, listed without a scan)."""
+        if misere:
+            return None
+        from nimlab.core.strategy import Construction
+
+        return Construction.listed(
+            "moving to a Wythoff pair (⌊nφ⌋, ⌊nφ²⌋) (S18 Theorem 7)",
+            "S18-T7",
+            self.strategy_moves(position),
+        )
+
+    def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
+        """Wythoff's pairs (⌊nφ⌋, ⌊nφ²⌋) = (⌊nφ⌋, ⌊nφ⌋ + n) and the pair the move reaches.
+
+        Examples
+        --------
+        >>> for line in Wythoff().explain_notes((4, 6), (3, 5)):
+        ...     print(line)
+        the P-positions of Wythoff Nim are the pairs (⌊nφ⌋, ⌊nφ²⌋) = (⌊nφ⌋, ⌊nφ⌋ + n), φ = (1 + √5)/2: (0, 0), (1, 2), (3, 5), (4, 7), (6, 10), (8, 13), ... [S18-T7]
+        4 6 is not such a pair: the pair with a heap of 4 is (4, 7), n = 3
+        the move 4 6 → 3 5 reaches the pair n = 2: (⌊2φ⌋, ⌊2φ²⌋) = (3, 5)
+        """
+        if not isinstance(position, tuple) or len(position) != 2:
+            return []
+        pairs = ", ".join(str(wythoff_pair(n)) for n in range(6))
+        out = [
+            "the P-positions of Wythoff Nim are the pairs (⌊nφ⌋, ⌊nφ²⌋) = (⌊nφ⌋, ⌊nφ⌋ + n), "
+            f"φ = (1 + √5)/2: {pairs}, ... [S18-T7]"
+        ]
+        x, y = position
+        lo, hi = min(x, y), max(x, y)
+        if wythoff_is_p(lo, hi):
+            n = hi - lo
+            out.append(f"{x} {y} is the pair n = {n}: (⌊{n}φ⌋, ⌊{n}φ²⌋) = ({lo}, {hi})")
+        else:
+            partner = _partners(lo)
+            if partner:
+                w = partner[0]
+                a, b = min(lo, w), max(lo, w)
+                out.append(
+                    f"{x} {y} is not such a pair: the pair with a heap of {lo} is "
+                    f"({a}, {b}), n = {b - a}"
+                )
+            else:
+                out.append(f"{x} {y} is not such a pair")
+        if move is not None and len(move) == 2:
+            a, b = min(move), max(move)
+            n = b - a
+            out.append(
+                f"the move {x} {y} → {move[0]} {move[1]} reaches the pair n = {n}: "
+                f"(⌊{n}φ⌋, ⌊{n}φ²⌋) = ({a}, {b})"
+            )
+        return out
 
     def strategy_moves(self, position: tuple[int, ...]) -> list[tuple[int, ...]]:
         """Winning moves from the Wythoff pairs, without scanning all moves."""

@@ -35,6 +35,7 @@ __all__ = [
     "allbut_periodicity_proof",
     "has_inner_period",
     "inner_periods",
+    "periodic_reason",
     "siegel_allbut_grundy",
     "subtraction_periodicity",
 ]
@@ -82,6 +83,32 @@ class Periodicity:
             return self.values[n]
         q, r = divmod(n - self.preperiod, self.period)
         return self.values[self.preperiod + r] + q * self.saltus
+
+
+def periodic_reason(per: Periodicity, n: int) -> str:
+    """Why ``G(n)`` has its value, read from the periodicity *per*: the residue of *n*.
+
+    Examples
+    --------
+    >>> per = subtraction_periodicity({1, 3, 4})
+    >>> periodic_reason(per, 10)
+    'G(n + 7) = G(n) for n >= 0 (one period: 0 1 0 1 2 3 2); 10 ≡ 3 (mod 7), so G(10) = G(3) = 1'
+    >>> periodic_reason(allbut_periodicity({2}), 9)
+    'G(n + 4) = G(n) + 2 for n >= 0 (one period: 0 1 0 1); 9 = 1 + 2·4, so G(9) = G(1) + 2·2 = 5'
+    """
+    p, s, pre = per.period, per.saltus, per.preperiod
+    cycle = " ".join(map(str, per.values[pre : pre + p][:24])) + (" ..." if p > 24 else "")
+    law = f"G(n + {p}) = G(n)" + (f" + {s}" if s else "") + f" for n >= {pre}"
+    law += f" (one period: {cycle})"
+    g = per.grundy(n)
+    if n < pre + p:
+        where = "in the preperiod" if n < pre else "in the first period"
+        return f"{law}; {n} is {where}, so G({n}) = {g} from the computed values"
+    q, r = divmod(n - pre, p)
+    base = pre + r
+    if s == 0:
+        return f"{law}; {n} ≡ {base} (mod {p}), so G({n}) = G({base}) = {g}"
+    return f"{law}; {n} = {base} + {q}·{p}, so G({n}) = G({base}) + {q}·{s} = {g}"
 
 
 def _minimise(g: list[int], start: int, period: int, saltus: int) -> Periodicity:

@@ -382,7 +382,8 @@ def explain(
         after = _value(g, mv, misere)[1] if mv is not None else None
         if value_name is None:
             notes.append("no closed form applies here: the outcome comes from exhaustive search")
-        notes += g.explain_notes(pos, mv)
+        own = g.explain_notes(pos, mv)
+        notes += own if own or misere else _known_notes(g, pos, mv)
     return Explanation(
         game=g.label(),
         position=g.format_position(pos),
@@ -400,6 +401,86 @@ def explain(
         status=None if theorem is None else _status(theorem),
         method=method,
     )
+
+
+#: Most options whose Grundy values an explanation lists (the rest are counted).
+_MAX_LISTED = 8
+
+
+def _known_notes(g: Ruleset[Any], pos: Any, mv: Any) -> list[str]:
+    """What is known when no closed form applies and the game says nothing more: the
+    Grundy values of the options (the value is their mex) and, for one heap, the period
+    the values show.
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> for line in _known_notes(game("circular", k=2), (1, 2, 3, 4), (1, 2, 1, 2)):
+    ...     print(line)  # doctest: +ELLIPSIS
+    the Grundy values of the options (by exhaustive search): ..., and G = mex of them = ...
+    the move 1 2 3 4 → 1 2 1 2 leads to an option of Grundy value 0: a P-position
+    """
+    from nimlab.core.errors import NimlabError
+    from nimlab.engine.search import Solver
+
+    est = g.estimate_moves(pos)
+    if est is not None and est > 10_000:
+        return []
+    solver: Solver[Any] = Solver(g, 200_000, 2_000_000)  # a small budget: notes, not answers
+    try:
+        opts = list(dict.fromkeys(g.moves(pos)))
+        values = [solver.grundy(o) for o in opts[:_MAX_LISTED]]
+        allv = values + [solver.grundy(o) for o in opts[_MAX_LISTED:]]
+    except NimlabError:
+        return []
+    shown = ", ".join(
+        f"G({g.format_position(o)}) = {v}" for o, v in zip(opts, values, strict=False)
+    )
+    more = f" and {len(opts) - _MAX_LISTED} more" if len(opts) > _MAX_LISTED else ""
+    mex = 0
+    seen = set(allv)
+    while mex in seen:
+        mex += 1
+    out = [
+        f"the Grundy values of the options (by exhaustive search): {shown or 'none'}{more}, "
+        f"and G = mex of them = {mex}"
+    ]
+    if mv is not None:
+        try:
+            gm = solver.grundy(mv)
+        except NimlabError:
+            return out
+        out.append(
+            f"the move {g.format_position(pos)} → {g.format_position(mv)} leads to an option "
+            f"of Grundy value {gm}" + (": a P-position" if gm == 0 else "")
+        )
+    heaps = pos if isinstance(pos, tuple) and len(pos) == 1 else None
+    if heaps is not None and isinstance(heaps[0], int) and heaps[0] <= 2000:
+        period = _observed_period(solver, max(3 * heaps[0], 60))
+        if period is not None:
+            pre, p, values_ = period
+            out.append(
+                f"G(0..{len(values_) - 1}) repeats with period {p} from n = {pre} "
+                f"(observed, not proved): {' '.join(map(str, values_[pre : pre + p][:24]))}"
+            )
+    return out
+
+
+def _observed_period(solver: Any, n: int) -> tuple[int, int, list[int]] | None:
+    """The smallest period (and preperiod) the values ``G(0..n)`` show twice at least."""
+    from nimlab.core.errors import NimlabError
+
+    try:
+        values = [solver.grundy((h,)) for h in range(n + 1)]
+    except NimlabError:
+        return None
+    for p in range(1, (n + 1) // 2):
+        pre = n - p
+        while pre > 0 and values[pre - 1] == values[pre - 1 + p]:
+            pre -= 1
+        if n + 1 - pre >= 2 * p + 1:
+            return pre, p, values
+    return None
 
 
 def _status(theorem: str) -> str:

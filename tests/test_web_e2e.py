@@ -618,3 +618,107 @@ def test_setup_says_what_the_size_of_a_random_position_is(server: str, page: Pag
     expect(page.locator("#position")).not_to_have_value("")
     heaps = [int(h) for h in page.locator("#position").input_value().split()]
     assert max(heaps) <= 3
+
+
+# -- the documentation site, offline and copyable (issue 24, item 5) -----------------------
+
+DOCS_ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_docs_site_loads_nothing_from_the_internet() -> None:
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)  # !!python tags
+    config = yaml.load((DOCS_ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    assert config["theme"]["font"] is False  # Material's default loads Google Fonts
+    for key in ("extra_css", "extra_javascript"):
+        for item in config.get(key, []):
+            assert not re.match(r"(https?:)?//", str(item)), f"{key}: {item} is not a local file"
+            assert (DOCS_ROOT / "docs" / str(item)).is_file(), item
+
+
+def test_docs_copy_button_leaves_out_prompts_and_output(browser: object) -> None:
+    """Material copies ``innerText`` while the code has ``data-md-copying``: with the docs'
+    stylesheet, prompts (``.gp``) and output (``.go``) are not part of it."""
+    css = (DOCS_ROOT / "docs" / "stylesheets" / "nimlab.css").read_text(encoding="utf-8")
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import PythonConsoleLexer
+
+    session = ">>> import nimlab\n>>> nimlab.grundy('nim', (3, 4, 5))\n2\n>>> for h in (1, 2):\n...     print(h)\n1\n2\n"
+    code = highlight(session, PythonConsoleLexer(), HtmlFormatter(nowrap=True))
+    context = browser.new_context()  # type: ignore[attr-defined]
+    try:
+        p = context.new_page()
+        p.set_content(
+            f"<style>{css}</style><div class='highlight'><pre><code id='c'>{code}</code></pre></div>"
+        )
+        copied = p.evaluate(
+            "() => { const c = document.getElementById('c'); c.setAttribute('data-md-copying', '');"
+            " const t = c.innerText; c.removeAttribute('data-md-copying'); return t.trimEnd(); }"
+        )
+        kept = [line for line in copied.splitlines() if line.strip()]  # output: blank lines
+        assert kept == [
+            "import nimlab",
+            "nimlab.grundy('nim', (3, 4, 5))",
+            "for h in (1, 2):",
+            "    print(h)",
+        ]
+        assert ">>>" not in copied and "..." not in copied and "\n2\n" not in copied
+        compile(copied, "<pasted>", "exec")  # pastes into a plain python
+        assert p.locator("#c").inner_text().startswith(">>> import nimlab")  # still shown
+    finally:
+        context.close()
+
+
+def test_docs_circled_symbols_drawn_without_the_font(browser: object) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "docs_hooks", DOCS_ROOT / "tools" / "docs_hooks.py"
+    )
+    assert spec is not None and spec.loader is not None
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    html = hooks.circled_html("<p><code>a ⓚ b</code> and 13 ① 3 = 14</p>")
+    assert "ⓚ" not in html and "①" not in html
+    css = (DOCS_ROOT / "docs" / "stylesheets" / "nimlab.css").read_text(encoding="utf-8")
+    context = browser.new_context()  # type: ignore[attr-defined]
+    try:
+        p = context.new_page()
+        p.set_content(f"<style>{css}</style>{html}")
+        circles = p.locator(".nimlab-circled")
+        expect(circles).to_have_count(2)
+        expect(circles.first).to_have_text("k")
+        radius = circles.first.evaluate("(e) => getComputedStyle(e).borderTopLeftRadius")
+        assert radius == "50%" or radius.endswith("px")
+        assert p.locator("p").inner_text() == "a k b and 13 1 3 = 14"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "says"),
+    [
+        ({"game": "wythoff", "position": "4 6"}, "reaches the pair n = 2: (⌊2φ⌋, ⌊2φ²⌋) = (3, 5)"),
+        (
+            {"game": "octal", "p.code": "0.54", "position": "2 20"},
+            "heap 20: 20 ≡ 6 (mod 7, from 3)",
+        ),
+        ({"game": "turtles", "position": "1,2 2,2 3,3"}, "1⊗2 ⊕ 2⊗2 ⊕ 3⊗3"),
+    ],
+)
+def test_explanation_panel_shows_the_familys_reason(
+    server: str, page: Page, query: dict[str, str], says: str
+) -> None:
+    from urllib.parse import urlencode
+
+    page.goto(f"{server}/play?{urlencode(query)}")
+    wait_turn(page)
+    page.get_by_role("button", name="Explain the winning move").click()
+    box = page.locator("#explanation-content")
+    expect(box).to_contain_text(says)
+    assert "strategy_moves" not in box.inner_text()

@@ -225,6 +225,26 @@ def _theorem_block(t: dict[str, Any], from_uri: str, level: int) -> list[str]:
     return lines
 
 
+#: The names the API reference opens with, in this order (what people use first).
+FIRST_NAMES = (
+    "game",
+    "grundy",
+    "outcome",
+    "winning_moves",
+    "winning_move",
+    "moves",
+    "explain",
+    "heap_game",
+    "table",
+    "sequence",
+    "periodicity_of",
+    "game_tree",
+    "binary_view",
+    "check_theorem",
+    "verify",
+)
+
+
 def api_page() -> str:
     import nimlab
 
@@ -250,11 +270,23 @@ def api_page() -> str:
         "# Python API",
         "",
         "Every public name of `nimlab` (its `__all__`), generated from the docstrings when the",
-        "site is built. `import nimlab` is cheap: each name is imported on first use.",
+        "site is built. `import nimlab` is cheap: each name is imported on first use. The",
+        "functions most programs use come first; rulesets, results and errors come last.",
         "",
     ]
-    for layer in [*titles, *sorted(set(groups) - set(titles))]:
-        if layer not in groups:
+    first = [n for n in FIRST_NAMES if n in nimlab.__all__]
+    out += ["## Start here: the functions used most", ""]
+    for name in first:
+        obj = getattr(nimlab, name)
+        mod = getattr(obj, "__module__", None) or nimlab._LAZY.get(name, "nimlab")
+        path = f"{mod}.{getattr(obj, '__qualname__', name)}"
+        out += [f"::: {path}", "    options:", "      heading_level: 3", ""]
+        for layer in groups:
+            if path in groups[layer]:
+                groups[layer].remove(path)
+    order = [layer for layer in titles if layer != "core"] + ["core"]
+    for layer in [*order, *sorted(set(groups) - set(titles))]:
+        if not groups.get(layer):
             continue
         out += [f"## {titles.get(layer, layer)}", ""]
         for path in groups[layer]:
@@ -356,6 +388,29 @@ def on_files(files: Files, config: Any) -> Files:
     for name, data in pictures.items():
         files.append(File.generated(config, name, content=data))
     return files
+
+
+#: Circled symbols many fonts lack: ⓚ (U+24DA) and ① .. ⑳ (U+2460..U+2473).
+CIRCLED = {"\u24da": "k", **{chr(0x2460 + i): str(i + 1) for i in range(20)}}
+_CIRCLED = re.compile("[" + "".join(CIRCLED) + "]")
+
+
+def circled_html(html: str) -> str:
+    """Each circled symbol as a CSS-drawn circle around its letter or number (the text
+    stays searchable and copyable as the plain letter; the title names the symbol).
+
+    >>> circled_html("a ⓚ b")
+    'a <span class="nimlab-circled" title="circled k">k</span> b'
+    """
+    return _CIRCLED.sub(
+        lambda m: f'<span class="nimlab-circled" title="circled {CIRCLED[m.group(0)]}">'
+        f"{CIRCLED[m.group(0)]}</span>",
+        html,
+    )
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
+    return circled_html(html)
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:

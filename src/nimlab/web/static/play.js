@@ -383,7 +383,9 @@
       table.append(body);
       box.append(el("div", { class: "table-scroll" }, table));
     }
-    const lines = x.text.split("\n").slice(1).filter((l) => !/^(heap|\s+\d|\s*sum mod)/.test(l));
+    // the text's own binary table is drawn above as a table: skip its lines (only then)
+    const tableLine = (l) => /^( {0,3}heap  |\s+\d+\s+\d|\s*sum mod|heaps changed)/.test(l);
+    const lines = x.text.split("\n").slice(1).filter((l) => !(t && tableLine(l)));
     for (const l of lines) box.append(el("p", { class: l.startsWith("winning move") ? "explain-move" : "" }, l));
     return box;
   }

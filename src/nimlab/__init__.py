@@ -83,6 +83,8 @@ _LAZY: dict[str, str] = {
     "runs": "nimlab.verification",
     # fast engine (numpy/numba, loaded on first use)
     "table": "nimlab.engine.tables",
+    "canonical_table": "nimlab.engine.canonical",
+    "CanonicalTable": "nimlab.engine.canonical",
     "nimmul": "nimlab.engine.nimarith",
     "nim_square": "nimlab.engine.nimarith",
     "nim_inverse": "nimlab.engine.nimarith",
@@ -128,6 +130,7 @@ _LAZY: dict[str, str] = {
 __all__ = [
     "Answer",
     "BinaryView",
+    "CanonicalTable",
     "ClusterError",
     "Counterexamples",
     "Explanation",
@@ -169,6 +172,7 @@ __all__ = [
     "WorkTooLargeError",
     "answer",
     "binary_view",
+    "canonical_table",
     "check_theorem",
     "counterexamples",
     "explain",
@@ -249,6 +253,7 @@ if TYPE_CHECKING:
     )
     from nimlab.core.ruleset import replace
     from nimlab.core.status import ResultStatus, status_of
+    from nimlab.engine.canonical import CanonicalTable, canonical_table
     from nimlab.engine.compiled import Session
     from nimlab.engine.nimarith import nim_div, nim_inverse, nim_square, nimmul
     from nimlab.engine.periodicity import Periodicity, periodicity, periodicity_of

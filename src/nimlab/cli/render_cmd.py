@@ -125,7 +125,14 @@ def _check_outputs(*paths: str | None) -> None:
     help="Number of heaps (1-6; 4 to 6 heaps: a summary, --csv rows or --json).",
 )
 @click.option("--slice", "slice_z", type=int, default=None, help="3 heaps: the third heap's size.")
+@click.option(
+    "--canonical",
+    is_flag=True,
+    help="Order-free games: each sorted position once (any number of heaps); a summary, "
+    "--csv or --npy rows, --json counts.",
+)
 @click.option("--csv", "csv_file", metavar="FILE", help="Write CSV.")
+@click.option("--npy", "npy_file", metavar="FILE", help="With --canonical: write a NumPy .npy.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
 @click.option("--json-file", metavar="FILE", help="Write JSON to a file.")
 @click.option("--markdown", "md_file", metavar="FILE", help="Write a Markdown table.")
@@ -164,7 +171,9 @@ def table_cmd(
     kind: str,
     heaps: int | None,
     slice_z: int | None,
+    canonical: bool,
     csv_file: str | None,
+    npy_file: str | None,
     as_json: bool,
     json_file: str | None,
     md_file: str | None,
@@ -184,11 +193,14 @@ def table_cmd(
     with --slice Z for 2-D views (heatmaps without --slice draw several slices).
     4 to 6 heaps: a summary (P-positions, how many positions have each value), --csv
     rows h1,...,hn,value, --json (the summary) and --json-file (summary and values).
+    --canonical (games whose heap order does not matter): every sorted position once,
+    in memory proportional to their number: nimlab table single-delete --heaps 4
+    --size 256 --canonical --kind outcome (the summary: positions, P-positions).
     """
     from nimlab.render import table_view
     from nimlab.render.tables import parse_highlight
 
-    _check_outputs(csv_file, json_file, md_file, latex_file, png_file, svg_file)
+    _check_outputs(csv_file, npy_file, json_file, md_file, latex_file, png_file, svg_file)
     g = game_from_cli(game_name, params)
     sizes = _size(size_text)
     mark = parse_highlight(highlight)
@@ -199,6 +211,28 @@ def table_cmd(
 
     n = n if n is not None else default_heaps(g)
     budget = memory_budget(memory_text) if memory_text is not None else None
+    if canonical or npy_file:
+        flags = {
+            "--slice": slice_z is not None,
+            "--json-file": json_file,
+            "--markdown": md_file,
+            "--latex": latex_file,
+            "--png": png_file,
+            "--svg": svg_file,
+            "--highlight": highlight,
+            "--max-cells": max_cells is not None,
+        }
+        used = [flag for flag, value in flags.items() if value]
+        if not canonical or used or len(sizes) != 1:
+            from nimlab.core.errors import InvalidParameterError
+
+            what = used[0] if used else ("--npy" if not canonical else "NxM")
+            raise InvalidParameterError(
+                f"{what} does not go with a canonical table: --canonical takes one --size N "
+                "and writes --csv, --npy or --json (--npy needs --canonical)"
+            )
+        _canonical(g, sizes[0], n, kind, budget, csv_file, npy_file, as_json)
+        return
     if n >= 4:
         grids = {
             "--slice": slice_z is not None,
@@ -256,6 +290,47 @@ def table_cmd(
         console.print(tv.title, style="bold", highlight=False)
         console.print(tv.to_rich("p" if mark is None else mark, width=console.width, title=False))
         click.echo(f"{tv.p_count} P-positions in the table")
+
+
+def _canonical(
+    g: Any,
+    size: int,
+    n: int,
+    kind: str,
+    budget: int | None,
+    csv_file: str | None,
+    npy_file: str | None,
+    as_json: bool,
+) -> None:
+    """A canonical table: its counts on screen or as JSON, its rows as CSV or .npy."""
+    import nimlab
+
+    t = nimlab.canonical_table(g, size, heaps=n, kind=kind, max_bytes=budget, progress=True)
+    for path, write in ((csv_file, t.write_csv), (npy_file, t.write_npy)):
+        if path:
+            write(path)
+            click.echo(f"wrote {path}", err=True)
+    summary = t.summary()
+    if as_json:
+        emit_json(summary)
+        return
+    what = {"grundy": "Grundy values", "outcome": "outcomes", "misere": "misère outcomes"}
+    lines = [
+        f"{t.game}: {what[kind]}, {n} heaps {t.low}..{size - 1}, canonical table "
+        f"(each sorted position once)",
+        f"positions: {summary['positions']:,}",
+        f"P-positions: {summary['p_positions']:,}",
+    ]
+    if kind == "grundy":
+        lines.append(f"largest value: {summary['max_value']}")
+        hist = summary["histogram"]
+        lines.append("value  positions")
+        lines += [f"{v:>5}  {c:,}" for v, c in list(hist.items())[:40]]
+        if len(hist) > 40:
+            lines.append(f"... {len(hist) - 40} more values (--json lists them all)")
+    else:
+        lines.append(f"N-positions: {summary['n_positions']:,}")
+    click.echo("\n".join(lines))
 
 
 def _many_heaps(

@@ -43,6 +43,10 @@ MAX_HEAPS = 6
 DEFAULT_SESSION_BYTES = 512 * 2**20
 _KINDS = {"grundy": 0, "outcome": 1, "misere": 2}
 _CHUNK_SECONDS = 0.25
+#: Tables of order-free games of at least this many sorted positions (heaps from 0) are
+#: solved by the parallel wavefront when numba has several threads (smaller ones are
+#: solved serially in less time than the parallel kernel takes to compile).
+PARALLEL_MIN_POSITIONS = 1_000_000
 
 _BROKEN: dict[Ruleset[Any], str] = {}
 #: (move model, number of heaps) whose solve kernel has run in this process (compiled)
@@ -110,6 +114,11 @@ class CompiledSolver:
         Grundy values, or P/N in normal or misère play.
     max_bytes : int
         Memory budget of the dense array of values.
+    parallel : bool or None
+        Tables of order-free games: solve level by level (number of stones) on every core
+        of numba's thread pool (True), serially (False), or in parallel from
+        ``PARALLEL_MIN_POSITIONS`` sorted positions on when numba has several threads
+        (None).
 
     Examples
     --------
@@ -122,7 +131,12 @@ class CompiledSolver:
     """
 
     def __init__(
-        self, game: Ruleset[Any], heaps: int, kind: str, max_bytes: int = DEFAULT_SESSION_BYTES
+        self,
+        game: Ruleset[Any],
+        heaps: int,
+        kind: str,
+        max_bytes: int = DEFAULT_SESSION_BYTES,
+        parallel: bool | None = None,
     ) -> None:
         if not isinstance(game, HeapRuleset):
             raise NimlabError(f"{game.label()}: the compiled engine takes heap games only")
@@ -150,6 +164,7 @@ class CompiledSolver:
         self._custom_check = type(game).check is not HeapRuleset.check
         self._cache_tried = False
         self._cached: Any = None
+        self.parallel = parallel
 
     # -- memory ---------------------------------------------------------------------
     def nbytes(self) -> int:
@@ -345,6 +360,48 @@ class CompiledSolver:
                 keep[i] = False
         return np.ascontiguousarray(rows[keep])
 
+    def _use_levels(self, side: int) -> bool:
+        """Whether :meth:`solve_below` runs the parallel wavefront (:mod:`._levels`)."""
+        if not self.free or self.heaps < 2 or self._custom_check or self.parallel is False:
+            return False
+        if self.parallel:
+            return True
+        from nimlab.engine import _levels
+
+        return _levels.threads() > 1 and _count(side, self.heaps, True) >= PARALLEL_MIN_POSITIONS
+
+    def _solve_levels(self, side: int, bar: Progress | None) -> bool:
+        """Solve the sorted positions below *side* level by level (number of stones), each
+        level in parallel; False when a level had positions with unknown options (the
+        moves do not all lower the total): the serial engine then finishes."""
+        from nimlab.engine import _levels
+
+        n = self.heaps
+        lo = min(self.lo, side)
+        done = 0
+        self._compile_model()
+        for total in range(lo * n, (side - 1) * n + 1):
+            tasks = _levels.prefixes(n, lo, side - 1, total)
+            if tasks.shape[0] == 0:
+                continue
+            counts = np.zeros((tasks.shape[0], 2), dtype=np.int64)
+            try:
+                _levels.solve_level(
+                    self.gen, self.zero, self.state, self.side, self.ranks, self.code, lo,
+                    total, tasks, counts,
+                )  # fmt: skip
+            except Exception as exc:
+                if not _is_compile_error(exc):
+                    raise
+                self.parallel = False  # the serial engine solves it
+                return False
+            done += int(counts[:, 0].sum())
+            if bar is not None:
+                bar.update(done)
+            if counts[:, 1].any():
+                return False
+        return True
+
     def solve_below(self, side: int, progress: bool = False) -> None:
         """Solve every valid position whose heaps are all below *side*."""
         self.ensure(side)
@@ -359,6 +416,8 @@ class CompiledSolver:
             else None
         )
         try:
+            if self._use_levels(side) and self._solve_levels(side, bar):
+                done = total
             while done < total:
                 count = min(chunk, total - done)
                 rows = self._filter(block(done, count))

@@ -1,0 +1,206 @@
+"""Parallel compiled kernels of canonical (order-free) solves: a wavefront by total.
+
+For an order-free game whose moves lower the number of stones (Single-delete, Nim, most
+take-away games), the options of a position all have a smaller total, so the positions
+of one total (one *level*) depend only on lower levels and are solved independently, on
+every core: :func:`solve_level` runs one level with numba's ``prange`` over prefixes
+``(a0, a1)`` of the sorted heaps (many small tasks, handed out one by one), each task
+walking the sorted tuples of its prefix that have the level's total.
+
+The kernel never assumes that moves lower the total: a position with an option not yet
+solved (or outside the array) is left unknown and counted as *deferred*; the caller then
+finishes with the serial engine (:func:`nimlab.engine._generic.solve`), which solves what
+is left. A value is written only once all its options are known, so the results are exact
+for every game. Positions already solved (an earlier, smaller table) are skipped.
+
+:func:`extract` copies the values of the sorted positions with heaps ``lo..side-1`` out of
+the engine's array (heaps from 0), in colex order. These are internal functions:
+:mod:`nimlab.engine.compiled` drives them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import get_num_threads, njit, prange, set_parallel_chunksize
+
+from nimlab.engine._generic import key, rank, setitem
+
+__all__: list[str] = []
+
+
+@njit(cache=True)
+def prefixes(n: int, lo: int, hi: int, total: int) -> Any:  # pragma: no cover - compiled
+    """The tasks of one level: prefixes ``(a0, a1)`` (``(a0, -1)`` for two heaps) of the
+    sorted tuples of *n* heaps in ``lo..hi`` with sum *total*."""
+    q = 2 if n > 2 else 1
+    k = n - q  # parts after the prefix, each in a1..hi (a0..hi for two heaps)
+    out = np.empty((max(1, (hi - lo + 1) * (hi - lo + 1)), 2), np.int64)
+    m = 0
+    for a0 in range(lo, hi + 1):
+        if a0 * n > total:
+            break
+        if q == 1:
+            r = total - a0
+            if a0 <= r <= hi:
+                out[m, 0] = a0
+                out[m, 1] = -1
+                m += 1
+            continue
+        for a1 in range(a0, hi + 1):
+            r = total - a0 - a1
+            if a1 * k > r:
+                break
+            if r <= k * hi:
+                out[m, 0] = a0
+                out[m, 1] = a1
+                m += 1
+    return out[:m]
+
+
+@njit
+def _value(
+    gen: Any, p: Any, state: Any, side: int, cb: Any, kind: int, seen: Any, stamp: int
+) -> tuple[int, int]:  # pragma: no cover - compiled
+    """The value of *p* from its options' values (-1: an option is unknown), and the
+    number of options (grundy: the mex needs ``seen`` longer than it)."""
+    nopt = 0
+    for o in gen(p):
+        nopt += 1
+        ci = rank(key(o, True), True, side, cb)
+        if ci < 0:
+            return -1, nopt
+        v = state[ci]
+        if v < 0:
+            return -1, nopt
+        if kind == 0:
+            if v < seen.shape[0]:
+                seen[v] = stamp
+        elif v == 0:  # a P option: N
+            return 1, nopt
+    if kind != 0:
+        return (1 if kind == 2 else 0) if nopt == 0 else 0, nopt
+    if nopt >= seen.shape[0]:
+        return -2, nopt  # the mex again with a longer seen
+    m = 0
+    while seen[m] == stamp:
+        m += 1
+    return m, nopt
+
+
+@njit(parallel=True)
+def solve_level(
+    gen: Any,
+    zero: Any,
+    state: Any,
+    side: int,
+    cb: Any,
+    kind: int,
+    lo: int,
+    total: int,
+    tasks: Any,
+    counts: Any,
+) -> None:  # pragma: no cover - compiled
+    """Solve the sorted positions of *total* stones (heaps ``lo..side-1``), in parallel.
+
+    ``counts[t, 0]``: positions of task *t* solved, ``counts[t, 1]`` deferred (an option
+    unknown). ``kind``: 0 Grundy values, 1 normal outcome, 2 misère outcome.
+    """
+    n = len(zero)
+    hi = side - 1
+    q = 2 if n > 2 else 1
+    k = n - q
+    set_parallel_chunksize(1)
+    for t in prange(tasks.shape[0]):
+        seen = np.zeros(64, np.int64)
+        stamp = 0
+        solved = 0
+        deferred = 0
+        a = np.empty(max(k, 1), np.int64)
+        rem = np.empty(max(k, 1), np.int64)
+        p = setitem(zero, 0, tasks[t, 0])
+        b = tasks[t, 0]
+        r = total - tasks[t, 0]
+        if q == 2:
+            p = setitem(p, 1, tasks[t, 1])
+            b = tasks[t, 1]
+            r -= tasks[t, 1]
+        # the sorted k-tuples in b..hi with sum r (k == 1: the one part r)
+        i = 0
+        rem[0] = r
+        a[0] = max(b, r - (k - 1) * hi) - 1 if k > 1 else r - 1
+        while i >= 0:
+            a[i] += 1
+            if k == 1:
+                if a[0] > r:
+                    break
+            elif a[i] * (k - i) > rem[i]:
+                i -= 1
+                continue
+            elif i < k - 2:
+                rem[i + 1] = rem[i] - a[i]
+                i += 1
+                a[i] = max(a[i - 1], rem[i] - (k - 1 - i) * hi) - 1
+                continue
+            for j in range(k - 1):
+                p = setitem(p, q + j, a[j])
+            p = setitem(p, n - 1, a[0] if k == 1 else rem[k - 2] - a[k - 2])
+            ix = rank(p, True, side, cb)
+            if state[ix] >= 0:
+                continue
+            while True:
+                stamp += 1
+                v, nopt = _value(gen, p, state, side, cb, kind, seen, stamp)
+                if v != -2:
+                    break
+                seen = np.zeros(2 * nopt + 2, np.int64)
+                stamp = 0
+            if v < 0:
+                deferred += 1
+            else:
+                state[ix] = v
+                solved += 1
+        counts[t, 0] = solved
+        counts[t, 1] = deferred
+    set_parallel_chunksize(0)
+
+
+def threads() -> int:
+    """The number of threads numba's parallel loops use now."""
+    return int(get_num_threads())
+
+
+@njit(cache=True)
+def extract(
+    state: Any, cb: Any, n: int, lo: int, side: int, out: Any, mask: Any
+) -> int:  # pragma: no cover - compiled
+    """``out[r]``: the value of the *r*-th sorted tuple of heaps ``lo..side-1`` in colex
+    order (``state`` indexed by the colex rank of heaps from 0, ``cb`` its rank terms);
+    unsolved positions (-1: not positions of the game) get 0 and, when *mask* has room,
+    ``mask[r] = False``. Returns how many there are."""
+    h = np.full(n, lo, np.int64)
+    bad = 0
+    room = mask.shape[0] == out.shape[0]
+    for r in range(out.shape[0]):
+        ix = 0
+        for i in range(n):
+            ix += cb[i, h[i]]
+        v = state[ix]
+        if v < 0:
+            bad += 1
+            out[r] = 0
+            if room:
+                mask[r] = False
+        else:
+            out[r] = v
+        i = 0
+        while i < n:
+            limit = h[i + 1] if i + 1 < n else side - 1
+            if h[i] < limit:
+                h[i] += 1
+                for j in range(i):
+                    h[j] = lo
+                break
+            i += 1
+    return bad

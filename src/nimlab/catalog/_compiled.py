@@ -346,6 +346,76 @@ def single_delete() -> Any:
     return gen
 
 
+def single_delete_index_prepare(n: int, low: int, bound: int) -> tuple[int, Any]:
+    """Cells and look-up array of Single-delete's option index (see
+    :meth:`nimlab.core.ruleset.HeapRuleset.compiled_option_index`): one cell per split
+    heap ``s`` in ``[low, bound)`` and multiset ``K`` of the ``n - 2`` heaps kept, set when
+    ``s`` splits into two heaps that make a recorded position with ``K``.
+
+    ``aux[i, c] = C(c, i + 1)`` ranks ``K`` (colex); row ``n - 2`` holds ``low``, the
+    span ``bound - low`` and the number of multisets ``K``.
+    """
+    from math import comb
+
+    m = max(n - 2, 0)
+    span = bound - low
+    width = max(span + m, 3)
+    aux = np.zeros((m + 1, width), dtype=np.int64)
+    for i in range(m):
+        for c in range(width):
+            aux[i, c] = comb(c, i + 1)
+    n_kept = comb(span + m - 1, m) if m else 1
+    aux[m, 0], aux[m, 1], aux[m, 2] = low, span, n_kept
+    return span * n_kept, aux
+
+
+@njit(cache=True)
+def single_delete_note(q: Any, index: Any, aux: Any) -> None:  # pragma: no cover - compiled
+    """Record the sorted position *q*: every pair of its heaps is a split of their sum."""
+    n = len(q)
+    m = n - 2
+    low = aux[m, 0]
+    span = aux[m, 1]
+    n_kept = aux[m, 2]
+    for i in range(n):
+        for j in range(i + 1, n):
+            s = q[i] + q[j] - low
+            if s >= span:
+                continue
+            r = 0
+            t = 0
+            for k in range(n):
+                if k != i and k != j:
+                    r += aux[t, q[k] - low + t]
+                    t += 1
+            index[s * n_kept + r] = 1
+
+
+@njit(cache=True)
+def single_delete_reaches(h: Any, index: Any, aux: Any) -> bool:  # pragma: no cover - compiled
+    """Whether some option of the sorted position *h* (delete heap i, split heap j) was
+    recorded by :func:`single_delete_note`."""
+    n = len(h)
+    m = n - 2
+    low = aux[m, 0]
+    n_kept = aux[m, 2]
+    for i in range(n):
+        if i > 0 and h[i] == h[i - 1]:
+            continue  # the same multiset kept as for heap i - 1
+        for j in range(n):
+            if j == i or h[j] < 2 or (j > 0 and j - 1 != i and h[j] == h[j - 1]):
+                continue
+            r = 0
+            t = 0
+            for k in range(n):
+                if k != i and k != j:
+                    r += aux[t, h[k] - low + t]
+                    t += 1
+            if index[(h[j] - low) * n_kept + r] != 0:
+                return True
+    return False
+
+
 def abo_delete() -> Any:
     @njit
     def gen(h: Any) -> Any:  # pragma: no cover - compiled

@@ -335,6 +335,17 @@ class SingleDelete(_PositiveHeaps):
 
         return _compiled.compiled("single-delete", _compiled.single_delete)
 
+    def compiled_option_index(self) -> tuple[Any, Any, Any]:
+        """Option index (see :meth:`HeapRuleset.compiled_option_index`): a cell per split
+        heap and multiset of heaps kept."""
+        from nimlab.catalog import _compiled
+
+        return (
+            _compiled.single_delete_index_prepare,
+            _compiled.single_delete_note,
+            _compiled.single_delete_reaches,
+        )
+
     def closed_is_p(self, position: tuple[int, ...]) -> bool | None:
         n = len(position)
         if n == 2:

@@ -16,9 +16,44 @@ from nimlab.core.errors import InvalidParameterError, NimlabError
 from nimlab.verification.local import ChunkResult, Claim, _fmt, check_position
 from nimlab.verification.spaces import IndexSpace
 
-__all__ = ["SLEEP_ENV", "check_chunk"]
+__all__ = ["SLEEP_ENV", "check_chunk", "install_prepared", "needs_prepare", "prepare_part"]
 
 SLEEP_ENV = "NIMLAB_VERIFY_CHUNK_SLEEP"
+
+
+def prepare_part(spec: Any, chunks: range) -> Any:
+    """The part of a spec's shared set-up that *chunks* contribute (the compiled P-set
+    check's option index, recorded from their claimed P-positions), or None when the
+    spec's chunks need no set-up. Parts are independent: workers compute them in
+    parallel and :func:`install_prepared` merges them where the chunks are checked.
+    """
+    if getattr(spec, "compiled", False) and not isinstance(spec.space, IndexSpace):
+        from nimlab.verification.compiled import index_part
+
+        return index_part(spec, chunks)
+    return None
+
+
+def needs_prepare(spec: Any) -> bool:
+    """Whether the chunks of *spec* share a set-up (:func:`prepare_part`)."""
+    if getattr(spec, "compiled", False) and not isinstance(spec.space, IndexSpace):
+        from nimlab.verification.compiled import uses_index
+
+        return uses_index(spec)
+    return False
+
+
+def install_prepared(spec: Any, parts: list[Any]) -> Any:
+    """Merge the parts of :func:`prepare_part` for the chunks checked in this process
+    (nothing to do when it holds them already); returns the merged set-up to send to
+    other workers, or None."""
+    if parts and getattr(spec, "compiled", False) and not isinstance(spec.space, IndexSpace):
+        from nimlab.verification.compiled import has_index, install_index
+
+        if len(parts) == 1 and has_index(spec):
+            return parts[0]
+        return install_index(spec, parts)
+    return None
 
 
 def check_chunk(spec: Any, i: int) -> ChunkResult:

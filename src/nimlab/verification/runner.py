@@ -23,7 +23,7 @@ from typing import Any, TypedDict, Unpack
 from nimlab.core.errors import InvalidArgumentError, InvalidParameterError, NimlabError
 from nimlab.core.params import as_index
 from nimlab.core.ruleset import Ruleset
-from nimlab.verification.chunks import check_chunk
+from nimlab.verification.chunks import check_chunk, install_prepared, needs_prepare, prepare_part
 from nimlab.verification.expr import parse_expression
 from nimlab.verification.local import (
     CheckKind,
@@ -374,9 +374,44 @@ def _pool_chunk(i: int) -> ChunkResult:
     return check_chunk(spec, i)
 
 
-def dask_chunk(blob: bytes, i: int) -> ChunkResult:
-    """Check chunk *i* of a pickled spec (the task run on Dask workers)."""
-    return check_chunk(_load_spec(blob), i)
+def dask_chunk(blob: bytes, i: int, prepared: Any = None) -> ChunkResult:
+    """Check chunk *i* of a pickled spec (the task run on Dask workers), with the merged
+    set-up of its chunks (:func:`~nimlab.verification.chunks.install_prepared`) if any."""
+    spec = _load_spec(blob)
+    if prepared is not None:
+        install_prepared(spec, [prepared])
+    return check_chunk(spec, i)
+
+
+def dask_prepare(blob: bytes, first: int, stop: int) -> Any:
+    """The set-up part of chunks ``first..stop-1`` of a pickled spec (a Dask task)."""
+    return prepare_part(_load_spec(blob), range(first, stop))
+
+
+def _pool_prepare(first: int, stop: int) -> Any:
+    spec = next(iter(_WORKER_SPEC.values()))
+    return prepare_part(spec, range(first, stop))
+
+
+def _part_ranges(n_chunks: int, parts: int) -> list[tuple[int, int]]:
+    """*n_chunks* chunks cut into at most *parts* contiguous ranges of about equal size."""
+    parts = max(1, min(parts, n_chunks))
+    cuts = [n_chunks * k // parts for k in range(parts + 1)]
+    return [(cuts[k], cuts[k + 1]) for k in range(parts) if cuts[k] < cuts[k + 1]]
+
+
+def _prepare_processes(blob: bytes, n_chunks: int, workers: int) -> list[Any]:
+    """The set-up parts of every chunk, computed on a pool of *workers* processes."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
+    ranges = _part_ranges(n_chunks, workers)
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(blob,)
+    ) as ex:
+        futs = [ex.submit(_pool_prepare, a, b) for a, b in ranges]
+        return [f.result() for f in futs]
 
 
 def _serial(spec: CheckSpec, pending: list[int], stop: list[int]) -> Iterator[ChunkResult]:
@@ -509,9 +544,31 @@ def _dask(
         except Exception as exc:
             raise _cluster_lost(scheduler, exc) from None
         tag = hashlib.sha1(blob).hexdigest()[:10]
+        prepared_f = None
+        spec = pickle.loads(blob)
+        if pending and needs_prepare(spec):
+            try:
+                n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
+                part_futs = [
+                    client.submit(dask_prepare, blob_f, a, b, pure=False)
+                    for a, b in _part_ranges(spec.space.n_chunks, n_workers)
+                ]
+                parts = client.gather(part_futs)
+            except NimlabError:
+                raise
+            except Exception as exc:
+                raise _cluster_lost(scheduler, exc) from None
+            merged = install_prepared(spec, parts)
+            if merged is not None:
+                prepared_f = client.scatter(merged, broadcast=True)
         futs = {
             client.submit(
-                dask_chunk, blob_f, i, pure=False, key=f"nimlab-{tag}-{i}-{time.time_ns()}"
+                dask_chunk,
+                blob_f,
+                i,
+                prepared_f,
+                pure=False,
+                key=f"nimlab-{tag}-{i}-{time.time_ns()}",
             ): i
             for i in pending
         }
@@ -833,7 +890,11 @@ def _run(
             from nimlab.verification.compiled import warm_up_compiled
 
             warm_up_compiled(spec)  # compiled once, inherited by the forked workers
-        it = _processes(_dumps(spec), pending, n_workers, stop)
+        blob = _dumps(spec)
+        if needs_prepare(spec):  # the chunks' shared set-up, in parallel, merged here
+            parts = _prepare_processes(blob, n_chunks, n_workers)
+            install_prepared(spec, parts)  # inherited by the workers forked below
+        it = _processes(blob, pending, n_workers, stop)
     else:
         it = _dask(_dumps(spec), pending, n_workers, scheduler, stop)
     status = "interrupted"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -148,7 +149,18 @@ def _report(res: Any, kind: str, label: str, bound: int, as_json: bool) -> int:
 @click.option("--game", "game_name", metavar="NAME", help="Verify a conjecture about this game.")
 @param_option
 @click.option("--formula", metavar="EXPR", help="Claimed Grundy function, e.g. 'a ^ b'.")
-@click.option("--p-set", "p_set", metavar="EXPR", help="Claimed P-set, e.g. 'a == b'.")
+@click.option(
+    "--claim",
+    "claim_ref",
+    metavar="FILE.py:NAME",
+    help="Claimed Grundy function: the Python function NAME(*heaps) of FILE.py.",
+)
+@click.option(
+    "--p-set",
+    "p_set",
+    metavar="EXPR",
+    help="Claimed P-set, e.g. 'a == b', or FILE.py:NAME (a predicate NAME(*heaps) in FILE.py).",
+)
 @click.option("--misere", is_flag=True, help="With --p-set: the claim is about misère play.")
 @click.option(
     "--bound", type=int, metavar="N", help="Every heap < N (theorems: their own default bound)."
@@ -209,6 +221,7 @@ def verify_cmd(
     game_name: str | None,
     params: tuple[str, ...],
     formula: str | None,
+    claim_ref: str | None,
     p_set: str | None,
     misere: bool,
     bound: int | None,
@@ -246,6 +259,14 @@ def verify_cmd(
     _set_lock_timeout(lock_timeout)
     st = _store_arg(store, no_store)
     res_flag: bool | int = run_id if run_id is not None else resume
+    if claim_ref is not None:
+        if formula is not None:
+            raise InvalidParameterError("give one of --formula EXPR or --claim FILE.py:NAME")
+        formula = claim_ref
+        if _file_function(claim_ref) is None:
+            raise InvalidParameterError(
+                f"--claim takes FILE.py:NAME (a function in a Python file), got {claim_ref!r:.80}"
+            )
     if theorem_id is not None:
         if game_name or formula or p_set:
             raise InvalidParameterError(
@@ -284,10 +305,12 @@ def verify_cmd(
     if bound is None:
         raise InvalidParameterError("give --bound N (every heap < N)")
     g = game_from_cli(game_name, params)
+    claimed_f = _file_function(formula) if formula is not None else None
+    claimed_p = _file_function(p_set) if p_set is not None else None
     r2 = nimlab.verify(
         g,
-        formula,
-        p_set=p_set,
+        claimed_f or formula,
+        p_set=claimed_p or p_set,
         misere=misere,
         bound=bound,
         heaps=heaps,
@@ -305,8 +328,8 @@ def verify_cmd(
     if list_all and not r2.ok:
         cs = nimlab.counterexamples(
             game=g,
-            formula=formula,
-            p_set=p_set,
+            formula=claimed_f or formula,
+            p_set=claimed_p or p_set,
             misere=misere,
             bound=bound,
             heaps=heaps,
@@ -314,6 +337,25 @@ def verify_cmd(
         )
         return _report_all(r2, kind, label, bound, as_json, cs, group_by, csv_path)
     return _report(r2, kind, label, bound, as_json)
+
+
+_FILE_REF = re.compile(r"^(.+\.py):([A-Za-z_][A-Za-z_0-9]*)$")
+
+
+def _file_function(text: str) -> Any:
+    """The function NAME of ``FILE.py:NAME`` (the file is run once), or None when *text*
+    is not of that form (an expression)."""
+    m = _FILE_REF.match(text.strip())
+    if m is None:
+        return None
+    from nimlab.catalog.registry import load_game_file
+    from nimlab.core.errors import InvalidParameterError
+
+    module = load_game_file(m.group(1))
+    fn = getattr(module, m.group(2), None)
+    if not callable(fn):
+        raise InvalidParameterError(f"{m.group(1)} defines no function {m.group(2)!r}")
+    return fn
 
 
 def _report_all(

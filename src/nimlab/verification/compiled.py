@@ -403,8 +403,6 @@ def _cached_walks(spec: Any, note: Any, reaches: Any) -> tuple[Any, Any] | None:
     import inspect
     import sys
 
-    from nimlab.verification.local import ExprClaim
-
     files = [__file__]
     imports = []
     for obj, name in ((note, "note"), (reaches, "reaches")):
@@ -413,14 +411,11 @@ def _cached_walks(spec: Any, note: Any, reaches: Any) -> tuple[Any, Any] | None:
             return None
         imports.append(f"from {where[0]} import {where[1]} as {name}")
         files.append(inspect.getfile(sys.modules[where[0]]))
-    scalar = None if isinstance(spec.claim, ExprClaim) else _scalar_of(spec.claim)
     got = compiled_claim(spec)
     if got is None:
         return None
-    if scalar is not None and got[0] is _SCALARS.get(scalar):
-        made = _scalar_source(*scalar)
-        if made is None:
-            return None
+    made = _CLAIM_SOURCES.get(id(got[0]))
+    if made is not None and made[3] is got[0]:
         claim_src = made[0]
         imports += made[1]
         files += made[2]
@@ -472,6 +467,35 @@ def _scalar_source(fn: Any, spread: bool) -> tuple[str, list[str], list[str]] | 
     return src, imports, [inspect.getfile(sys.modules[where[0]])]
 
 
+_CLAIM_SOURCES: dict[int, tuple[str, list[str], list[str], Any]] = {}
+
+
+def _expr_claim(expr: Any, low: int, bound: int, n: int) -> Any:
+    """The expression *expr* compiled as a scalar claim (kept in the disk cache), tried
+    once on the lowest position; None when it has no scalar form or does not compile."""
+    from nimlab.verification import expr as expr_module
+    from nimlab.verification.expr import scalar_source
+
+    src = scalar_source(expr, low, bound)
+    if src is None:
+        return None
+    files = [__file__, expr_module.__file__]
+    text = _walks_source(src, [], files, walks=False)
+    module = _cached_module(text)
+    ns: dict[str, Any] = {"njit": njit}
+    try:
+        if module is not None:
+            c = module.claim
+        else:
+            exec(text, ns)
+            c = ns["claim"]
+        int(c((np.int64(low),) * n, _NO_RIDX, _NO_RIDX))
+    except Exception:  # numba cannot type it (mixed types): the table or Python path
+        return None
+    _CLAIM_SOURCES[id(c)] = (src, [], files, c)
+    return c
+
+
 def _cached_scalar(fn: Any, spread: bool) -> Any:
     """The claim wrapping the scalar *fn* from the disk cache, or None."""
     got = _scalar_source(fn, spread)
@@ -479,7 +503,10 @@ def _cached_scalar(fn: Any, spread: bool) -> Any:
         return None
     src, imports, files = got
     module = _cached_module(_walks_source(src, imports, [__file__, *files], walks=False))
-    return None if module is None else module.claim
+    if module is None:
+        return None
+    _CLAIM_SOURCES[id(module.claim)] = (src, imports, [__file__, *files], module.claim)
+    return module.claim
 
 
 def _index_walks(spec: Any, note: Any, reaches: Any) -> tuple[Any, Any]:
@@ -588,6 +615,10 @@ def compiled_claim(spec: Any) -> tuple[Any, Any, Any] | None:
     dummy = np.zeros(1, dtype=np.int64)
     out: Any = False
     if isinstance(spec.claim, ExprClaim):
+        c = _expr_claim(spec.claim.expr, low, bound, n)
+        if c is not None:
+            out = (c, dummy, radix)
+    if out is False and isinstance(spec.claim, ExprClaim):
         cells = span**n
         fn = spec.claim.vectorised(spec.game, bound)
         if fn is not None and cells <= MAX_TABLE_CELLS:
@@ -653,6 +684,17 @@ def _multiset_ranks(n: int, low: int, bound: int) -> Any:
     return binom
 
 
+_TABULATED: set[str] = set()
+#: Seconds per position of a claim evaluated in Python (for the note that says so).
+TABULATE_SECONDS = 5e-6
+
+
+def tabulated_in_python(spec: Any) -> bool:
+    """Whether the compiled check of *spec* reads a table of the claim's values made by
+    calling the claim in Python once per position (the claim does not compile)."""
+    return supports_compiled(spec) and spec.key() in _TABULATED
+
+
 def _tabulate(spec: Any, radix: Any) -> tuple[Any, Any, Any] | None:
     """``(claim, table, index)``: the claim's own Python values at every position of the
     space, in a table the kernel reads (a box table, or one cell per multiset for a
@@ -676,6 +718,20 @@ def _tabulate(spec: Any, radix: Any) -> tuple[Any, Any, Any] | None:
         cells = comb(max(0, bound - low), n)
     if cells > MAX_TABULATED_CELLS or int(sp.size) > MAX_TABULATED_POSITIONS:
         return None
+    _TABULATED.add(spec.key())
+    size = int(sp.size)
+    if size * TABULATE_SECONDS >= 2.0:  # said once, before the work
+        import warnings
+
+        warnings.warn(
+            f"{spec.target}: the claim does not compile with numba, so it is evaluated in "
+            f"Python once per position before the compiled walk (about "
+            f"{size * TABULATE_SECONDS:.0f} s for {size:,} positions); to stay fast give it "
+            "as an expression (--formula/--p-set TEXT) or as a function of integers that "
+            "numba compiles (no lists, sets or Python objects)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     table = np.zeros(max(cells, 1), dtype=np.int64)
     value = spec.claim.value
     game = spec.game

@@ -22,7 +22,15 @@ from typing import Any
 from nimlab.core.errors import InvalidParameterError
 from nimlab.formulas import delete as delete_formulas
 
-__all__ = ["FUNCTIONS", "Expression", "heap_names", "parse_expression", "tail", "v2"]
+__all__ = [
+    "FUNCTIONS",
+    "Expression",
+    "heap_names",
+    "parse_expression",
+    "scalar_source",
+    "tail",
+    "v2",
+]
 
 _BINOPS: dict[type[ast.operator], str] = {
     ast.BitXor: "^",
@@ -136,7 +144,7 @@ def _err(src: str, what: str) -> InvalidParameterError:
     return InvalidParameterError(
         f"cannot use expression {src!r}: {what}. Allowed: heap variables a, b, c, ... "
         "(x, y, z = first three heaps), integers, ^ & | + - * // % << >>, comparisons, "
-        "and/or/not, min, max, v2, tail, nimmul"
+        "and/or/not, X if COND else Y, min, max, v2, tail, nimmul"
     )
 
 
@@ -215,6 +223,64 @@ class Expression:
         return fn
 
 
+_SCALAR_HELPERS = """
+@njit(cache=True)
+def v2(x):
+    k = 0
+    while (x >> k) & 1 == 0:
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def tail(x):
+    k = 0
+    while (x >> k) & 1 == 1:
+        k += 1
+    return k
+"""
+
+
+def scalar_source(expr: Expression, low: int, bound: int) -> str | None:
+    """Source of a numba function ``claim(h, table, radix)`` computing *expr* at the heaps
+    ``h`` (a tuple of int64 in ``[low, bound)``), with the helpers it calls, or None when
+    some value could leave 64-bit range there (then the compiled code would not agree
+    with Python's integers) or the expression calls ``nimmul``.
+
+    Examples
+    --------
+    >>> text = scalar_source(parse_expression("a ^ b if a < b else 0", 2), 0, 8)
+    >>> text.splitlines()[-2]
+    '    return np.int64(a ^ b if a < b else 0)'
+    >>> scalar_source(parse_expression("v2(a)", 1), 0, 8) is None  # v2(0) is undefined
+    True
+    """
+    tree = expr._tree()
+    consts = dict(expr.constants)
+    if "nimmul" in expr.uses() or _interval(tree, bound, consts, low, scalar=True) is None:
+        return None
+    names = heap_names(expr.n_heaps)
+    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in names})
+    body = [f"    {v} = h[{names[v]}]" for v in used]
+    body += [
+        f"    {k} = {v}"
+        for k, v in consts.items()
+        if any(isinstance(n, ast.Name) and n.id == k for n in ast.walk(tree))
+    ]
+    body.append(f"    return np.int64({ast.unparse(tree)})")
+    return "\n".join(
+        [
+            "import numpy as np",
+            _SCALAR_HELPERS,
+            "",
+            "@njit(cache=True)",
+            "def claim(h, table, radix):",
+            *body,
+            "",
+        ]
+    )
+
+
 def parse_expression(
     source: str, n_heaps: int, constants: Mapping[str, int] | None = None
 ) -> Expression:
@@ -236,7 +302,7 @@ def parse_expression(
     >>> parse_expression("__import__('os')", 2)
     Traceback (most recent call last):
     ...
-    nimlab.core.errors.InvalidParameterError: cannot use expression "__import__('os')": unknown function '__import__'. Allowed: heap variables a, b, c, ... (x, y, z = first three heaps), integers, ^ & | + - * // % << >>, comparisons, and/or/not, min, max, v2, tail, nimmul
+    nimlab.core.errors.InvalidParameterError: cannot use expression "__import__('os')": unknown function '__import__'. Allowed: heap variables a, b, c, ... (x, y, z = first three heaps), integers, ^ & | + - * // % << >>, comparisons, and/or/not, X if COND else Y, min, max, v2, tail, nimmul
     """
     consts = tuple(sorted((k, int(v)) for k, v in (constants or {}).items()))
     e = Expression(source, n_heaps, consts)
@@ -312,6 +378,10 @@ def _check(src: str, names: Mapping[str, int], consts: Mapping[str, int]) -> ast
         elif isinstance(node, ast.Constant):
             if isinstance(node.value, bool) or not isinstance(node.value, int):
                 raise _err(src, f"constant {node.value!r} is not an integer")
+        elif isinstance(node, ast.IfExp):  # X if COND else Y
+            visit(node.test)
+            visit(node.body)
+            visit(node.orelse)
         else:
             raise _err(src, f"{type(node).__name__} is not allowed")
 
@@ -382,6 +452,14 @@ class _ToNumpy(ast.NodeTransformer):
             out = ast.BinOp(left=out, op=ast.BitAnd(), right=p)
         return _call("_int", out)
 
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        args = [
+            _call("_bool", self.visit(node.test)),
+            self.visit(node.body),
+            self.visit(node.orelse),
+        ]
+        return ast.Call(func=ast.Name(id="_where", ctx=ast.Load()), args=args, keywords=[])
+
     def visit_Call(self, node: ast.Call) -> ast.AST:
         assert isinstance(node.func, ast.Name)
         args = [self.visit(a) for a in node.args]
@@ -430,6 +508,7 @@ def _compile_numpy(tree: ast.expr, n_heaps: int, consts: Mapping[str, int]) -> C
         "_bool": lambda v: np.asarray(v) != 0,
         "_not": lambda v: (np.asarray(v) == 0).astype(np.int64),
         "_int": lambda v: np.asarray(v).astype(np.int64),
+        "_where": lambda c, x, y: np.where(c, x, y),
         "_np_v2": np_v2,
         "_np_tail": np_tail,
         "_np_min": np_min,
@@ -446,10 +525,19 @@ def _compile_numpy(tree: ast.expr, n_heaps: int, consts: Mapping[str, int]) -> C
     return fn
 
 
-def _interval(node: ast.expr, bound: int, consts: Mapping[str, int]) -> tuple[int, int] | None:
-    """Bounds of the value of *node* for heaps in [0, bound), or None if unsafe for int64."""
+def _interval(
+    node: ast.expr, bound: int, consts: Mapping[str, int], low: int = 0, scalar: bool = False
+) -> tuple[int, int] | None:
+    """Bounds of the value of *node* for heaps in [low, bound), or None if unsafe for int64
+    (*scalar*: also when ``v2`` could see a number < 1 or ``>>`` shift by 64 bits or more,
+    which compiled scalar code cannot report as Python does)."""
 
     def go(n: ast.expr) -> tuple[int, int] | None:
+        if isinstance(n, ast.IfExp):
+            t, x, y = go(n.test), go(n.body), go(n.orelse)
+            if t is None or x is None or y is None:
+                return None
+            return (min(x[0], y[0]), max(x[1], y[1]))
         if isinstance(n, ast.Constant):
             v = n.value
             assert isinstance(v, int)
@@ -457,7 +545,7 @@ def _interval(node: ast.expr, bound: int, consts: Mapping[str, int]) -> tuple[in
         if isinstance(n, ast.Name):
             if n.id in consts:
                 return (consts[n.id], consts[n.id])
-            return (0, max(bound - 1, 0))
+            return (low, max(bound - 1, low))
         if isinstance(n, ast.UnaryOp):
             r = go(n.operand)
             if r is None:
@@ -476,6 +564,8 @@ def _interval(node: ast.expr, bound: int, consts: Mapping[str, int]) -> tuple[in
             if any(r is None for r in rs):
                 return None
             rr = [r for r in rs if r is not None]
+            if n.func.id == "v2" and scalar and rr[0][0] < 1:
+                return None
             if n.func.id in ("v2", "tail"):
                 return (0, 64)
             if n.func.id == "min":
@@ -510,7 +600,7 @@ def _interval(node: ast.expr, bound: int, consts: Mapping[str, int]) -> tuple[in
                 ps = [a << c, a << d, b << c, b << d]
                 r = (min(ps), max(ps))
             elif isinstance(op, ast.RShift):
-                if c < 0:
+                if c < 0 or (scalar and d > 63):
                     return None
                 r = (min(a, a >> d), max(b, b >> c)) if a < 0 else (a >> d, b >> c)
             else:  # bitwise

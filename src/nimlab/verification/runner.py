@@ -773,6 +773,71 @@ def check_budget(spec: CheckSpec, max_positions: int | None) -> None:
         )
 
 
+#: Seconds of Python per position (claim and options) the slow-path note estimates with.
+PY_SECONDS_PER_POSITION = 20e-6
+#: The slow-path note is given when the Python part is expected to take this long.
+SLOW_NOTE_SECONDS = 2.0
+_NOTED: set[str] = set()
+
+
+def _seconds(t: float) -> str:
+    if t < 120:
+        return f"{t:.0f} s"
+    if t < 7200:
+        return f"{t / 60:.0f} min"
+    return f"{t / 3600:.1f} h"
+
+
+def slow_path_note(spec: CheckSpec) -> str | None:
+    """One sentence when *spec* leaves the compiled path in a way that costs time: why,
+    the expected cost and how to stay fast; None on the fast paths (or a short run).
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> spec = conjecture_spec(game("nim"), lambda a, b: a ^ b, bound=4, heaps=2)
+    >>> slow_path_note(spec) is None  # 16 positions: nothing worth saying
+    True
+    """
+    size = _space_size(spec.space) or 0
+    if spec.fast:
+        return None
+    if spec.compiled:
+        return None  # the compiled walk (a claim tabulated in Python says so itself)
+    moves = 1
+    est = getattr(spec.game, "estimate_moves", None)
+    n = getattr(spec.space, "n_heaps", 0)
+    bound = getattr(spec.space, "bound", 0)
+    if est is not None and n:
+        try:
+            moves = max(1, int(est(tuple([max(bound // 2, 1)] * n)) or 1))
+        except Exception:  # an estimate is only a hint
+            moves = 1
+    cost = size * PY_SECONDS_PER_POSITION * max(1, moves // 8)
+    if cost < SLOW_NOTE_SECONDS:
+        return None
+    return (
+        f"{spec.target}: this check runs in Python (the game has no compiled move model "
+        "that fits this space, or the claim does not compile), about "
+        f"{_seconds(cost)} for {size:,} positions; to stay fast write the game's moves "
+        "as a function of integers (nimlab.heap_game) or give it a compiled_options hook, "
+        "and the claim as an expression or a function numba compiles"
+    )
+
+
+def _note_slow_path(spec: CheckSpec) -> None:
+    """Say :func:`slow_path_note` once per spec and process (a RuntimeWarning)."""
+    import warnings
+
+    key = spec.key()
+    if key in _NOTED:
+        return
+    note = slow_path_note(spec)
+    if note is not None:
+        _NOTED.add(key)
+        warnings.warn(note, RuntimeWarning, stacklevel=3)
+
+
 def run_spec(
     spec: CheckSpec,
     *,
@@ -790,6 +855,7 @@ def run_spec(
 
     _check_run_args(workers, scheduler, store, resume)
     check_budget(spec, max_positions)
+    _note_slow_path(spec)
     st: Store | None = None
     own = False
     if store is not None and store is not False:
@@ -1074,6 +1140,47 @@ def verify(
     )
 
 
+#: Positions on which a claim about an order-free game is tried in every order of its
+#: heaps before only sorted positions are checked.
+SYMMETRY_SAMPLE = 64
+
+
+def _multiset_space(
+    g: Ruleset[Any], claim: Claim, space: Space, chunk_size: int | None, compiled: bool
+) -> SortedBoxSpace | None:
+    """Sorted positions (one per multiset of heaps) for a claim about an order-free game
+    on a box, or None to keep the box: the game's heap order matters, a tuple of the box
+    is not a position, or the claim gives different values to some position's heap
+    orders on a sample (so it is not a claim about multisets)."""
+    import itertools
+    import random
+
+    from nimlab.core.ruleset import HeapRuleset
+
+    if not isinstance(space, BoxSpace) or not isinstance(g, HeapRuleset) or g.ordered:
+        return None
+    n, low, bound = space.n_heaps, space.low, space.bound
+    if n < 2:
+        return None
+    target = chunk_size or (COMPILED_CHUNK if compiled else PY_CHUNK)
+    sp = SortedBoxSpace(n, bound, low, target)
+    rng = random.Random(20)
+    probe = [tuple(range(low, low + n))] + [
+        tuple(sorted(rng.randrange(low, bound) for _ in range(n))) for _ in range(SYMMETRY_SAMPLE)
+    ]
+    try:
+        for t in probe:
+            g.validate(t)
+            want = claim.value(g, t)
+            for q in itertools.islice(itertools.permutations(t), 1, 8):
+                g.validate(q)
+                if claim.value(g, q) != want:
+                    return None
+    except Exception:  # not a position, or the claim fails here: the box reports it
+        return None
+    return sp
+
+
 def conjecture_spec(
     game: Ruleset[Any] | str,
     formula: Callable[..., Any] | str | None = None,
@@ -1135,7 +1242,8 @@ def conjecture_spec(
         assert raw is not None
         claim = FunctionClaim(raw)
         target = getattr(raw, "__qualname__", repr(raw))
-    spec = CheckSpec(g, kind, claim, space, target, b)
+    multisets = _multiset_space(g, claim, space, chunk_size, compiled)
+    spec = CheckSpec(g, kind, claim, multisets or space, target, b)
     if isinstance(space, BoxSpace):
         from nimlab.verification.fast import supports_fast
 
@@ -1146,7 +1254,7 @@ def conjecture_spec(
         elif compiled:
             from nimlab.verification.compiled import supports_compiled
 
-            big = heap_space(g, b, heaps, chunk_size=chunk_size or COMPILED_CHUNK)
+            big = multisets or heap_space(g, b, heaps, chunk_size=chunk_size or COMPILED_CHUNK)
             comp_spec = CheckSpec(g, kind, claim, big, target, b, False, True)
             if supports_compiled(comp_spec):
                 spec = comp_spec

@@ -4,6 +4,7 @@ line, and the one note when a check leaves the compiled path."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import warnings
@@ -19,6 +20,7 @@ import numpy as np
 import nimlab
 import nimlab.verification.compiled as compiled
 import nimlab.verification.runner as runner
+from nimlab.catalog.nim import Nim
 from nimlab.cli import main
 from nimlab.verification.expr import parse_expression, scalar_source
 from nimlab.verification.spaces import BoxSpace, SortedBoxSpace
@@ -58,14 +60,23 @@ def test_conditional_values_and_refusals() -> None:
 
 
 @pytest.mark.slow
+@dataclasses.dataclass(frozen=True)
+class MyNim(Nim):
+    """A user's game (defined outside nimlab): Nim's rules and compiled moves."""
+
+    name = "my-nim-test"
+
+
 def test_order_free_conjectures_run_on_sorted_positions() -> None:
-    r = nimlab.verify("nim", "a ^ b ^ c", bound=12, heaps=3, workers=1)
+    r = nimlab.verify(MyNim(), "a ^ b ^ c", bound=12, heaps=3, workers=1)
     assert r.ok and r.positions_checked == 364  # C(14, 3) multisets, not 12^3 tuples
     assert "one per multiset" in r.space and r.method == "compiled"
-    asym = runner.conjecture_spec("nim", p_set="a ^ b ^ c == 0 and a <= b", bound=8, heaps=3)
+    asym = runner.conjecture_spec(MyNim(), p_set="a ^ b ^ c == 0 and a <= b", bound=8, heaps=3)
     assert isinstance(asym.space, BoxSpace)  # not a claim about multisets: every order
-    ordered = runner.conjecture_spec("nim", "a ^ b ^ c", bound=8, heaps=3)
-    assert isinstance(ordered.space, SortedBoxSpace)
+    mine = runner.conjecture_spec(MyNim(), "a ^ b ^ c", bound=8, heaps=3)
+    assert isinstance(mine.space, SortedBoxSpace)
+    catalog = runner.conjecture_spec("nim", "a ^ b ^ c", bound=8, heaps=3)
+    assert isinstance(catalog.space, BoxSpace)  # the catalog's conjectures keep their box
 
 
 @pytest.mark.slow

@@ -35,7 +35,6 @@ from nimlab.verification.expr import parse_expression
         "1.5",
         "[a, b]",
         "{a: b}",
-        "a if b else c",
         "q",
         "min",
         "min(a)",

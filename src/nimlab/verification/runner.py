@@ -1148,16 +1148,21 @@ SYMMETRY_SAMPLE = 64
 def _multiset_space(
     g: Ruleset[Any], claim: Claim, space: Space, chunk_size: int | None, compiled: bool
 ) -> SortedBoxSpace | None:
-    """Sorted positions (one per multiset of heaps) for a claim about an order-free game
-    on a box, or None to keep the box: the game's heap order matters, a tuple of the box
-    is not a position, or the claim gives different values to some position's heap
-    orders on a sample (so it is not a claim about multisets)."""
+    """Sorted positions (one per multiset of heaps) for a claim about a user's order-free
+    game on a box, or None to keep the box: a catalog game (its conjectures keep the box
+    of every heap order, as their stored runs and counts do), the game's heap order
+    matters, a tuple of the box is not a position, or the claim gives different values
+    to some position's heap orders on a sample (so it is not a claim about multisets)."""
     import itertools
     import random
 
+    from nimlab.catalog.user import UserHeapGame
     from nimlab.core.ruleset import HeapRuleset
 
     if not isinstance(space, BoxSpace) or not isinstance(g, HeapRuleset) or g.ordered:
+        return None
+    mine = isinstance(g, UserHeapGame) or not type(g).__module__.startswith("nimlab.")
+    if not mine:
         return None
     n, low, bound = space.n_heaps, space.low, space.bound
     if n < 2:

@@ -361,9 +361,9 @@ def _importable(obj: Any) -> tuple[str, str] | None:
     mod = sys.modules.get(mod_name)
     if mod is None or not mod_name.startswith("nimlab."):
         return None
-    for name in (getattr(fn, "__name__", ""), *sorted(vars(mod))):
-        if name and getattr(mod, name, None) is obj:
-            return mod_name, name
+    for attr in (getattr(fn, "__name__", ""), *sorted(vars(mod))):
+        if attr and getattr(mod, attr, None) is obj:
+            return mod_name, attr
     return None
 
 
@@ -405,11 +405,11 @@ def _cached_walks(spec: Any, note: Any, reaches: Any) -> tuple[Any, Any] | None:
 
     files = [__file__]
     imports = []
-    for obj, name in ((note, "note"), (reaches, "reaches")):
+    for obj, alias in ((note, "note"), (reaches, "reaches")):
         where = _importable(obj)
         if where is None:
             return None
-        imports.append(f"from {where[0]} import {where[1]} as {name}")
+        imports.append(f"from {where[0]} import {where[1]} as {alias}")
         files.append(inspect.getfile(sys.modules[where[0]]))
     got = compiled_claim(spec)
     if got is None:

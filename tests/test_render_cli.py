@@ -120,3 +120,68 @@ def test_readme_pictures_are_what_the_commands_make(capsys: pytest.CaptureFixtur
     assert svg_size(ROOT / "docs/images/nim-1-2-tree.svg")[2].tag.endswith("svg")
     for name in ("rgame-example2.png", "nim-1-2-tree.svg"):
         assert f"docs/images/{name}" in section
+
+
+# -- issue 24, item 3: tables of 4+ heaps and tree pictures from the command line ----------
+
+
+def test_four_heap_table_lists_its_p_positions(capsys: pytest.CaptureFixture[str]) -> None:
+    import itertools
+
+    import nimlab
+
+    code, out, _ = run(capsys, "table", "moore", "-p", "k=2", "--heaps", "4", "--size", "3")
+    assert code == 0
+    line = next(x for x in out.splitlines() if x.startswith("  "))
+    shown = [tuple(int(h) for h in p.split()) for p in line.strip().split("; ") if p[0].isdigit()]
+    every_p = [
+        p
+        for p in itertools.product(range(3), repeat=4)
+        if str(nimlab.outcome(nimlab.game("moore", k=2), p, method="search")) == "P"
+    ]
+    assert shown == every_p[: len(shown)] and len(shown) == min(30, len(every_p))
+    code, out, _ = run(
+        capsys, "table", "moore", "-p", "k=2", "--heaps", "4", "--size", "3", "--json"
+    )
+    assert json.loads(out)["first_p_positions"] == [list(p) for p in every_p[:30]]
+
+
+def test_four_heap_slice_is_a_grid_with_every_export(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import nimlab
+
+    g = nimlab.game("moore", k=2)
+    png, md = tmp_path / "slice.png", tmp_path / "slice.md"
+    args = ("table", "moore", "-p", "k=2", "--heaps", "4", "--size", "5", "--slice", "1,3")
+    code, out, _ = run(capsys, *args, "--json")
+    assert code == 0
+    data = json.loads(out)
+    expected = [
+        [nimlab.grundy(g, (x, y, 1, 3), method="search") for y in range(5)] for x in range(5)
+    ]
+    values = data.get("values") or data.get("rows")
+    assert values == expected, data.keys()
+    code, _, err = run(capsys, *args, "--png", str(png), "--markdown", str(md))
+    assert code == 0 and png_size(png)[0] > 0 and "| **0** |" in md.read_text()
+    code, out, _ = run(capsys, *args)
+    assert "heaps 3..4 = 1, 3" in out
+    code, _, err = run(capsys, "table", "nim", "--heaps", "4", "--size", "4", "--slice", "1 2")
+    assert code == 2 and "separated by commas (for example --slice 0,0)" in err
+    code, _, err = run(capsys, "table", "nim", "--heaps", "4", "--size", "4", "--png", str(png))
+    assert code == 2 and "--slice 0,0" in err
+
+
+def test_tree_png_is_written(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from PIL import Image
+
+    out = tmp_path / "tree.png"
+    code, _, err = run(capsys, "tree", "nim", "1", "2", "--png", str(out))
+    assert code == 0 and f"wrote {out}" in err
+    img = Image.open(out).convert("L")
+    w, h = img.size
+    assert w > 300 and h > 300
+    dark = sum(1 for v in img.getdata() if v < 60) / (w * h)
+    assert 0.02 < dark < 0.5  # P-positions are filled: 7 of the 12 nodes of Nim (1,2)
+    code, _, err = run(capsys, "tree", "nim", "1", "2", "--png", str(tmp_path / "no" / "t.png"))
+    assert code == 2

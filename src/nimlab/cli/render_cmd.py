@@ -124,7 +124,14 @@ def _check_outputs(*paths: str | None) -> None:
     default=None,
     help="Number of heaps (1-6; 4 to 6 heaps: a summary, --csv rows or --json).",
 )
-@click.option("--slice", "slice_z", type=int, default=None, help="3 heaps: the third heap's size.")
+@click.option(
+    "--slice",
+    "slice_text",
+    default=None,
+    metavar="Z[,Z4,...]",
+    help="A 2-D slice: 3 heaps, the third heap's size; 4 to 6 heaps, the sizes of heaps "
+    "3, 4, ... separated by commas (--slice 1,2 for 4 heaps).",
+)
 @click.option(
     "--canonical",
     is_flag=True,
@@ -170,7 +177,7 @@ def table_cmd(
     size_text: str,
     kind: str,
     heaps: int | None,
-    slice_z: int | None,
+    slice_text: str | None,
     canonical: bool,
     csv_file: str | None,
     npy_file: str | None,
@@ -191,8 +198,10 @@ def table_cmd(
     P-positions are highlighted. Exports: --csv, --json, --json-file, --markdown,
     --latex (with --highlight p), --png and --svg heatmaps. 3-heap games: --heaps 3
     with --slice Z for 2-D views (heatmaps without --slice draw several slices).
-    4 to 6 heaps: a summary (P-positions, how many positions have each value), --csv
-    rows h1,...,hn,value, --json (the summary) and --json-file (summary and values).
+    4 to 6 heaps: a summary (the first P-positions, how many positions have each
+    value), --csv rows h1,...,hn,value, --json (the summary) and --json-file (summary
+    and values); --slice Z3,Z4,... fixes heaps 3, 4, ... for a 2-D grid with every
+    export and picture of a two-heap table.
     --canonical (games whose heap order does not matter): every sorted position once,
     in memory proportional to their number: nimlab table single-delete --heaps 4
     --size 256 --canonical --kind outcome (the summary: positions, P-positions).
@@ -213,7 +222,7 @@ def table_cmd(
     budget = memory_budget(memory_text) if memory_text is not None else None
     if canonical or npy_file:
         flags = {
-            "--slice": slice_z is not None,
+            "--slice": slice_text is not None,
             "--json-file": json_file,
             "--markdown": md_file,
             "--latex": latex_file,
@@ -233,9 +242,12 @@ def table_cmd(
             )
         _canonical(g, sizes[0], n, kind, budget, csv_file, npy_file, as_json)
         return
-    if n >= 4:
+    fixed = _slice_sizes(slice_text, n)
+    slice_z = fixed[0] if n == 3 and fixed else None
+    if n >= 4 and fixed:
+        tv = _many_heaps_slice(g, sizes, n, kind, fixed, budget, max_cells)
+    elif n >= 4:
         grids = {
-            "--slice": slice_z is not None,
             "--markdown": md_file,
             "--latex": latex_file,
             "--png": png_file,
@@ -248,15 +260,17 @@ def table_cmd(
 
             raise InvalidParameterError(
                 f"{used[0]} draws a grid of 1 to 3 heaps; a table of {n} heaps is shown as "
-                "a summary, or written with --csv, --json or --json-file"
+                f"a summary, or written with --csv, --json or --json-file; a 2-D slice "
+                f"(--slice {','.join(['0'] * (n - 2))}) draws it as a grid"
             )
         _many_heaps(g, sizes, n, kind, budget, max_cells, csv_file, as_json, json_file)
         return
-    size: int | list[int] = sizes[0] if len(sizes) == 1 else sizes
-    cells = {} if max_cells is None else {"max_cells": max_cells}
-    tv = table_view(
-        g, size, kind=kind, heaps=n, slice_z=slice_z, progress=True, max_bytes=budget, **cells
-    )
+    else:
+        size: int | list[int] = sizes[0] if len(sizes) == 1 else sizes
+        cells = {} if max_cells is None else {"max_cells": max_cells}
+        tv = table_view(
+            g, size, kind=kind, heaps=n, slice_z=slice_z, progress=True, max_bytes=budget, **cells
+        )
     wrote = False
     if csv_file:
         tv.write_csv(csv_file, progress=True)
@@ -333,6 +347,64 @@ def _canonical(
     click.echo("\n".join(lines))
 
 
+def _slice_sizes(text: str | None, n: int) -> tuple[int, ...]:
+    """The sizes of heaps 3..n that ``--slice`` fixes (empty without ``--slice``)."""
+    from nimlab.core.errors import InvalidParameterError
+    from nimlab.core.params import parse_int_set
+
+    if text is None:
+        return ()
+    want = max(n - 2, 1)
+    items = [t.strip() for t in text.split(",")]
+    if n < 3 or len(items) != want:
+        if n < 3:
+            raise InvalidParameterError(
+                f"--slice applies to 3-heap tables and larger (--heaps 3 to 6); a table of "
+                f"{n} heaps has no heap 3"
+            )
+        example = ",".join(["0"] * want)
+        raise InvalidParameterError(
+            f"--slice of a {n}-heap table takes {want} size(s), of heaps 3..{n}, separated "
+            f"by commas (for example --slice {example}), got {text!r}"
+        )
+    for t in items:
+        parse_int_set("--slice", t)  # one integer each: "1 2" is refused with the syntax
+    try:
+        sizes = tuple(int(t) for t in items)
+    except ValueError:
+        raise InvalidParameterError(f"--slice takes integers, got {text!r}") from None
+    return sizes
+
+
+def _many_heaps_slice(
+    g: Any,
+    sizes: list[int],
+    n: int,
+    kind: str,
+    fixed: tuple[int, ...],
+    budget: int | None,
+    max_cells: int | None,
+) -> Any:
+    """The 2-D slice of a table of *n* heaps where heaps 3..n have the sizes *fixed*."""
+    from nimlab.core.errors import InvalidParameterError
+    from nimlab.render.tables import DEFAULT_MAX_CELLS, TableView, check_cells, compute_table
+
+    if len(sizes) not in (1, n):
+        raise InvalidParameterError(f"{n} heaps need one size or {n} sizes, got {len(sizes)}")
+    shape = tuple(sizes) if len(sizes) == n else (sizes[0],) * n
+    for i, z in enumerate(fixed):
+        if not 0 <= z < shape[i + 2]:
+            raise InvalidParameterError(
+                f"--slice: heap {i + 3} = {z} is outside the table (0..{shape[i + 2] - 1})"
+            )
+    check_cells(g.label(), shape, DEFAULT_MAX_CELLS if max_cells is None else max_cells)
+    arr = compute_table(g, shape, kind=kind, max_bytes=budget, progress=True)
+    meta = {"heaps": n, "fixed_heaps": list(fixed)}
+    index: tuple[Any, ...] = (slice(None), slice(None), *fixed)
+    view = arr[index]
+    return TableView(view, g.label(), kind, meta=meta, fixed=fixed)
+
+
 def _many_heaps(
     g: Any,
     sizes: list[int],
@@ -393,6 +465,7 @@ def _many_heaps(
 @click.option("--dot", "dot_file", metavar="FILE", help="Write Graphviz DOT.")
 @click.option("--svg", "svg_file", metavar="FILE", help="Write SVG (Graphviz if installed).")
 @click.option("--tikz", "tikz_file", metavar="FILE", help="Write a TikZ picture.")
+@click.option("--png", "png_file", metavar="FILE", help="Write a PNG picture (nimlab's layout).")
 @click.option(
     "--layout",
     type=click.Choice(["auto", "graphviz", "python"]),
@@ -411,6 +484,7 @@ def tree_cmd(
     dot_file: str | None,
     svg_file: str | None,
     tikz_file: str | None,
+    png_file: str | None,
     layout: str,
     as_json: bool,
 ) -> None:
@@ -421,7 +495,7 @@ def tree_cmd(
     """
     import nimlab
 
-    _check_outputs(dot_file, svg_file, tikz_file)
+    _check_outputs(dot_file, svg_file, tikz_file, png_file)
     g = game_from_cli(game_name, params)
     pos = position_from_cli(g, heaps)
     t = nimlab.game_tree(g, pos, depth=depth, dag=dag, max_nodes=max_nodes)
@@ -434,6 +508,12 @@ def tree_cmd(
         wrote = True
     if tikz_file:
         _write(tikz_file, t.to_tikz())
+        wrote = True
+    if png_file:
+        from nimlab.core.paths import output_path
+
+        output_path(png_file).write_bytes(t.to_png())
+        click.echo(f"wrote {png_file}", err=True)
         wrote = True
     if as_json:
         emit_json(t.to_dict())

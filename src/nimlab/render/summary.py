@@ -19,6 +19,8 @@ __all__ = ["long_csv_chunks", "summary_text", "table_summary"]
 
 #: Values listed by :func:`summary_text` (all of them are in the JSON summary).
 SHOWN_VALUES = 40
+#: P-positions listed by :func:`table_summary` and :func:`summary_text` (in index order).
+SHOWN_P_POSITIONS = 30
 
 
 def _valid(array: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
@@ -50,6 +52,8 @@ def table_summary(array: npt.NDArray[Any], kind: str, game: str = "") -> dict[st
         "positions": int(values.size),
         "p_positions": int(np.count_nonzero(values == 0)),
     }
+    zeros = np.argwhere((data == 0) & ok)[:SHOWN_P_POSITIONS]
+    out["first_p_positions"] = [[int(h) for h in row] for row in zeros.tolist()]
     if kind == "grundy":
         counts = np.bincount(values.astype(np.int64)) if values.size else np.zeros(0, np.int64)
         out["max_value"] = int(values.max()) if values.size else None
@@ -68,6 +72,7 @@ def summary_text(summary: dict[str, Any]) -> str:
     >>> print(summary_text(table_summary(np.zeros((2, 2, 2, 2), int), "outcome", "g")))
     g: outcomes, 4 heaps, box 2 x 2 x 2 x 2 (16 cells, 16 positions)
     P-positions: 16
+      0 0 0 0; 0 0 0 1; 0 0 1 0; 0 0 1 1; 0 1 0 0; 0 1 0 1; 0 1 1 0; 0 1 1 1; 1 0 0 0; 1 0 0 1; 1 0 1 0; 1 0 1 1; 1 1 0 0; 1 1 0 1; 1 1 1 0; 1 1 1 1
     N-positions: 0
     """
     what = {"grundy": "Grundy values", "outcome": "outcomes", "misere": "misère outcomes"}
@@ -78,6 +83,14 @@ def summary_text(summary: dict[str, Any]) -> str:
         f"({summary['cells']:,} cells, {summary['positions']:,} positions)",
         f"P-positions: {summary['p_positions']:,}",
     ]
+    first = summary.get("first_p_positions") or []
+    if first:
+        more = summary["p_positions"] - len(first)
+        lines.append(
+            "  "
+            + "; ".join(" ".join(map(str, p)) for p in first)
+            + (f"; ... and {more:,} more (--csv lists every cell)" if more > 0 else "")
+        )
     if kind != "grundy":
         lines.append(f"N-positions: {summary['n_positions']:,}")
         return "\n".join(lines)

@@ -690,6 +690,8 @@ class TableView:
     kind: str = "grundy"
     slice_z: int | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    #: For a 2-D slice of a table of 4 to 6 heaps: the sizes of heaps 3, 4, ... (fixed).
+    fixed: tuple[int, ...] = ()
 
     @property
     def values(self) -> npt.NDArray[Any]:
@@ -713,6 +715,10 @@ class TableView:
             where = f"x = 0..{shape[0] - 1}, y = 0..{shape[1] - 1}"
             if len(shape) == 3:
                 where += f", z = {self.slice_z or 0}"
+            if self.fixed:
+                last = len(self.fixed) + 2
+                names = "heap 3" if last == 3 else f"heaps 3..{last}"
+                where += f"; {names} = " + ", ".join(map(str, self.fixed))
         return f"{self.game}: {what}, {where}"
 
     @property

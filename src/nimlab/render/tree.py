@@ -406,6 +406,74 @@ class GameTree:
     def _repr_svg_(self) -> str:
         return self.to_svg()
 
+    # -- PNG --------------------------------------------------------------------
+    def to_png(self, *, dpi: int = 100) -> bytes:
+        """PNG bytes of nimlab's own layout (the one of ``to_svg(engine="python")``), drawn
+        with matplotlib: boxes with the position and its Grundy value, P-positions filled.
+
+        Examples
+        --------
+        >>> from nimlab import game_tree
+        >>> png = game_tree("nim", (1, 2)).to_png()
+        >>> png[1:4]
+        b'PNG'
+        """
+        import io
+
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.patches import FancyBboxPatch
+
+        pos = self.layout()
+        xs = [x for x, _ in pos.values()]
+        depth = max(d for _, d in pos.values())
+        longest = max(max(len(n.label), len(n.value_text) + 2) for n in self.nodes)
+        slot = max(1.0, longest * 0.09 + 0.35)  # inches per slot: labels never overlap
+        width = (max(xs) - min(xs) + 1) * slot + 0.4
+        height = (depth + 1) * 1.0 + 0.6
+        fig = plt.figure(figsize=(width, height), dpi=dpi)
+        ax = fig.add_axes((0, 0, 1, 1))
+        ax.set_xlim(0, width)
+        ax.set_ylim(height, 0)
+        ax.axis("off")
+        fig.text(0.5, 1 - 0.2 / height, self.title, ha="center", va="center", fontsize=10)
+
+        def centre(nid: int) -> tuple[float, float]:
+            x, d = pos[nid]
+            return 0.2 + (x - min(xs) + 0.5) * slot, 0.55 + d * 1.0
+
+        bw, bh = slot * 0.85, 0.5
+        for a, b in self.edges:
+            (x1, y1), (x2, y2) = centre(a), centre(b)
+            ax.annotate(
+                "",
+                xy=(x2, y2 - 0.02),
+                xytext=(x1, y1 + bh),
+                arrowprops={"arrowstyle": "->", "color": "#333333", "lw": 0.8},
+            )
+        for n in self.nodes:
+            cx, y = centre(n.id)
+            fill, ink = ("#222222", "white") if n.is_p else ("white", "black")
+            ax.add_patch(
+                FancyBboxPatch(
+                    (cx - bw / 2, y),
+                    bw,
+                    bh,
+                    boxstyle="round,pad=0.02",
+                    facecolor=fill,
+                    edgecolor="black",
+                    linestyle="--" if n.truncated else "-",
+                )
+            )
+            ax.text(cx, y + 0.17, n.label, ha="center", va="center", fontsize=9, color=ink)
+            ax.text(cx, y + 0.37, n.value_text, ha="center", va="center", fontsize=8, color=ink)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+        plt.close(fig)
+        return buf.getvalue()
+
 
 def _dot_escape(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"')

@@ -276,7 +276,7 @@ def test_time_limit_and_busy_server(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_worker_pool_holds_a_slot_until_the_work_ends() -> None:
-    pool = WorkerPool(Limits(workers=1, time_limit=0.1))
+    pool = WorkerPool(Limits(workers=1, fast_workers=0, time_limit=0.1))
     ended = threading.Event()
 
     def slow() -> int:

@@ -249,8 +249,11 @@ def test_serve_loads_several_files(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         "        if t <= h[0]:\n"
         "            yield (h[0] - t,)\n"
     )
+    from nimlab.web.limits import WorkerPool
+
     served: list[Any] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    monkeypatch.setattr(WorkerPool, "start", _no_start)  # no worker processes needed here
     run = CliRunner().invoke(
         serve_cmd.serve_cmd, [str(EXAMPLES / "my_games.py"), str(other), "--port", "0"]
     )
@@ -267,6 +270,10 @@ def test_serve_loads_several_files(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     ):
         run = CliRunner().invoke(serve_cmd.serve_cmd, [bad, "--port", "0"])
         assert run.exit_code != 0 and needle in str(run.exception or run.output), run.output
+
+
+async def _no_start(self: object) -> None:
+    return None
 
 
 def test_a_file_class_cannot_take_a_catalog_name(tmp_path: Path) -> None:

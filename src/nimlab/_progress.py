@@ -12,10 +12,11 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["Activity", "Progress", "run_watched"]
+__all__ = ["Activity", "OutOfTime", "Progress", "check_deadline", "deadline", "run_watched"]
 
 #: Seconds of work before the bar appears (``$NIMLAB_PROGRESS_DELAY`` overrides it).
 DELAY = 1.0
@@ -27,6 +28,52 @@ def _delay() -> float:
         return max(0.0, float(os.environ["NIMLAB_PROGRESS_DELAY"]))
     except (KeyError, ValueError):
         return DELAY
+
+
+class OutOfTime(BaseException):
+    """Work stopped because the deadline of :func:`deadline` passed.
+
+    A ``BaseException`` (as ``KeyboardInterrupt``), so that no ``except Exception`` of the
+    work swallows it: it ends the work and reaches whoever set the deadline.
+    """
+
+
+_deadline = threading.local()
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Stop the long work of this thread after *seconds*: it raises :class:`OutOfTime`.
+
+    The work checks the time where it reports its progress (each search call starts a
+    :class:`Progress`, and updates it every 65,536 moves), so a search stops soon after the
+    deadline instead of running to the end of its budget. The web playground runs each
+    request under the deadline of its time limit; nested deadlines keep the earliest.
+
+    Examples
+    --------
+    >>> with deadline(0.0):
+    ...     check_deadline()
+    Traceback (most recent call last):
+    ...
+    nimlab._progress.OutOfTime: the work ran past its deadline
+    >>> with deadline(60):
+    ...     check_deadline()
+    """
+    old: float | None = getattr(_deadline, "until", None)
+    until = time.monotonic() + seconds
+    _deadline.until = until if old is None else min(old, until)
+    try:
+        yield
+    finally:
+        _deadline.until = old
+
+
+def check_deadline() -> None:
+    """Raise :class:`OutOfTime` when this thread's :func:`deadline` has passed."""
+    until: float | None = getattr(_deadline, "until", None)
+    if until is not None and time.monotonic() > until:
+        raise OutOfTime("the work ran past its deadline")
 
 
 class Progress:
@@ -50,6 +97,7 @@ class Progress:
     def __init__(
         self, label: str, total: int, unit: str, *, start: int = 0, enabled: bool = True
     ) -> None:
+        check_deadline()
         self.label = label
         self.total = total
         self.unit = unit
@@ -69,6 +117,7 @@ class Progress:
 
     def update(self, done: int, detail: str | None = None) -> None:
         """Record that *done* items (of the total) are finished, with a line of *detail*."""
+        check_deadline()
         self.done = done
         if detail is not None:
             self.detail = detail

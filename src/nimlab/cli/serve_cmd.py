@@ -28,7 +28,7 @@ __all__ = ["serve_cmd"]
     type=click.IntRange(1, 64),
     default=4,
     show_default=True,
-    help="Computations running at once (threads).",
+    help="Expensive computations running at once (worker processes).",
 )
 def serve_cmd(
     game_files: tuple[str, ...], host: str, port: int, time_limit: float, workers: int
@@ -55,7 +55,10 @@ def serve_cmd(
     _check_game_files(game_files)
     _check_address(host, port)
     menu = GameMenu.at_startup(game_files)
-    app = create_app(Limits(time_limit=time_limit, workers=workers), menu=menu)
+    # the slow lane's searches run in worker processes: the server's own process (its
+    # event loop and the fast lane of cheap requests) then stays responsive under load
+    limits = Limits(time_limit=time_limit, workers=workers, processes=True)
+    app = create_app(limits, menu=menu)
     click.echo(f"nimlab playground on http://{host}:{port} (Ctrl-C stops it)")
     # keep idle connections longer than clients usually do, so that a client never reuses a
     # connection the server is closing at that moment

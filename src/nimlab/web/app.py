@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import nimlab
 from nimlab.catalog.registry import no_game_files
 from nimlab.web import service
-from nimlab.web.limits import Busy, Limits, TooSlow, WorkerPool
+from nimlab.web.limits import Busy, Limits, RemoteError, TooSlow, WorkerPool
 from nimlab.web.models import (
     AnalysisRequest,
     ComputerRequest,
@@ -199,10 +199,13 @@ def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = 
     """
     lim = limits or Limits()
     games_menu = menu or service.GameMenu.at_startup()
-    pool = WorkerPool(lim)
+    pool = WorkerPool(lim, service.start_worker, (games_menu.files,))
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> Any:
+        await pool.start()
+        for name in templates.env.list_templates():  # compiled now, not in the first burst
+            templates.env.get_template(name)
         yield
         pool.shutdown()
 
@@ -249,6 +252,13 @@ def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = 
             return JSONResponse(_error_body(msg, type(exc).__name__), status_code=status)
         return page_error(request, status, msg)
 
+    @app.exception_handler(RemoteError)
+    async def on_remote(request: Request, exc: RemoteError) -> Response:
+        msg = _first_line(str(exc))
+        if wants_json(request):
+            return JSONResponse(_error_body(msg, exc.kind), status_code=exc.status)
+        return page_error(request, exc.status, msg)
+
     @app.exception_handler(Busy)
     @app.exception_handler(TooSlow)
     async def on_limit(request: Request, exc: Exception) -> Response:
@@ -288,26 +298,19 @@ def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = 
         """The games of this server, fixed when it started."""
         return games_menu.entries
 
-    def game_of(req: GameRequest) -> Callable[[], nimlab.Ruleset[Any]]:
-        """The request's game, to build in a worker: its name is checked against the menu
-        here, before anything else (nothing is read or imported for a refused name)."""
-        name = games_menu.resolve(req.game)
-        params = req.param_texts()
-        return lambda: service.build_game(name, params)
-
-    async def at_position(
-        req: PositionRequest, compute: Callable[[nimlab.Ruleset[Any], Any], dict[str, Any]]
-    ) -> dict[str, Any]:
-        """Read the request's game and position, then ``compute(game, position)``, in a
-        worker of the pool (with its time limit)."""
-        build = game_of(req)
-
-        def work() -> dict[str, Any]:
-            g = build()
-            pos = service.read_position(g, req.position, lim)
-            return compute(g, pos)
-
-        result: dict[str, Any] = await run(work)
+    async def compute(req: GameRequest, kind: str, **options: Any) -> dict[str, Any]:
+        """The request's computation, in a worker of the pool (with its time limit). The
+        game's name is checked against the menu here, before anything else: nothing is
+        read or imported for a refused name."""
+        task = service.Task(
+            kind,
+            games_menu.resolve(req.game),
+            tuple(req.param_texts().items()),
+            getattr(req, "position", ""),
+            lim,
+            tuple(options.items()),
+        )
+        result: dict[str, Any] = await pool.run(service.run_task, task)
         return result
 
     @app.get("/api/games", tags=["games"], summary="Every game of the registry")
@@ -318,31 +321,23 @@ def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = 
     @app.post("/api/position", tags=["play"], summary="Validate a position")
     async def api_position(req: PositionRequest) -> dict[str, Any]:
         """The position normalised by the game's rules, its drawing and whether it is over."""
-        return await at_position(req, lambda g, pos: service.state(g, pos, lim))
+        return await compute(req, "position")
 
     @app.post("/api/random", tags=["play"], summary="A random position")
     async def api_random(req: RandomRequest) -> dict[str, Any]:
         """A random valid position with heaps (or coordinates) up to ``size``."""
-
-        build = game_of(req)
-
-        def work() -> dict[str, Any]:
-            return service.random_position(build(), req.size, lim, req.seed)
-
-        result: dict[str, Any] = await run(work)
-        return result
+        return await compute(req, "random", size=req.size, seed=req.seed)
 
     @app.post("/api/move", tags=["play"], summary="Play a move")
     async def api_move(req: MoveRequest) -> dict[str, Any]:
         """Check the player's move against the rules; the new position, or 400 if illegal."""
-        return await at_position(req, lambda g, pos: service.apply_move(g, pos, req.move, lim))
+        return await compute(req, "move", move=req.move)
 
     @app.post("/api/computer", tags=["play"], summary="The computer's move")
     async def api_computer(req: ComputerRequest) -> dict[str, Any]:
         """The computer's move at the given strength, and the new position."""
-        return await at_position(
-            req,
-            lambda g, pos: service.computer_move(g, pos, req.misere, req.strength, lim, req.seed),
+        return await compute(
+            req, "computer", misere=req.misere, strength=req.strength, seed=req.seed
         )
 
     @app.post("/api/analysis", tags=["understand"], summary="Outcome, value and options")
@@ -350,31 +345,28 @@ def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = 
         """Outcome (P/N), Grundy value, every option coloured winning or losing for the
         mover, the winning moves, and with ``explain`` the explanation of the winning move
         (binary table, nim-sum, theorem id, construction)."""
-        return await at_position(
-            req, lambda g, pos: service.analyse(g, pos, req.misere, lim, explain=req.explain)
-        )
+        return await compute(req, "analysis", misere=req.misere, explain=req.explain)
 
     @app.post("/api/tree", tags=["understand"], summary="Game tree (SVG)")
     async def api_tree(req: PositionRequest) -> dict[str, Any]:
         """The game tree of a small position as SVG, shallower (or merged) when large."""
-        return await at_position(req, lambda g, pos: service.tree_svg(g, pos, lim))
+        return await compute(req, "tree")
 
     @app.post("/api/table", tags=["understand"], summary="Grundy table of a two-heap game")
     async def api_table(req: TableRequest) -> dict[str, Any]:
         """Grundy values (misère: P/N) of the positions (x, y), x, y < size, position marked."""
-        return await at_position(
-            req, lambda g, pos: service.grundy_table(g, pos, req.misere, req.size, lim)
-        )
+        return await compute(req, "table", misere=req.misere, size=req.size)
 
     @app.post("/api/multiplayer", tags=["multiplayer"], summary="Who moves last ([SM])")
     async def api_multiplayer(req: MultiplayerRequest) -> dict[str, Any]:
         """With m players and their preferences: the last mover under perfect play, every
         option's last mover and the options the player to move picks."""
-        return await at_position(
+        return await compute(
             req,
-            lambda g, pos: service.multiplayer(
-                g, pos, req.players, req.preference, req.to_move, lim
-            ),
+            "multiplayer",
+            players=req.players,
+            preference=req.preference,
+            to_move=req.to_move,
         )
 
     # -- pages ----------------------------------------------------------------------------

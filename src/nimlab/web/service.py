@@ -28,17 +28,20 @@ from __future__ import annotations
 import difflib
 import random
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import Any, Literal
 
 import nimlab
-from nimlab.catalog.registry import load_game_file
-from nimlab.web.limits import Limits
+from nimlab.catalog.registry import load_game_file, no_game_files
+from nimlab.planner import Method, plan
+from nimlab.web.limits import Limits, heavy
 
 __all__ = [
     "STRENGTHS",
     "GameMenu",
+    "Task",
     "analyse",
     "apply_move",
     "build_game",
@@ -50,6 +53,8 @@ __all__ = [
     "multiplayer",
     "random_position",
     "read_position",
+    "run_task",
+    "start_worker",
     "state",
     "tree_svg",
     "view",
@@ -143,6 +148,8 @@ class GameMenu:
     ----------
     infos : iterable of nimlab.GameInfo
         The games served.
+    files : tuple of str
+        The game files they come from (a worker process loads them too).
 
     Examples
     --------
@@ -155,8 +162,9 @@ class GameMenu:
     nimlab.core.errors.UnknownGameError: unknown game '/tmp/evil.py:x': the playground plays only the games it was started with, named as in its game menu (a file cannot be named in a request)
     """
 
-    def __init__(self, infos: Iterable[nimlab.GameInfo]) -> None:
+    def __init__(self, infos: Iterable[nimlab.GameInfo], files: tuple[str, ...] = ()) -> None:
         self.infos = tuple(infos)
+        self.files = files
         self.entries = [game_info(i) for i in self.infos]
         self._keys: dict[str, str] = {}
         for i in self.infos:
@@ -175,9 +183,10 @@ class GameMenu:
         >>> "nim" in [e["name"] for e in GameMenu.at_startup().entries]
         True
         """
-        for path in game_files:
+        files = tuple(str(p) for p in game_files)
+        for path in files:
             load_game_file(path)
-        return cls(nimlab.games())
+        return cls(nimlab.games(), files)
 
     def resolve(self, name: str) -> str:
         """The canonical name of the game *name* names, or ``UnknownGameError``.
@@ -304,6 +313,44 @@ def estimate_moves(g: nimlab.Ruleset[Any], pos: Any) -> int | None:
     return g.estimate_moves(pos)
 
 
+def _about(n: int) -> str:
+    """A count written short, even beyond floats: ``1.23e+06``, ``10^400``.
+
+    Examples
+    --------
+    >>> _about(1234567), _about(10**400 * 3)
+    ('1.23e+06', '10^400')
+    """
+    if n < 10**300:
+        return f"{n:.3g}"
+    return f"10^{len(str(n)) - 1}"
+
+
+def _short(text: str, width: int = 60) -> str:
+    """*text*, cut to *width* characters with an ellipsis (a position of 1,000 digits)."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+#: methods of the planner that answer at once (no search): requests that use only these
+#: stay in the fast lane of the worker pool
+_QUICK = frozenset({Method.CLOSED_FORM, Method.CONSTRUCTION})
+
+
+def _quick(g: nimlab.Ruleset[Any], pos: Any, question: str, misere: bool = False) -> bool:
+    """Whether the planner answers *question* at *pos* without a search."""
+    try:
+        return plan(g, question, pos, misere=misere).method in _QUICK
+    except nimlab.NimlabError:
+        return False
+
+
+def _lane_by_moves(g: nimlab.Ruleset[Any], pos: Any, limits: Limits) -> None:
+    """A scan of the moves of *pos*: the slow lane when they may be many."""
+    est = estimate_moves(g, pos)
+    if est is None or est > limits.fast_moves:
+        heavy()
+
+
 def _too_many_moves(g: nimlab.Ruleset[Any], pos: Any, limits: Limits) -> int | None:
     est = estimate_moves(g, pos)
     return est if est is not None and est > limits.max_moves else None
@@ -382,6 +429,14 @@ def analyse(
     """
     big = _too_many_moves(g, pos, limits)
     method: Literal["auto", "formula"] = "formula" if big else "auto"
+    if not big:
+        if not (
+            _quick(g, pos, "outcome", misere)
+            and (misere or _quick(g, pos, "grundy"))
+            and _quick(g, pos, "moves", misere)
+        ):
+            heavy()
+        _lane_by_moves(g, pos, limits)
     solver = _solver(g, limits)
     is_p = solver.is_p(pos, misere, method)
     value: int | None = None
@@ -404,7 +459,7 @@ def analyse(
         winning = nimlab.winning_moves(g, pos, misere, max_positions=limits.max_positions, limit=3)
         out["winning_moves"] = [g.format_position(m) for m in winning]
     if big:
-        out["options_note"] = f"about {big:.3g} moves: too many to list here; type your move"
+        out["options_note"] = f"about {_about(big)} moves: too many to list here; type your move"
     else:
         opts, more = _options(g, pos, limits, limits.max_options)
         out["more_options"] = more
@@ -511,7 +566,8 @@ def _require_playable(g: nimlab.Ruleset[Any], pos: Any, limits: Limits) -> None:
     big = _too_many_moves(g, pos, limits)
     if big:
         raise WebInputError(
-            f"{g.format_position(pos)} has about {big:.3g} moves, more than the playground "
+            f"{_short(g.format_position(pos))} has about {_about(big)} moves, more than the "
+            "playground "
             f"lists ({limits.max_moves:,}); play a smaller position (analysis still works)"
         )
 
@@ -541,6 +597,7 @@ def _read_move(g: nimlab.Ruleset[Any], pos: Any, text: str, limits: Limits) -> A
 
 def _legal(g: nimlab.Ruleset[Any], pos: Any, new: Any, limits: Limits) -> Any:
     """The option of *pos* equal to *new* (or to it up to the game's symmetry), else None."""
+    _lane_by_moves(g, pos, limits)
     target = g.canonical(new)
     match = None
     for m in islice(g.moves(pos), limits.max_moves):
@@ -613,7 +670,10 @@ def computer_move(
     perfect = strength == "perfect" or (strength == "mixed" and rng.random() < MIXED_PERFECT)
     how = "random move"
     mv = None
+    _lane_by_moves(g, pos, limits)
     if perfect:
+        if not _quick(g, pos, "moves", misere):
+            heavy()
         mv = nimlab.winning_move(
             g, pos, misere, max_positions=limits.max_positions, max_moves=limits.max_moves
         )
@@ -714,6 +774,7 @@ def multiplayer(
     if len(preference) > MAX_PARAM_CHARS:
         raise WebInputError(f"the preference is too long (at most {MAX_PARAM_CHARS} characters)")
     _require_playable(g, pos, limits)
+    heavy()  # a search of every position below (no closed form for m players)
     prof = (
         nimlab.PreferenceProfile.parse(preference, players)
         if preference.strip()
@@ -736,3 +797,83 @@ def multiplayer(
         ],
         "more_options": len(c.options) > limits.max_options,
     }
+
+
+# -- one request's computation, as plain values ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Task:
+    """One computation of the JSON API as plain values, so that it can run in a worker
+    process of the server's slow lane (:func:`run_task` runs it).
+
+    Attributes
+    ----------
+    kind : str
+        ``position``, ``random``, ``move``, ``computer``, ``analysis``, ``tree``, ``table``
+        or ``multiplayer``.
+    game : str
+        The canonical name of a game of the server's menu (resolved already).
+    params : tuple of (str, str)
+        The game's parameters as texts.
+    position : str
+        The position as typed ('' for ``random``).
+    limits : Limits
+        The bounds of the request.
+    options : tuple of (str, object)
+        The endpoint's own fields (``misere``, ``move``, ``size``, ...).
+    """
+
+    kind: str
+    game: str
+    params: tuple[tuple[str, str], ...]
+    position: str
+    limits: Limits = field(default_factory=Limits)
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+def run_task(task: Task) -> dict[str, Any]:
+    """Run a :class:`Task` (with no game file loadable while it runs).
+
+    Examples
+    --------
+    >>> run_task(Task("analysis", "nim", (), "3 4 5", options=(("misere", False),)))["winning_moves"]
+    ['1 4 5']
+    >>> run_task(Task("position", "/tmp/x.py:evil", (), "3"))
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.UnknownGameError: unknown game '/tmp/x.py:evil': this program loads no game file here (game files are given when it starts)
+    """
+    with no_game_files():
+        lim = task.limits
+        o = dict(task.options)
+        g = build_game(task.game, dict(task.params))
+        if task.kind == "random":
+            return random_position(g, o["size"], lim, o.get("seed"))
+        pos = read_position(g, task.position, lim)
+        misere = bool(o.get("misere", False))
+        if task.kind == "position":
+            return state(g, pos, lim)
+        if task.kind == "move":
+            return apply_move(g, pos, o["move"], lim)
+        if task.kind == "computer":
+            return computer_move(g, pos, misere, o["strength"], lim, o.get("seed"))
+        if task.kind == "analysis":
+            return analyse(g, pos, misere, lim, explain=bool(o.get("explain", False)))
+        if task.kind == "tree":
+            return tree_svg(g, pos, lim)
+        if task.kind == "table":
+            return grundy_table(g, pos, misere, o["size"], lim)
+        if task.kind == "multiplayer":
+            return multiplayer(g, pos, o["players"], o["preference"], o["to_move"], lim)
+        raise WebInputError(f"unknown computation {task.kind!r}")
+
+
+def start_worker(game_files: tuple[str, ...]) -> None:
+    """Start a worker process of the server's slow lane: the server's games, and no game
+    file loaded after them (for the life of the process)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
+    GameMenu.at_startup(game_files)
+    no_game_files().__enter__()  # never left: no request of this process loads a file

@@ -145,12 +145,12 @@ def test_a_list_that_is_not_move_closed_is_compared_with_the_engine(
 ) -> None:
     import dataclasses
 
-    import nimlab.theory.registry as registry
+    from nimlab import planner
     from nimlab.catalog import game
     from nimlab.theory.registry import Instance
     from nimlab.theory.sh import odd_box
 
-    monkeypatch.setattr(registry, "ENGINE_MIN_POSITIONS", 1)
+    monkeypatch.setattr(planner, "DEFAULT_BUDGETS", planner.Budgets(engine_min_positions=1))
     g = game("single-delete")
     four = dataclasses.replace(  # Sh-P7 on four odd heaps only
         theorem("Sh-P7"), instances=lambda b: iter([Instance(g, list(odd_box(4, b)))])

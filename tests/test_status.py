@@ -154,7 +154,10 @@ def test_explanations_cite_the_status_they_use(capsys: pytest.CaptureFixture[str
     assert "status: Sh-T6* is conjectured" in e.render_text()
     assert explain("nim", (3, 4, 5)).status == "S19-T1 is proved: published proof"
     five = explain(SD, (2, 4, 6, 8, 10))
-    assert five.method == "exhaustive search" and five.theorem is None
+    # no criterion for five heaps not all odd: the explanation names the method that
+    # decided the outcome, as nimlab.answer reports it
+    assert five.method == nimlab.answer(SD, (2, 4, 6, 8, 10)).method == "search"
+    assert five.theorem is None
     assert (
         main(["moves", "single-delete", "8", "12", "14", "46", "--winning", "--explain", "--json"])
         == 0

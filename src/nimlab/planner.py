@@ -141,6 +141,10 @@ class Budgets:
         Most winning moves listed when no limit is given.
     max_listed : int
         Most positions a check of an explicit list of positions materialises.
+    engine_min_positions : int
+        A claim over positions that are not move-closed is compared with the compiled
+        engine's solve of every multiset of heaps below the largest heap from this many
+        multisets on (fewer: with search, cheaper than compiling).
 
     Examples
     --------
@@ -162,7 +166,8 @@ class Budgets:
     max_moves: int = 5_000_000
     scan_max_moves: int = 200_000
     list_limit: int = 10_000
-    max_listed: int = 5_000_000
+    max_listed: int = 2_000_000
+    engine_min_positions: int = 20_000
 
     def default_search(self) -> bool:
         """Whether the search's budgets (``max_positions``, ``max_moves``) are the defaults.
@@ -321,6 +326,18 @@ def _value_plan(
                 else "the game's closed form applies at this position"
             )
             return Plan(question, Method.CLOSED_FORM, theorem, reason, value=closed)
+    if question is not Question.GRUNDY and method == "auto" and Method.CONSTRUCTION not in avoid:
+        c = g.strategy(pos, question is Question.MISERE)
+        if c is not None:
+            # a construction's own move is None exactly at a P-position
+            return Plan(
+                question,
+                Method.CONSTRUCTION,
+                c.theorem,
+                f"{c.procedure} finds a winning move exactly at the N-positions",
+                fallback=Method.SEARCH,
+                value=c,
+            )
     search_reason = (
         "method='search' asks for an exhaustive search"
         if method == "search"
@@ -513,14 +530,68 @@ def _sequence_plan(g: Ruleset[Any]) -> Plan:
     )
 
 
-def _check_plan(g: Ruleset[Any], vectorised: bool, compiled: bool) -> Plan:
-    """The plan of a check of a claim over a space of positions.
+#: The walks of verification spaces (their ``walk`` class attribute) by each check.
+_VECTORISED_WALKS = frozenset({"box"})
+_COMPILED_WALKS = frozenset({"box", "sorted box", "distinct box", "sorted total", "index"})
 
-    *vectorised*: the space is a box with a vectorised claim; *compiled*: the space has a
-    compiled walk (a box, sorted or index space) for games with a compiled model.
+
+def _check_plan(
+    g: Ruleset[Any],
+    space: Any,
+    shape: tuple[int, ...] | None,
+    budgets: Budgets,
+    kind: str,
+    vectorised: bool,
+    compiled: bool,
+    avoid: frozenset[Method],
+) -> Plan:
+    """The plan of a check of a claim of *kind* over *space* (a verification space).
+
+    *vectorised*: a vectorised form of the claim exists; *compiled*: the claim may be
+    compiled (or tabulated) with the game's compiled move model.
     """
     q = Question.CHECK
-    if vectorised:
+    if space is None and shape is not None:
+        # positions that are not move-closed: the claim is compared with solved values
+        n = len(shape)
+        multisets = math.comb(max(shape) + n - 1, n) if n else 0
+        if (
+            has_compiled_model(g)
+            and 1 <= n <= 6
+            and multisets >= budgets.engine_min_positions
+            and Method.COMPILED_ENGINE not in avoid
+        ):
+            return Plan(
+                q,
+                Method.COMPILED_ENGINE,
+                None,
+                "the positions are not move-closed: the claim is compared with the values "
+                f"of the compiled engine's solve of the {multisets:,} multisets of heaps below",
+                fallback=Method.SEARCH,
+            )
+        return Plan(
+            q,
+            Method.SEARCH,
+            None,
+            "the positions are not move-closed: the claim is compared with exhaustive search",
+        )
+    walk = getattr(space, "walk", "list")
+    if (
+        kind == "grundy"
+        and Method.COMPILED_SEQUENCE not in avoid
+        and walk in ("box", "sorted box")
+        and getattr(space, "n_heaps", None) == 1
+        and getattr(space, "low", None) == 0
+        and isinstance(g, HeapRuleset)
+        and g.sequence_kernel() is not None
+    ):
+        return Plan(
+            q,
+            Method.COMPILED_SEQUENCE,
+            None,
+            "the claim is compared, heap by heap, with the game's compiled sequence",
+        )
+    if vectorised and walk in _VECTORISED_WALKS and Method.VECTORISED_CHECK not in avoid:
         return Plan(
             q,
             Method.VECTORISED_CHECK,
@@ -528,7 +599,7 @@ def _check_plan(g: Ruleset[Any], vectorised: bool, compiled: bool) -> Plan:
             "the claim is evaluated over whole arrays of the box",
             fallback=Method.PYTHON_CHECK,
         )
-    if compiled:
+    if compiled and walk in _COMPILED_WALKS and Method.COMPILED_CHECK not in avoid:
         return Plan(
             q,
             Method.COMPILED_CHECK,
@@ -540,7 +611,7 @@ def _check_plan(g: Ruleset[Any], vectorised: bool, compiled: bool) -> Plan:
         q,
         Method.PYTHON_CHECK,
         None,
-        "the positions are listed one by one: the claim is checked in Python",
+        "the claim is checked position by position in Python",
         note="a check in Python costs about 10-50 µs per position and option",
     )
 
@@ -554,9 +625,10 @@ def plan(
     misere: bool = False,
     kind: str = "grundy",
     method: str = "auto",
-    budgets: Budgets = DEFAULT_BUDGETS,
+    budgets: Budgets | None = None,
     calls: int = 1,
     avoid: frozenset[Method] = frozenset(),
+    space: Any = None,
     vectorised: bool = False,
     compiled: bool = False,
 ) -> Plan:
@@ -582,15 +654,21 @@ def plan(
         For values, outcomes and moves: ``auto``, ``search`` (exhaustive search only) or
         ``formula`` (closed forms only: the search that runs refuses to search). For
         tables, the engine asked: ``auto``, ``kernel``, ``compiled`` or ``generic``.
-    budgets : Budgets
+    budgets : Budgets, optional
         The thresholds and the search's budgets (non-default search budgets keep the
-        Python search, with those budgets).
+        Python search, with those budgets); by default :data:`DEFAULT_BUDGETS`, read at
+        each call.
     calls : int
         How many times this game (and number of heaps) was asked in a row (values).
     avoid : frozenset of Method
         Methods that could not run: the plan picks the next one.
+    space : object
+        For checks: the verification space (None with a *shape*: positions that are not
+        move-closed, below that box, compared with solved values) (its ``walk`` class attribute says how it
+        can be walked: ``box``, ``sorted box``, ``index``, ``list``, ...); *kind* is then
+        the claim's (``grundy``, ``p-set``, ``misere-p-set``).
     vectorised, compiled : bool
-        For checks: the space and claim allow a vectorised or a compiled check.
+        For checks: a vectorised form of the claim exists; the claim may be compiled.
 
     Returns
     -------
@@ -614,6 +692,8 @@ def plan(
     >>> str(p.method), str(p.fallback)
     ('compiled table', 'compiled engine')
     """
+    if budgets is None:
+        budgets = DEFAULT_BUDGETS
     if isinstance(game, str):
         from nimlab.catalog.registry import as_game
 
@@ -638,4 +718,13 @@ def plan(
         return _table_plan(g, tuple(shape), kind, method, budgets, avoid)
     if q is Question.SEQUENCE:
         return _sequence_plan(g)
-    return _check_plan(g, vectorised, compiled)
+    return _check_plan(
+        g,
+        space,
+        None if shape is None else tuple(shape),
+        budgets,
+        kind,
+        vectorised,
+        compiled,
+        avoid,
+    )

@@ -36,6 +36,7 @@ from nimlab.core.kernels import (
 )
 from nimlab.core.params import as_index
 from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.planner import DEFAULT_BUDGETS, Method, Question, plan
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -47,16 +48,12 @@ __all__ = [
 Kind = Literal["grundy", "outcome", "misere"]
 _KINDS = ("grundy", "outcome", "misere")
 _ENGINES = ("auto", "kernel", "compiled", "generic")
-#: Tables have 1 to this many heaps.
-MAX_TABLE_HEAPS = 6
-#: engine="auto" uses the compiled engine from this many cells on (smaller tables are
-#: solved by the Python search faster than numba compiles the game's kernel).
-COMPILED_MIN_CELLS = 20_000
-
+#: Tables have 1 to this many heaps (the planner's budgets).
+MAX_TABLE_HEAPS = DEFAULT_BUDGETS.max_table_heaps
 #: Default memory budget of one table (values plus the kernel's bitsets), in bytes.
-DEFAULT_MAX_BYTES = 4 * 2**30
+DEFAULT_MAX_BYTES = DEFAULT_BUDGETS.table_max_bytes
 #: Default budget of positions for the generic (pure Python) path.
-DEFAULT_MAX_GENERIC = 2_000_000
+DEFAULT_MAX_GENERIC = DEFAULT_BUDGETS.table_max_positions
 
 
 def _as_game(game: Ruleset[Any] | str) -> Ruleset[Any]:
@@ -510,46 +507,63 @@ def table(
         )
     g = _as_game(game)
     dims = _shape(g, shape)
+    avoid: frozenset[Method] = frozenset()
+    while True:
+        p = plan(g, Question.TABLE, shape=dims, kind=kind, method=engine, avoid=avoid)
+        if p.method is Method.COMPILED_TABLE:
+            res = _by_kernel(g, dims, kind, max_bytes, p.value, progress)
+            if res is not None:
+                return res
+        elif p.method is Method.COMPILED_ENGINE:
+            from nimlab.engine.compiled import compiled_table
+
+            values = compiled_table(g, dims, kind, max_bytes, progress=progress)
+            if values is not None:
+                return _from_compiled(g, dims, kind, values)
+            if p.fallback is None:
+                raise InvalidParameterError(
+                    f"{g.label()}: no compiled move model (the game's compiled_options hook "
+                    "gives none, or it does not compile); use engine='auto' or 'generic'"
+                )
+        else:
+            return _generic_table(g, dims, kind, max_positions)
+        if engine == "kernel":
+            raise InvalidParameterError(
+                f"{g.label()}: no compiled {kind} kernel for {len(dims)} heaps "
+                "(the game's table_kernel hook gives none); use engine='auto' or 'generic'"
+            )
+        avoid |= {p.method}
+
+
+def _by_kernel(
+    g: Ruleset[Any],
+    dims: tuple[int, ...],
+    kind: str,
+    max_bytes: int,
+    spec: TableKernel,
+    progress: bool,
+) -> npt.NDArray[Any] | None:
+    """The table by the game's kernel *spec* in its public form, or None if it does not
+    apply."""
+    try:  # kernel games take every box position once the number of heaps fits
+        g.validate((0,) * len(dims))
+    except InvalidPositionError as exc:
+        raise InvalidParameterError(
+            f"{g.label()}: cannot tabulate the shape {dims}: {exc}"
+        ) from None
     try:
-        spec = _table_kernel(g, dims, kind) if engine in ("auto", "kernel") else None
+        res = _kernel_table(g, dims, kind, max_bytes, spec, progress)
+    except NimlabError:
+        raise
     except (KeyError, TypeError, ValueError) as exc:  # pragma: no cover - defensive
         raise InvalidParameterError(f"{g.label()}: cannot build a table kernel: {exc}") from exc
-    if spec is not None:
-        try:  # kernel games take every box position once the number of heaps fits
-            g.validate((0,) * len(dims))
-        except InvalidPositionError as exc:
-            raise InvalidParameterError(
-                f"{g.label()}: cannot tabulate the shape {dims}: {exc}"
-            ) from None
-        try:
-            res = _kernel_table(g, dims, kind, max_bytes, spec, progress)
-        except NimlabError:
-            raise
-        except (KeyError, TypeError, ValueError) as exc:  # pragma: no cover - defensive
-            raise InvalidParameterError(f"{g.label()}: cannot build a table kernel: {exc}") from exc
-        if res is not None:
-            if kind == "grundy":
-                return _compact(res)
-            if kind == "outcome":
-                return np.asarray(res == 0)
-            return res.astype(np.bool_)
-    if engine == "kernel":
-        raise InvalidParameterError(
-            f"{g.label()}: no compiled {kind} kernel for {len(dims)} heaps "
-            "(the game's table_kernel hook gives none); use engine='auto' or 'generic'"
-        )
-    if engine == "compiled" or (engine == "auto" and math.prod(dims) >= COMPILED_MIN_CELLS):
-        from nimlab.engine.compiled import compiled_table
-
-        values = compiled_table(g, dims, kind, max_bytes, progress=progress)
-        if values is not None:
-            return _from_compiled(g, dims, kind, values)
-        if engine == "compiled":
-            raise InvalidParameterError(
-                f"{g.label()}: no compiled move model (the game's compiled_options hook "
-                "gives none, or it does not compile); use engine='auto' or 'generic'"
-            )
-    return _generic_table(g, dims, kind, max_positions)
+    if res is None:
+        return None
+    if kind == "grundy":
+        return _compact(res)
+    if kind == "outcome":
+        return np.asarray(res == 0)
+    return res.astype(np.bool_)
 
 
 def _from_compiled(

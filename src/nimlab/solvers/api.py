@@ -46,10 +46,13 @@ class Answer:
         ``"compiled table"`` (a compiled kernel over the box below the position),
         ``"compiled sequence"`` (one heap of a game with a compiled recurrence),
         ``"compiled engine"`` (the compiled solver of the game's move model),
-        ``"search"`` (exhaustive search), or ``"sum of components"`` (the XOR of the
-        Grundy values of the parts of a disjunctive sum, each in *parts*).
+        ``"construction"`` (an outcome: the procedure of a proof builds a winning move
+        exactly at N-positions), ``"search"`` (exhaustive search), or ``"sum of
+        components"`` (the XOR of the Grundy values of the parts of a disjunctive sum,
+        each in *parts*): the method :func:`nimlab.planner.plan` chose and that ran (a
+        method that could not run is replaced by the plan's fallback, named here).
     theorem : str or None
-        The id of the result behind a closed form.
+        The id of the result behind a closed form or a construction.
     parts : tuple of Answer
         The components of a sum, each with its own method.
 
@@ -365,6 +368,8 @@ def _outcome(
         p = _plan_value(g, pos, question, m, max_positions, max_moves, avoid)
         if p.method is PlanMethod.CLOSED_FORM:
             return found(bool(p.value), p.method, p.theorem)
+        if p.method is PlanMethod.CONSTRUCTION:
+            return found(p.value.one() is None, p.method, p.theorem)
         if p.method is PlanMethod.SUM_OF_COMPONENTS:
             # a sum: P when the XOR of its parts' Grundy values is 0
             total = _grundy(g, pos, m, max_positions, max_moves)

@@ -17,7 +17,7 @@ from typing import Any
 
 from nimlab.core.ruleset import Ruleset
 
-__all__ = ["BinaryRow", "BinaryTable", "Explanation", "explain"]
+__all__ = ["BinaryRow", "BinaryTable", "Explanation", "explain", "method_phrase"]
 
 
 @dataclass(frozen=True)
@@ -104,8 +104,9 @@ class Explanation:
     status : str or None
         The status of ``theorem`` (proved, conjectured with its verified bound, ...).
     method : str
-        How the outcome was decided: ``"closed form"`` (of ``theorem``), ``"construction"``
-        or ``"exhaustive search"``.
+        How the outcome was decided, exactly as :func:`nimlab.answer` reports it
+        (:attr:`nimlab.Answer.method`): ``"closed form"`` (of ``theorem``),
+        ``"construction"``, ``"search"``, ``"compiled engine"``, ...
     """
 
     game: str
@@ -280,17 +281,40 @@ def _binary_table(before: tuple[int, ...], after: tuple[int, ...] | None, K: int
 
 
 def _value(g: Ruleset[Any], pos: Any, misere: bool) -> tuple[str | None, str | None]:
-    """(name, value) of the closed form at *pos*."""
+    """(name, value) of the closed form at *pos*, as the planner finds it."""
+    from nimlab.planner import Method, Question, plan
+
     if not misere:
-        gv = g.closed_grundy(pos)
-        if gv is not None:
-            return "Grundy value", str(gv)
-        p = g.closed_is_p(pos)
-    else:
-        p = g.closed_misere_is_p(pos)
-    if p is None:
+        gv = plan(g, Question.GRUNDY, pos, method="formula")
+        if gv.method is Method.CLOSED_FORM:
+            return "Grundy value", str(gv.value)
+    p = plan(g, Question.OUTCOME, pos, misere=misere, method="formula")
+    if p.method is not Method.CLOSED_FORM:
         return None, None
-    return "outcome by the closed form", "P" if p else "N"
+    return "outcome by the closed form", "P" if p.value else "N"
+
+
+#: How an explanation names each method that decides an outcome.
+_BY = {
+    "closed form": "the closed form",
+    "sum of components": "the sum of its components (the XOR of their Grundy values)",
+    "compiled table": "a compiled table of the positions below it",
+    "compiled sequence": "the game's compiled sequence of Grundy values",
+    "compiled engine": "the compiled engine (the game's compiled move model)",
+    "search": "exhaustive search",
+    "construction": "the construction",
+}
+
+
+def method_phrase(method: str) -> str:
+    """How an explanation names *method* (an :attr:`nimlab.Answer.method`).
+
+    Examples
+    --------
+    >>> method_phrase("search")
+    'exhaustive search'
+    """
+    return _BY.get(method, method)
 
 
 def explain(
@@ -327,39 +351,34 @@ def explain(
     'S19-T7'
     """
     from nimlab.catalog.registry import as_game
-    from nimlab.engine.search import Solver
-    from nimlab.solvers.strategy import construction, winning_move
+    from nimlab.planner import Method, Question, plan
+    from nimlab.solvers.api import answer
+    from nimlab.solvers.strategy import winning_move
 
     g = as_game(game)
     pos = g.validate(position)
-    c = construction(g, pos, misere)
+    moves_plan = plan(g, Question.MOVES, pos, misere=misere)
+    c = moves_plan.value if moves_plan.method is Method.CONSTRUCTION else None
     if move is None:
         mv = c.one() if c is not None else winning_move(g, pos, misere)
     else:
         mv = g.validate(move)
-    is_p = Solver(g).is_p(pos, misere) if mv is None else False
+    # the outcome exactly as nimlab.answer finds it: the explanation names that method
+    decided = answer(g, pos, misere=misere)
+    method = decided.method
+    is_p = str(decided.value) == "P"
     procedure = c.procedure if c is not None else None
     if c is None and mv is not None:
-        procedure = "a scan of the moves scored by the closed form"
-    if misere:
-        theorem = (c.theorem if c is not None else None) or g.closed_theorem(pos, "misere")
-    else:
-        theorem = (
-            (c.theorem if c is not None else None)
-            or g.closed_theorem(pos, "grundy")
-            or g.closed_theorem(pos, "p")
-        )
-    if misere:
-        has_closed = g.closed_misere_is_p(pos) is not None
-    else:
-        has_closed = g.closed_grundy(pos) is not None or g.closed_is_p(pos) is not None
-    if has_closed:
-        method = "closed form"
-    elif c is not None:
-        method = "construction"
-    else:
-        method = "exhaustive search"
-        theorem = None
+        target = plan(g, Question.OUTCOME, mv, misere=misere, method="formula")
+        if target.method is Method.CLOSED_FORM:
+            procedure = (
+                "a scan of the moves, the closed form"
+                + (f" of {target.theorem}" if target.theorem else "")
+                + " showing this one leads to a P-position"
+            )
+        else:
+            procedure = "a scan of the moves, each option's outcome found by exhaustive search"
+    theorem = (c.theorem if c is not None else None) or decided.theorem
     notes: list[str] = []
     table = None
     K = g.nimk_equivalent(pos)
@@ -372,7 +391,7 @@ def explain(
         after = None
         if mv is not None:
             after = str(_xor(mv)) if K == 1 else "".join(map(str, table.sums_after or ()))
-        if misere:
+        if misere and method == "closed form":
             notes.append(
                 "misère play: a position with a heap > 1 is P iff every digit sum is 0; "
                 f"with all heaps <= 1 iff the number of 1-heaps is ≡ 1 (mod {K + 1})"
@@ -380,10 +399,13 @@ def explain(
     else:
         value_name, before = _value(g, pos, misere)
         after = _value(g, mv, misere)[1] if mv is not None else None
-        if value_name is None:
-            notes.append("no closed form applies here: the outcome comes from exhaustive search")
         own = g.explain_notes(pos, mv)
         notes += own if own or misere else _known_notes(g, pos, mv)
+    if method != "closed form":
+        by = method_phrase(method)
+        if method == "construction" and c is not None:
+            by = f"{c.procedure} (a construction)"
+        notes.insert(0, f"no closed form applies here: the outcome comes from {by}")
     return Explanation(
         game=g.label(),
         position=g.format_position(pos),

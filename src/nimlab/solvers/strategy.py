@@ -23,6 +23,7 @@ from typing import Any
 from nimlab.core.errors import MoveSetTooLargeError
 from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
+from nimlab.planner import DEFAULT_BUDGETS, Method, Question, plan
 
 __all__ = [
     "DEFAULT_LIST_LIMIT",
@@ -36,17 +37,19 @@ __all__ = [
     "winning_move",
 ]
 
-#: Most moves a scan scores one by one before giving up.
-DEFAULT_MAX_MOVES = 200_000
+#: Most moves a scan scores one by one before giving up (the planner's budgets).
+DEFAULT_MAX_MOVES = DEFAULT_BUDGETS.scan_max_moves
 #: Most winning moves :func:`find_winning_moves` lists when no ``limit`` is given.
-DEFAULT_LIST_LIMIT = 10_000
+DEFAULT_LIST_LIMIT = DEFAULT_BUDGETS.list_limit
 
 
 def construction(game: Ruleset[Any], position: Any, misere: bool = False) -> Construction | None:
     """The constructive strategy for a valid *position*, or None if none is known.
 
-    A game's own :meth:`~nimlab.core.ruleset.Ruleset.strategy_moves` hook (normal play)
-    counts as a construction listing every winning move.
+    The planner (:func:`nimlab.planner.plan`, question ``moves``) asks the game's
+    :meth:`~nimlab.core.ruleset.Ruleset.strategy` hook, and in normal play its
+    :meth:`~nimlab.core.ruleset.Ruleset.strategy_moves` hook, which counts as a
+    construction listing every winning move.
 
     Examples
     --------
@@ -55,19 +58,8 @@ def construction(game: Ruleset[Any], position: Any, misere: bool = False) -> Con
     >>> c.procedure, c.one()
     ("Naito's procedure (N99 §2.1)", (3, 3, 3))
     """
-    built = game.strategy(position, misere)
-    if built is not None:
-        return built
-    if not misere:
-        listed = game.strategy_moves(position)
-        if listed is not None:
-            moves = list(listed)
-            return Construction.listed(
-                f"{type(game).__name__}.strategy_moves",
-                game.p_theorem or game.grundy_theorem,
-                moves,
-            )
-    return None
+    p = plan(game, Question.MOVES, position, misere=misere)
+    return p.value if p.method is Method.CONSTRUCTION else None
 
 
 def constructive_moves(game: Ruleset[Any], position: Any, misere: bool = False) -> list[Any] | None:
@@ -182,7 +174,7 @@ def find_winning_moves(
     *,
     method: str = "auto",
     limit: int | None = None,
-    max_positions: int = 5_000_000,
+    max_positions: int = DEFAULT_BUDGETS.max_positions,
     max_moves: int = DEFAULT_MAX_MOVES,
 ) -> list[Any]:
     """Winning moves of a valid *position*: by construction, else by a bounded scan.
@@ -229,7 +221,8 @@ def find_winning_moves(
         from nimlab.core.errors import InvalidParameterError
 
         raise InvalidParameterError(f"limit must be a positive integer, got {limit}")
-    c = construction(game, position, misere) if method == "auto" else None
+    p = plan(game, Question.MOVES, position, misere=misere, method=method)
+    c: Construction | None = p.value if p.method is Method.CONSTRUCTION else None
     if c is not None and c.every is not None:
         return _take(game, position, c, limit, DEFAULT_LIST_LIMIT)
     first = c.one() if c is not None else None
@@ -258,7 +251,7 @@ def winning_move(
     position: object,
     misere: bool = False,
     *,
-    max_positions: int = 5_000_000,
+    max_positions: int = DEFAULT_BUDGETS.max_positions,
     max_moves: int = DEFAULT_MAX_MOVES,
 ) -> Any | None:
     """One winning move of *position*, or None for a P-position.

@@ -23,6 +23,7 @@ from nimlab.core.errors import NimlabError, UnknownTheoremError
 from nimlab.core.results import Counterexample
 from nimlab.core.ruleset import Ruleset
 from nimlab.core.status import ResultStatus, status_of
+from nimlab.planner import DEFAULT_BUDGETS, Method, Plan, Question, plan
 from nimlab.verification.local import Claim
 
 __all__ = [
@@ -281,7 +282,7 @@ def _check_bound(bound: object, used: bool = True) -> None:
 
 # Positions a theorem instance without a box space may list in memory (each a tuple),
 # unless max_positions raises it; counted while listing, so a huge bound stops at once.
-MAX_LISTED = 2_000_000
+MAX_LISTED = DEFAULT_BUDGETS.max_listed
 
 
 def _listed(t: Theorem, b: int, positions: Iterable[Any], budget: int | None) -> list[Any]:
@@ -361,14 +362,7 @@ def check_theorem(
         raise InvalidParameterError(f"unknown method {method!r}: choose local or search")
     from nimlab.core.errors import InvalidParameterError as _NotClosed
     from nimlab.verification.runner import LIST_CHUNK, CheckSpec, VerificationResult, run_spec
-    from nimlab.verification.spaces import (
-        BoxSpace,
-        DistinctBoxSpace,
-        IndexSpace,
-        ListSpace,
-        SortedBoxSpace,
-        SortedTotalSpace,
-    )
+    from nimlab.verification.spaces import ListSpace
 
     registered = _THEOREMS.get(t.id)
     claim: Claim = TheoremClaim(t.id) if registered is t else ObjectTheoremClaim(t)
@@ -384,11 +378,6 @@ def check_theorem(
     listed = 0
     for k, inst in enumerate(t.instances(b)):
         space = inst.space
-        fast = False
-        compiled = False
-        if _by_sequence(t, inst):
-            specs.append((inst, None))
-            continue
         if space is None:
             # materialise once: the search fallback below must see the same positions
             left = None if max_positions is None else max(0, max_positions - listed)
@@ -396,12 +385,12 @@ def check_theorem(
             inst = Instance(inst.game, _listed(t, b, inst.positions, max(cap, 0)))
             listed += len(inst.positions)  # type: ignore[arg-type]
             space = ListSpace.of(list(inst.positions), LIST_CHUNK, inst.game)
-        elif isinstance(space, BoxSpace) and t.vector_claim is not None:
-            fast = True
-        elif isinstance(
-            space, (BoxSpace, SortedBoxSpace, IndexSpace, DistinctBoxSpace, SortedTotalSpace)
-        ):
-            compiled = True  # a compiled or tabulated claim when the game has a move model
+        p = _check_plan(t, inst.game, space)
+        if p.method is Method.COMPILED_SEQUENCE:
+            specs.append((inst, None))
+            continue
+        fast = p.method is Method.VECTORISED_CHECK
+        compiled = p.method is Method.COMPILED_CHECK
         made = CheckSpec(inst.game, t.kind, claim, space, f"{t.id}#{k}", b, fast, compiled)
         check_budget(made, max_positions)
         specs.append((inst, made))
@@ -473,14 +462,7 @@ def theorem_specs(tid: str | Theorem, bound: int | None = None) -> list[Any]:
     """
     from nimlab.verification.local import CheckKind
     from nimlab.verification.runner import LIST_CHUNK, CheckSpec
-    from nimlab.verification.spaces import (
-        BoxSpace,
-        DistinctBoxSpace,
-        IndexSpace,
-        ListSpace,
-        SortedBoxSpace,
-        SortedTotalSpace,
-    )
+    from nimlab.verification.spaces import ListSpace
 
     t = tid if isinstance(tid, Theorem) else theorem(tid)
     b = t.default_bound if bound is None else bound
@@ -490,35 +472,33 @@ def theorem_specs(tid: str | Theorem, bound: int | None = None) -> list[Any]:
     out = []
     for k, inst in enumerate(t.instances(b)):
         space = inst.space
-        fast = compiled = False
         if space is None:
             space = ListSpace.of(list(inst.positions), LIST_CHUNK, inst.game)
-        elif isinstance(space, BoxSpace) and t.vector_claim is not None:
-            fast = True
-        elif isinstance(
-            space, (BoxSpace, SortedBoxSpace, IndexSpace, DistinctBoxSpace, SortedTotalSpace)
-        ):
-            compiled = True  # a compiled or tabulated claim when the game has a move model
+        # a spec walks positions: a one-heap claim is not compared with the sequence here
+        p = _check_plan(t, inst.game, space, avoid=frozenset({Method.COMPILED_SEQUENCE}))
+        fast = p.method is Method.VECTORISED_CHECK
+        compiled = p.method is Method.COMPILED_CHECK
         kind: CheckKind = t.kind
         out.append(CheckSpec(inst.game, kind, claim, space, f"{t.id}#{k}", b, fast, compiled))
     return out
 
 
-def _by_sequence(t: Theorem, inst: Instance) -> bool:
-    """Whether *inst* is a one-heap Grundy claim over heaps ``0 .. bound-1`` of a game whose
-    ``sequence_kernel`` hook computes its Grundy sequence compiled (exhaustively, by its
-    recurrence): then the claim is compared with that sequence, term by term."""
-    from nimlab.core.ruleset import HeapRuleset
-    from nimlab.verification.spaces import BoxSpace, SortedBoxSpace
-
-    sp = inst.space
-    return (
-        t.kind == "grundy"
-        and isinstance(sp, (BoxSpace, SortedBoxSpace))
-        and sp.n_heaps == 1
-        and sp.low == 0
-        and isinstance(inst.game, HeapRuleset)
-        and inst.game.sequence_kernel() is not None
+def _check_plan(
+    t: Theorem, game: Ruleset[Any], space: Any, avoid: frozenset[Method] = frozenset()
+) -> Plan:
+    """The planner's plan of the local check of *t*'s claim over *space*: the compiled
+    sequence (a one-heap Grundy claim over heaps ``0 .. bound-1`` of a game with a
+    compiled recurrence), the vectorised check (a box and a vectorised claim), the
+    compiled check (a box, sorted, distinct, total or index space: a compiled or tabulated
+    claim when the game has a move model) or the Python check."""
+    return plan(
+        game,
+        Question.CHECK,
+        space=space,
+        kind=t.kind,
+        vectorised=t.vector_claim is not None,
+        compiled=True,
+        avoid=avoid,
     )
 
 
@@ -543,12 +523,6 @@ def _check_sequence(t: Theorem, b: int, inst: Instance) -> CheckResult:
     return CheckResult(t.id, b, len(values), True, time.perf_counter() - start)
 
 
-#: Fewest positions (multisets of the heaps below the largest listed heap) for which a list
-#: that is not move-closed is compared with the compiled engine rather than the search
-#: (compiling the engine for one number of heaps costs seconds).
-ENGINE_MIN_POSITIONS = 20_000
-
-
 def _check_engine(t: Theorem, b: int, inst: Instance) -> CheckResult | None:
     """Compare the claim at every listed position of *inst* (a set that is not
     move-closed, such as all-odd heaps) with the compiled engine's exhaustive values: one
@@ -566,15 +540,14 @@ def _check_engine(t: Theorem, b: int, inst: Instance) -> CheckResult | None:
     n = len(positions[0])
     if any(type(p) is not tuple or len(p) != n for p in positions):
         return None
-    from nimlab.engine.compiled import MAX_HEAPS, CompiledSolver, has_compiled_model
-
-    if not 1 <= n <= MAX_HEAPS or not has_compiled_model(g):
-        return None
-    from math import comb
-
     side = max(max(p) for p in positions) + 1
-    if comb(side + n - 1, n) < ENGINE_MIN_POSITIONS:
+    how = plan(g, Question.CHECK, shape=(side,) * n, kind=t.kind)
+    if how.method is not Method.COMPILED_ENGINE:
         return None  # a small solve: the search costs less than compiling the engine
+    from nimlab.engine.compiled import CompiledSolver, has_compiled_model
+
+    if not has_compiled_model(g):
+        return None  # the model does not compile: the plan's fallback, search
     start = time.perf_counter()
     try:
         solver = CompiledSolver(g, n, kinds[t.kind])

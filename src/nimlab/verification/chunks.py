@@ -1,4 +1,4 @@
-"""One chunk of a local check: the vectorised, compiled or Python path, whichever applies.
+"""One chunk of a local check: the vectorised, compiled or Python path, as planned.
 
 :func:`check_chunk` sits above the three paths (:mod:`~nimlab.verification.fast`,
 :mod:`~nimlab.verification.compiled` and the exact check of
@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from nimlab.core.errors import InvalidParameterError, NimlabError
+from nimlab.planner import Method, Question, plan
 from nimlab.verification.local import ChunkResult, Claim, _fmt, check_position
 from nimlab.verification.spaces import IndexSpace
 
@@ -62,24 +63,39 @@ def check_chunk(spec: Any, i: int) -> ChunkResult:
     sleep = os.environ.get(SLEEP_ENV)
     if sleep:
         time.sleep(float(sleep))
-    if spec.fast:
-        from nimlab.verification.fast import fast_chunk
+    # the spec says which paths its claim and space allow; the planner picks among them
+    # and a path that cannot run this chunk falls back to the next
+    avoid = frozenset({Method.COMPILED_SEQUENCE})
+    while True:
+        p = plan(
+            spec.game,
+            Question.CHECK,
+            space=spec.space,
+            kind=spec.kind,
+            vectorised=spec.fast,
+            compiled=getattr(spec, "compiled", False),
+            avoid=avoid,
+        )
+        if p.method is Method.VECTORISED_CHECK:
+            from nimlab.verification.fast import fast_chunk
 
-        res = fast_chunk(spec, i)
-        if res is not None:
-            return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "vectorised")
-    if getattr(spec, "compiled", False) and isinstance(spec.space, IndexSpace):
-        from nimlab.verification.indexed import indexed_chunk
+            res = fast_chunk(spec, i)
+            if res is not None:
+                return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "vectorised")
+        elif p.method is Method.COMPILED_CHECK:
+            if isinstance(spec.space, IndexSpace):
+                from nimlab.verification.indexed import indexed_chunk
 
-        res = indexed_chunk(spec, i)
-        if res is not None:
-            return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "compiled")
-    elif getattr(spec, "compiled", False):
-        from nimlab.verification.compiled import compiled_chunk
+                res = indexed_chunk(spec, i)
+            else:
+                from nimlab.verification.compiled import compiled_chunk
 
-        res = compiled_chunk(spec, i)
-        if res is not None:
-            return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "compiled")
+                res = compiled_chunk(spec, i)
+            if res is not None:
+                return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "compiled")
+        else:
+            break
+        avoid |= {p.method}
     game = spec.game
     claim_obj: Claim = spec.claim
     cache: dict[Any, Any] = {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.ruleset import Ruleset
@@ -114,6 +114,9 @@ class BoxSpace:
     (2, [(2, 0), (2, 1), (2, 2)])
     """
 
+    #: How the planner sees this space (:func:`nimlab.planner.plan`, question ``check``).
+    walk: ClassVar[str] = "box"
+
     n_heaps: int
     bound: int
     low: int = 0
@@ -171,6 +174,9 @@ class SortedBoxSpace(_CachesNotPickled):
     >>> s.size, s.contains((3, 1, 2)), s.contains((0, 1, 2))
     (10, True, False)
     """
+
+    #: How the planner sees this space (:func:`nimlab.planner.plan`, question ``check``).
+    walk: ClassVar[str] = "sorted box"
 
     n_heaps: int
     bound: int
@@ -267,6 +273,9 @@ class DistinctBoxSpace:
     >>> s.size, s.contains((3, 1, 2)), s.contains((1, 1, 2))
     (10, True, False)
     """
+
+    #: How the planner sees this space (:func:`nimlab.planner.plan`, question ``check``).
+    walk: ClassVar[str] = "distinct box"
 
     n_heaps: int
     bound: int
@@ -399,6 +408,9 @@ class SortedTotalSpace:
     (7, True, False)
     """
 
+    #: How the planner sees this space (:func:`nimlab.planner.plan`, question ``check``).
+    walk: ClassVar[str] = "sorted total"
+
     n_heaps: int
     bound: int
     low: int = 0
@@ -503,6 +515,9 @@ class TotalSpace:
     [(0, 0), (0, 1)]
     """
 
+    #: How the planner sees this space (:func:`nimlab.planner.plan`, question ``check``).
+    walk: ClassVar[str] = "total"
+
     n_heaps: int
     bound: int
     low: int = 0
@@ -557,6 +572,9 @@ class ListSpace(_CachesNotPickled):
     (2, [(2,)], True)
     """
 
+    #: How the planner sees this space (:func:`nimlab.planner.plan`, question ``check``).
+    walk: ClassVar[str] = "list"
+
     positions: tuple[Any, ...]
     chunk_size: int = 4096
     canonical: Ruleset[Any] | None = None
@@ -604,6 +622,9 @@ class IndexSpace:
     >>> s.size, [sorted(p) for p in s.chunk(0)], s.contains(frozenset({(2, 1)}))
     (4, [[], [(1, 1)], [(1, 2)], [(1, 1), (1, 2)]], False)
     """
+
+    #: How the planner sees this space (:func:`nimlab.planner.plan`, question ``check``).
+    walk: ClassVar[str] = "index"
 
     game: Ruleset[Any]
     region: tuple[int, ...]

@@ -1,0 +1,365 @@
+"""One planner (issue 20, item 1): only ``nimlab.planner`` chooses how a question is answered,
+every answer names the method that really ran, and explanations never contradict it."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import nimlab
+from nimlab import planner
+from nimlab.core.errors import InvalidParameterError
+from nimlab.engine.search import Solver
+from nimlab.planner import Budgets, Method, Plan, Question, plan
+
+SRC = Path(nimlab.__file__).parent
+
+# -- (a) nobody but the planner chooses a method ------------------------------------------
+
+#: Thresholds of the old hand-made choices: they live in planner.Budgets only.
+THRESHOLDS = {
+    "KERNEL_MIN_CELLS",
+    "KERNEL_MAX_CELLS",
+    "SEQUENCE_MIN_HEAP",
+    "REPEAT_CALLS",
+    "COMPILED_MIN_CELLS",
+    "ENGINE_MIN_POSITIONS",
+}
+
+#: Calls that decide (or are the inputs of) a choice of method: a game's closed forms,
+#: constructions and kernels, and the "can this engine run" questions of the engines.
+DECIDERS = {
+    "closed_grundy",
+    "closed_is_p",
+    "closed_misere_is_p",
+    "closed_theorem",
+    "strategy",
+    "strategy_moves",
+    "table_kernel",
+    "sequence_kernel",
+    "has_kernel",
+    "compiled_value",
+    "compiled_table",
+    "has_compiled_model",
+    "supports_fast",
+    "supports_compiled",
+}
+
+#: (module, call) pairs allowed outside the planner, each with its reason. Anything else is
+#: a method chosen behind the planner's back.
+ALLOWED = {
+    # executors: they run a plan (or report whether its method can run)
+    ("solvers/api.py", "compiled_value"): "runs the planner's compiled-engine plan",
+    ("solvers/api.py", "has_compiled_model"): "the planner's predicate, in an error message",
+    ("engine/tables.py", "compiled_table"): "runs the planner's compiled-engine table plan",
+    ("engine/tables.py", "table_kernel"): "has_kernel, a public fact about the game",
+    ("engine/compiled.py", "has_compiled_model"): "the engine's own 'does it compile' check",
+    (
+        "theory/registry.py",
+        "has_compiled_model",
+    ): "does the planned engine compile (else fall back)",
+    ("engine/sequences.py", "sequence_kernel"): "runs the kernel of the planned sequence",
+    ("engine/periodicity.py", "sequence_kernel"): "the kind of recurrence, for its proof",
+    ("verification/fast.py", "table_kernel"): "the two-heap move model the vectorised check runs",
+    ("verification/fast.py", "supports_fast"): "its own definition's helpers",
+    ("verification/compiled.py", "supports_compiled"): "the compiled check's own guard",
+    ("verification/failures.py", "supports_compiled"): "replays a compiled check's failure",
+    # the exact search: at each position it asks the closed form first (method="auto"),
+    # the same rule the planner states, with method="search" turning it off
+    ("engine/search.py", "closed_grundy"): "the search's base case (a proved value)",
+    ("engine/search.py", "closed_is_p"): "the search's base case (a proved outcome)",
+    ("engine/search.py", "closed_misere_is_p"): "the search's base case (misère)",
+    # the claim being checked is the theorem's closed form: not a choice of method
+    ("theory/registry.py", "closed_grundy"): "TheoremClaim evaluates the theorem it checks",
+    ("theory/registry.py", "closed_is_p"): "TheoremClaim evaluates the theorem it checks",
+    ("theory/registry.py", "closed_misere_is_p"): "TheoremClaim evaluates the theorem it checks",
+    # display of the closed form's own value next to a plain nim-sum view
+    ("render/binary.py", "closed_theorem"): "names the criterion of a binary view",
+    # verify's runner still picks vectorised/compiled for a user's claim (issue 21, item 4)
+    ("verification/runner.py", "supports_fast"): "user claims: moves to the planner with item 4",
+    (
+        "verification/runner.py",
+        "supports_compiled",
+    ): "user claims: moves to the planner with item 4",
+}
+
+
+def _modules() -> list[tuple[str, ast.AST]]:
+    out = []
+    for f in sorted(SRC.rglob("*.py")):
+        rel = f.relative_to(SRC).as_posix()
+        # the planner decides; rulesets and the core define the hooks (a game's own facets)
+        if rel == "planner.py" or rel.startswith(("catalog/", "core/")):
+            continue
+        out.append((rel, ast.parse(f.read_text(encoding="utf-8"))))
+    return out
+
+
+def _called(node: ast.Call) -> str | None:
+    fn = node.func
+    if isinstance(fn, ast.Attribute):
+        return fn.attr
+    if isinstance(fn, ast.Name):
+        return fn.id
+    return None
+
+
+def test_only_the_planner_chooses_a_method() -> None:
+    offenders = []
+    seen = set()
+    for rel, tree in _modules():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in THRESHOLDS:
+                offenders.append(f"{rel}:{node.lineno}: threshold {node.id} (use planner.Budgets)")
+            elif isinstance(node, ast.Call) and _called(node) in DECIDERS:
+                key = (rel, _called(node))
+                if key in ALLOWED:
+                    seen.add(key)
+                else:
+                    offenders.append(f"{rel}:{node.lineno}: {key[1]}() decides a method")
+            elif isinstance(node, ast.Compare) and any(
+                isinstance(x, ast.Attribute) and x.attr == "compiled_options"
+                for x in [node.left, *node.comparators]
+            ):
+                offenders.append(f"{rel}:{node.lineno}: compares compiled_options hooks")
+    assert not offenders, "\n".join(offenders)
+    # the allow-list names no call that is gone (it must not hide new ones later)
+    assert set(ALLOWED) == seen, sorted(set(ALLOWED) - seen)
+
+
+def test_the_audit_catches_a_planted_choice(tmp_path: Path) -> None:
+    planted = ast.parse(
+        "def f(g, pos):\n"
+        "    if g.closed_grundy(pos) is None and type(g).compiled_options is not X:\n"
+        "        return KERNEL_MIN_CELLS\n"
+    )
+    names = {n.id for n in ast.walk(planted) if isinstance(n, ast.Name)}
+    calls = {_called(n) for n in ast.walk(planted) if isinstance(n, ast.Call)}
+    assert "KERNEL_MIN_CELLS" in names & THRESHOLDS
+    assert "closed_grundy" in calls & DECIDERS
+    assert ("solvers/explain.py", "closed_grundy") not in ALLOWED
+
+
+# -- the planner's choices ----------------------------------------------------------------
+
+
+def test_value_plans_follow_the_budgets() -> None:
+    wythoff = nimlab.game("wythoff")
+    p = plan(wythoff, "grundy", (300, 500))
+    assert (p.method, p.fallback) == (Method.COMPILED_TABLE, Method.COMPILED_ENGINE)
+    assert plan(wythoff, "grundy", (3, 5)).method is Method.SEARCH
+    small = Budgets(kernel_min_cells=10)
+    assert plan(wythoff, "grundy", (3, 5), budgets=small).method is Method.COMPILED_TABLE
+    # other search budgets keep the search (and its budgets)
+    assert plan(wythoff, "grundy", (300, 500), budgets=Budgets(max_moves=10)).method is (
+        Method.COMPILED_TABLE
+    )
+    sd = nimlab.game("single-delete")
+    assert plan(sd, "outcome", (2, 3, 4, 5, 6)).method is Method.SEARCH  # 5,040 cells
+    assert plan(sd, "outcome", (2, 3, 4, 5, 6), calls=16).method is Method.COMPILED_ENGINE
+    assert plan(sd, "outcome", (2, 3, 4, 5, 6), calls=16, budgets=Budgets(max_moves=9)).method is (
+        Method.SEARCH
+    )
+    a = plan(sd, "outcome", (8, 12, 14, 47))
+    assert (a.method, a.theorem, a.value) == (Method.CLOSED_FORM, "Sh-T6*", True)
+    assert plan(sd, "outcome", (8, 12, 14, 47), method="search").method is Method.SEARCH
+    # a method that cannot run is avoided: the plan moves to the next
+    b = plan(wythoff, "grundy", (300, 500), avoid=frozenset({Method.COMPILED_TABLE}))
+    assert b.method is Method.COMPILED_ENGINE and b.fallback is Method.SEARCH
+
+
+def test_plans_of_moves_tables_and_checks() -> None:
+    nim = nimlab.game("nim")
+    p = plan(nim, "moves", (3, 4, 5))
+    assert p.method is Method.CONSTRUCTION and p.value.one() == (1, 4, 5)
+    assert plan(nim, "moves", (3, 4, 5), method="search").method is Method.SCAN
+    kayles = nimlab.game("octal", code="0.77")
+    assert plan(kayles, "moves", (7,)).method is Method.SCAN
+    assert plan(kayles, "sequence").method is Method.COMPILED_SEQUENCE
+    assert plan(nimlab.game("wythoff"), "table", shape=(8, 8)).method is Method.COMPILED_TABLE
+    t = plan(nimlab.game("single-delete"), "table", shape=(9, 9, 9, 9))
+    assert t.method is Method.SEARCH and t.note is None  # 6,561 cells: no compile
+    t = plan(nimlab.game("single-delete"), "table", shape=(16,) * 4)
+    assert (t.method, t.fallback) == (Method.COMPILED_ENGINE, Method.SEARCH)
+    with pytest.raises(InvalidParameterError, match="no compiled grundy kernel"):
+        plan(kayles, "table", shape=(4, 4), method="kernel")
+    with pytest.raises(InvalidParameterError, match="unknown question"):
+        plan(nim, "colour", (1,))
+    from nimlab.verification.spaces import BoxSpace, ListSpace
+
+    box = BoxSpace(2, 8)
+    assert plan(nim, "check", space=box, vectorised=True).method is Method.VECTORISED_CHECK
+    assert plan(nim, "check", space=box, compiled=True).method is Method.COMPILED_CHECK
+    listed = plan(nim, "check", space=ListSpace.of([(1, 2)], 8, nim), compiled=True)
+    assert listed.method is Method.PYTHON_CHECK and listed.note is not None
+    one = BoxSpace(1, 50)
+    assert plan(kayles, "check", space=one, kind="grundy").method is Method.COMPILED_SEQUENCE
+
+
+def test_a_plan_off_the_fast_path_says_its_cost() -> None:
+    class Slow(nimlab.HeapRuleset):  # type: ignore[misc]
+        name = "slow-nim"
+
+        def moves(self, position: tuple[int, ...]) -> Any:
+            for i, h in enumerate(position):
+                for k in range(h):
+                    yield position[:i] + (k,) + position[i + 1 :]
+
+    p = plan(Slow(), "grundy", (40, 40, 40))
+    assert p.method is Method.SEARCH and p.note is not None
+    assert "compiled move model" in p.note and "68,921 positions" in p.note
+    assert plan(Slow(), "grundy", (3, 4)).note is None
+
+
+def test_answers_report_the_fallback_that_ran(monkeypatch: pytest.MonkeyPatch) -> None:
+    # neither the compiled table nor the compiled engine can run: the answer is the
+    # search's, and says so (the thresholds are lowered so that the box is small)
+    from nimlab.engine import compiled, tables
+
+    def broken(*args: object, **kw: object) -> object:
+        raise InvalidParameterError("no kernel today")
+
+    ran: list[str] = []
+
+    def no_engine(*args: object, **kw: object) -> None:
+        ran.append("engine")
+        return None
+
+    monkeypatch.setattr(planner, "DEFAULT_BUDGETS", Budgets(kernel_min_cells=10))
+    monkeypatch.setattr(tables, "table", broken)
+    monkeypatch.setattr(compiled, "compiled_value", no_engine)
+    assert plan("wythoff", "grundy", (5, 9)).method is Method.COMPILED_TABLE
+    a = nimlab.answer("wythoff", (5, 9), kind="grundy")
+    assert (a.method, ran) == ("search", ["engine"])
+    assert a.value == Solver(nimlab.game("wythoff")).grundy((5, 9), "search")
+
+
+def test_budgets_are_patched_in_one_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nimlab.engine import tables
+
+    real = tables.table
+    asked: list[object] = []
+
+    def by_search(g: object, shape: object, **kw: Any) -> Any:
+        asked.append(kw["engine"])  # the kernel, as planned; computed here by search
+        return real(g, shape, kind=kw["kind"], engine="generic")  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tables, "table", by_search)
+    monkeypatch.setattr(planner, "DEFAULT_BUDGETS", Budgets(kernel_min_cells=10))
+    assert plan("wythoff", "grundy", (3, 5)).method is Method.COMPILED_TABLE
+    a = nimlab.answer("wythoff", (3, 5), kind="grundy")
+    assert (a.method, a.value, asked) == ("compiled table", 0, ["kernel"])
+
+
+# -- (b) explanations and answers agree over the whole catalog ----------------------------
+
+#: Parameters for the games that need some, and a small start position for each game.
+PARAMS: dict[str, dict[str, str]] = {
+    "circular": {"k": "2"},
+    "moore": {"k": "2"},
+    "nimhoff": {"k": "1"},
+    "octal": {"code": "0.77"},
+    "restricted-ryuo": {"p": "3", "q": "4"},
+    "rgames": {"g0": "nim", "parts": "allbut:8;allbut:4,8"},
+    "ryuo": {"p": "3"},
+    "subtraction": {"S": "1,3,4"},
+    "allbut": {"S": "4,8"},
+}
+START: dict[str, str] = {
+    "abo-delete": "3 4 5",
+    "allbut": "11",
+    "circular": "3 4 5",
+    "delete-nim": "3 4",
+    "emperor": "3",
+    "lim": "3 4 6",
+    "moore": "3 4 5",
+    "nim": "3 4 5",
+    "nimhoff": "3 4",
+    "octal": "7",
+    "restricted-ryuo": "3 5",
+    "rgames": "3 5",
+    "ryuo": "3 5",
+    "single-delete": "2 6 12",
+    "subtraction": "10",
+    "turning-turtles": "1,1 1,3",
+    "welter": "1 2 4",
+    "wythoff": "3 7",
+}
+
+#: An internal identifier: a class's attribute (``Wythoff.strategy_moves``), a hook's name,
+#: or the repr of a Python object.
+INTERNAL = re.compile(
+    r"\b[A-Z][A-Za-z0-9]*\.[a-z_][A-Za-z0-9_]*"
+    r"|\b(?:strategy_moves|closed_grundy|closed_is_p|closed_misere_is_p|compiled_options"
+    r"|table_kernel|sequence_kernel|explain_notes)\b|<[a-z]+ [^>]*>|0x[0-9a-f]{6,}"
+)
+
+
+def _samples() -> list[tuple[str, Any, Any]]:
+    """(name, game, position) for an N-position and a P-position of every catalog game."""
+    out = []
+    for G in nimlab.games():
+        g = nimlab.game(G.name, **PARAMS.get(G.name, {}))
+        pos = g.parse_position(START[G.name].split())
+        if nimlab.outcome(g, pos).value == "P":
+            p_pos, n_pos = pos, next(iter(g.moves(pos)))
+        else:
+            n_pos, p_pos = pos, nimlab.winning_move(g, pos)
+        out += [(G.name, g, n_pos), (G.name, g, p_pos)]
+    return out
+
+
+def test_the_samples_cover_the_catalog() -> None:
+    assert {G.name for G in nimlab.games()} == set(START)
+    outcomes = {(name, str(nimlab.outcome(g, pos))) for name, g, pos in _samples()}
+    assert {o for _, o in outcomes} == {"P", "N"}
+    assert len(outcomes) == 2 * len(START)
+
+
+@pytest.mark.parametrize("misere", [False, True], ids=["normal", "misere"])
+def test_explanations_name_the_method_that_answered(misere: bool) -> None:
+    from nimlab.solvers.explain import method_phrase
+
+    for name, g, pos in _samples():
+        e = nimlab.explain(g, pos, misere=misere)
+        a = nimlab.answer(g, pos, misere=misere)
+        where = f"{name} {g.format_position(pos)} misere={misere}"
+        assert e.method == a.method, where
+        assert e.outcome == str(a.value), where
+        text = e.render_text() + "\n" + json.dumps(e.to_dict(), ensure_ascii=False)
+        assert not INTERNAL.search(text), (where, INTERNAL.search(text))
+        if a.method == "closed form":
+            assert "no closed form applies" not in text, where
+            assert e.theorem is not None, where
+        else:
+            assert f"the outcome comes from {method_phrase(a.method)}" in text or (
+                a.method == "construction" and "(a construction)" in text
+            ), (where, text)
+            assert "scored by the closed form" not in text, where
+
+
+@pytest.mark.parametrize(
+    ("game", "params", "position"),
+    [
+        ("octal", {"code": "0.77"}, (7,)),
+        ("subtraction", {"S": "1,3,4"}, (9,)),
+        ("circular", {"k": "2"}, (1, 2, 4)),
+    ],
+)
+def test_the_issue_s_contradictions_are_gone(
+    game: str, params: dict[str, str], position: tuple[int, ...]
+) -> None:
+    g = nimlab.game(game, **params)
+    for pos in [position, *g.moves(position)]:
+        text = nimlab.explain(g, pos).render_text()
+        assert not ("by the closed form" in text and "no closed form applies" in text), text
+
+
+def test_a_plan_is_light() -> None:
+    p = Plan(Question.GRUNDY, Method.SEARCH)
+    assert str(p.method) == "search" and p.note is None and p.fallback is None

@@ -300,10 +300,15 @@ INTERNAL = re.compile(
 )
 
 
+def _catalog() -> list[Any]:
+    """The catalog's games (other tests register games of their own in the process)."""
+    return [G for G in nimlab.games() if G.cls.__module__.startswith("nimlab.catalog.")]
+
+
 def _samples() -> list[tuple[str, Any, Any]]:
     """(name, game, position) for an N-position and a P-position of every catalog game."""
     out = []
-    for G in nimlab.games():
+    for G in _catalog():
         g = nimlab.game(G.name, **PARAMS.get(G.name, {}))
         pos = g.parse_position(START[G.name].split())
         if nimlab.outcome(g, pos).value == "P":
@@ -315,7 +320,7 @@ def _samples() -> list[tuple[str, Any, Any]]:
 
 
 def test_the_samples_cover_the_catalog() -> None:
-    assert {G.name for G in nimlab.games()} == set(START)
+    assert {G.name for G in _catalog()} == set(START)
     outcomes = {(name, str(nimlab.outcome(g, pos))) for name, g, pos in _samples()}
     assert {o for _, o in outcomes} == {"P", "N"}
     assert len(outcomes) == 2 * len(START)

@@ -59,6 +59,12 @@ ALLOWED = {
     ("engine/tables.py", "compiled_table"): "runs the planner's compiled-engine table plan",
     ("engine/tables.py", "table_kernel"): "has_kernel, a public fact about the game",
     ("engine/compiled.py", "has_compiled_model"): "the engine's own 'does it compile' check",
+    ("engine/warm.py", "has_compiled_model"): "lists every compiled kernel, to compile ahead",
+    ("engine/warm.py", "has_kernel"): "lists every compiled kernel, to compile ahead",
+    ("engine/warm.py", "sequence_kernel"): "lists every compiled kernel, to compile ahead",
+    # canonical tables: the compiled engine whenever the model compiles, else Python, with
+    # no threshold (issue 20, item 3); to ask plan(question="table") when it gets one
+    ("engine/canonical.py", "has_compiled_model"): "canonical tables: compiled if it compiles",
     (
         "theory/registry.py",
         "has_compiled_model",

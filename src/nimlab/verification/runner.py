@@ -816,9 +816,12 @@ def slow_path_note(spec: CheckSpec) -> str | None:
     cost = size * PY_SECONDS_PER_POSITION * max(1, moves // 8)
     if cost < SLOW_NOTE_SECONDS:
         return None
+    from nimlab.planner import Question, plan
+
+    why = plan(spec.game, Question.CHECK).reason
     return (
-        f"{spec.target}: this check runs in Python (the game has no compiled move model "
-        "that fits this space, or the claim does not compile), about "
+        f"{spec.target}: this check runs in Python ({why}; the game has no compiled move "
+        "model that fits this space, or the claim does not compile), about "
         f"{_seconds(cost)} for {size:,} positions; to stay fast write the game's moves "
         "as a function of integers (nimlab.heap_game) or give it a compiled_options hook, "
         "and the claim as an expression or a function numba compiles"
@@ -1253,14 +1256,24 @@ def conjecture_spec(
         from nimlab.verification.fast import supports_fast
 
         fast_space = heap_space(g, b, heaps, fast=True, chunk_size=chunk_size)
+        from nimlab.planner import Method, Question, plan
+
         fast_spec = CheckSpec(g, kind, claim, fast_space, target, b, True)
-        if supports_fast(fast_spec):
-            spec = fast_spec
-        elif compiled:
+        vectorised = supports_fast(fast_spec)
+        comp_spec = None
+        if not vectorised and compiled:
             from nimlab.verification.compiled import supports_compiled
 
             big = multisets or heap_space(g, b, heaps, chunk_size=chunk_size or COMPILED_CHUNK)
             comp_spec = CheckSpec(g, kind, claim, big, target, b, False, True)
-            if supports_compiled(comp_spec):
-                spec = comp_spec
+            if not supports_compiled(comp_spec):
+                comp_spec = None
+        # the planner chooses among the paths this space and claim allow
+        method = plan(
+            g, Question.CHECK, vectorised=vectorised, compiled=comp_spec is not None
+        ).method
+        if method == Method.VECTORISED_CHECK:
+            spec = fast_spec
+        elif method == Method.COMPILED_CHECK and comp_spec is not None:
+            spec = comp_spec
     return spec

@@ -290,3 +290,27 @@ def test_a_file_class_cannot_take_a_catalog_name(tmp_path: Path) -> None:
     with pytest.raises(nimlab.GameDefinitionError, match="the name of the game 'nim'"):
         GameMenu.at_startup([f])
     assert nimlab.grundy("nim", (3, 4, 5)) == 2  # the catalog's Nim is still Nim
+
+
+def test_refusals_speak_the_playground() -> None:
+    # a search over the playground's budget: no command-line options or Python in the advice
+    from nimlab.web.limits import Limits
+
+    with TestClient(create_app(Limits(max_positions=1_000, max_moves=5_000))) as c:
+        for path, body in (
+            (
+                "/api/analysis",
+                {
+                    "game": "subtraction",
+                    "params": {"S": "1,2,3"},
+                    "position": "5000",
+                    "misere": True,
+                },
+            ),
+            ("/api/multiplayer", {"game": "wythoff", "position": "40 60", "players": 3}),
+        ):
+            r = c.post(path, json=body)
+            assert r.status_code == 422 and r.json()["type"].endswith("TooLargeError"), r.text
+            msg = r.json()["error"]
+            assert "try a smaller position" in msg, msg
+            assert "--" not in msg and "command line" not in msg and "method=" not in msg, msg

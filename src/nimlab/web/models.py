@@ -29,7 +29,7 @@ class GameRequest(BaseModel):
     params: dict[StrictStr, StrictStr | StrictInt] = Field(
         default_factory=dict,
         max_length=8,
-        description="Parameters as on the command line (-p NAME=VALUE), for example "
+        description="The game's parameters by name, as texts (or integers), for example "
         '{"k": "2"} or {"S": "1,3,4"}; read by the game\'s own checks.',
         examples=[{}],
     )

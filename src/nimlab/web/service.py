@@ -58,6 +58,7 @@ __all__ = [
     "state",
     "tree_svg",
     "view",
+    "web_words",
 ]
 
 STRENGTHS = ("perfect", "random", "mixed")
@@ -844,29 +845,57 @@ def run_task(task: Task) -> dict[str, Any]:
     ...
     nimlab.core.errors.UnknownGameError: unknown game '/tmp/x.py:evil': this program loads no game file here (game files are given when it starts)
     """
-    with no_game_files():
-        lim = task.limits
-        o = dict(task.options)
-        g = build_game(task.game, dict(task.params))
-        if task.kind == "random":
-            return random_position(g, o["size"], lim, o.get("seed"))
-        pos = read_position(g, task.position, lim)
-        misere = bool(o.get("misere", False))
-        if task.kind == "position":
-            return state(g, pos, lim)
-        if task.kind == "move":
-            return apply_move(g, pos, o["move"], lim)
-        if task.kind == "computer":
-            return computer_move(g, pos, misere, o["strength"], lim, o.get("seed"))
-        if task.kind == "analysis":
-            return analyse(g, pos, misere, lim, explain=bool(o.get("explain", False)))
-        if task.kind == "tree":
-            return tree_svg(g, pos, lim)
-        if task.kind == "table":
-            return grundy_table(g, pos, misere, o["size"], lim)
-        if task.kind == "multiplayer":
-            return multiplayer(g, pos, o["players"], o["preference"], o["to_move"], lim)
-        raise WebInputError(f"unknown computation {task.kind!r}")
+    try:
+        with no_game_files():
+            return _run(task)
+    except nimlab.SearchTooLargeError as e:
+        raise type(e)(web_words(str(e))) from None
+
+
+def web_words(message: str) -> str:
+    """A search's refusal as the playground says it: its advice for the command line or
+    Python (``--max-moves N``, ``method='auto'``, ``nimlab.table``) becomes the player's.
+
+    Examples
+    --------
+    >>> web_words("g: the search has generated 5,001 moves, more than the search's budget "
+    ...           "of 5,000 moves generated; use a smaller position, a closed form "
+    ...           "(method='auto'), or raise max_moves (on the command line: --max-moves N)")
+    "g: the search has generated 5,001 moves, more than the search's budget of 5,000 moves generated; try a smaller position (this is the playground's budget)"
+    >>> web_words("g: 61 nodes, more than 60")
+    'g: 61 nodes, more than 60'
+    """
+    head, sep, _ = message.partition("; use ")
+    if not sep:
+        head, sep, _ = message.partition("; raise ")
+    if not sep and "command line" not in message:
+        return message
+    return head + "; try a smaller position (this is the playground's budget)"
+
+
+def _run(task: Task) -> dict[str, Any]:
+    lim = task.limits
+    o = dict(task.options)
+    g = build_game(task.game, dict(task.params))
+    if task.kind == "random":
+        return random_position(g, o["size"], lim, o.get("seed"))
+    pos = read_position(g, task.position, lim)
+    misere = bool(o.get("misere", False))
+    if task.kind == "position":
+        return state(g, pos, lim)
+    if task.kind == "move":
+        return apply_move(g, pos, o["move"], lim)
+    if task.kind == "computer":
+        return computer_move(g, pos, misere, o["strength"], lim, o.get("seed"))
+    if task.kind == "analysis":
+        return analyse(g, pos, misere, lim, explain=bool(o.get("explain", False)))
+    if task.kind == "tree":
+        return tree_svg(g, pos, lim)
+    if task.kind == "table":
+        return grundy_table(g, pos, misere, o["size"], lim)
+    if task.kind == "multiplayer":
+        return multiplayer(g, pos, o["players"], o["preference"], o["to_move"], lim)
+    raise WebInputError(f"unknown computation {task.kind!r}")
 
 
 def start_worker(game_files: tuple[str, ...]) -> None:

@@ -69,7 +69,6 @@ ALLOWED = {
         "theory/registry.py",
         "has_compiled_model",
     ): "does the planned engine compile (else fall back)",
-    ("engine/sequences.py", "sequence_kernel"): "runs the kernel of the planned sequence",
     ("engine/periodicity.py", "sequence_kernel"): "the kind of recurrence, for its proof",
     ("verification/fast.py", "table_kernel"): "the two-heap move model the vectorised check runs",
     ("verification/fast.py", "supports_fast"): "its own definition's helpers",

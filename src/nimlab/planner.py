@@ -208,7 +208,7 @@ class Plan:
         What the planner had to compute to decide: the closed form's value (an int for
         Grundy values, a bool "is P" for outcomes), the
         :class:`~nimlab.core.strategy.Construction` of winning moves, or the kernel
-        description of a table; else None.
+        description of a table or a sequence; else None.
 
     Examples
     --------
@@ -515,12 +515,14 @@ def _table_plan(
 
 def _sequence_plan(g: Ruleset[Any]) -> Plan:
     """The plan of a one-heap game's sequence of Grundy values."""
-    if g.sequence_kernel() is not None:
+    model = g.sequence_kernel()
+    if model is not None:
         return Plan(
             Question.SEQUENCE,
             Method.COMPILED_SEQUENCE,
             None,
             "the game's compiled recurrence gives the values",
+            value=model,
         )
     return Plan(
         Question.SEQUENCE,

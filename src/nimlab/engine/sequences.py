@@ -182,7 +182,9 @@ def sequence(
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise InvalidParameterError(f"n must be an integer >= 0 (the number of terms), got {n!r}")
     n = int(n)
-    model = g.sequence_kernel()
+    from nimlab.planner import Question, plan
+
+    model = plan(g, Question.SEQUENCE).value  # the compiled recurrence, else None: search
     if max_terms is None:
         max_terms = DEFAULT_MAX_OCTAL_TERMS if isinstance(model, OctalKernel) else DEFAULT_MAX_TERMS
     if isinstance(max_terms, bool) or not isinstance(max_terms, (int, np.integer)) or max_terms < 1:

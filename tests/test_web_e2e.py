@@ -722,3 +722,63 @@ def test_explanation_panel_shows_the_familys_reason(
     box = page.locator("#explanation-content")
     expect(box).to_contain_text(says)
     assert "strategy_moves" not in box.inner_text()
+
+
+# -- the teacher's view (issue 24, item 4) -------------------------------------------------
+
+
+@pytest.mark.parametrize("outcome", [pytest.param("P", marks=pytest.mark.slow), "N"])
+def test_teacher_sheet_of_positions_with_answers(server: str, page: Page, outcome: str) -> None:
+    import nimlab
+
+    page.goto(f"{server}/teacher")
+    page.get_by_label("Game").select_option("wythoff")
+    page.get_by_label("Positions that are").select_option(outcome)
+    page.get_by_label(re.compile("^Difficulty")).select_option("hard")
+    page.get_by_label(re.compile("^Number of positions")).fill("6")
+    page.get_by_role("button", name="Make the sheet").click()
+    items = page.locator("#sheet-positions code.sheet-position")
+    expect(items).to_have_count(6)
+    g = nimlab.game("wythoff")
+    solver = nimlab.Solver(g)  # one exhaustive search, shared by every check below
+    want_p = outcome == "P"
+    for text in items.all_inner_texts():
+        pos = g.parse_position(text.split())
+        assert solver.is_p(pos) == want_p  # chosen as asked
+        assert max(pos) <= 30  # hard: heaps up to 30
+    answers = page.locator("#answers li")
+    expect(answers).to_have_count(6)
+    first = answers.first.inner_text()
+    if outcome == "N":
+        move = answers.first.locator("code").nth(1).inner_text()
+        assert solver.is_p(g.parse_position(move.split()))
+    else:
+        assert "every move loses" in first
+    shot(page, f"teacher-sheet-{outcome}")
+    # printed: the form and the navigation are not on the paper, the answers on a new page
+    page.emulate_media(media="print")
+    expect(page.locator("#teacher-form")).to_be_hidden()
+    expect(page.locator("header.top")).to_be_hidden()
+    assert page.locator("#answers").evaluate("(a) => getComputedStyle(a).breakBefore") == "page"
+    # each answer's result id opens its statement
+    page.emulate_media(media="screen")
+    answers.first.locator("a.result-id").click()
+    expect(page.locator("#theorem-id")).to_have_text("S18-T7")
+    expect(page.locator("#statement")).to_have_text(nimlab.theorem("S18-T7").statement)
+
+
+def test_result_ids_link_to_their_statements(server: str, page: Page) -> None:
+    import nimlab
+
+    page.goto(f"{server}/game/welter")
+    page.get_by_role("link", name="S19-T7").click()
+    expect(page.locator("#statement")).to_have_text(nimlab.theorem("S19-T7").statement)
+    page.goto(play_url(server, game="nim", position="3 4 5"))
+    wait_turn(page)
+    page.get_by_role("button", name="Explain the winning move").click()
+    page.locator("#explanation-content a.result-id").click()
+    expect(page.locator("#theorem-id")).to_have_text("S19-T1")
+    page.goto(f"{server}/teacher?game=nim&outcome=P&difficulty=hard&count=3")
+    expect(page.locator("#sheet-positions li")).to_have_count(3)
+    page.goto(f"{server}/teacher?game=nim&count=99")
+    expect(page.get_by_role("alert")).to_contain_text("1 to 20 positions")

@@ -430,6 +430,54 @@ def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = 
             request, "play.html", {**ctx, "init": init, "two_heaps": _two_heaps(init)}
         )
 
+    @app.get("/teacher", response_class=HTMLResponse, include_in_schema=False)
+    async def teacher(request: Request) -> Response:
+        """A printable sheet: positions chosen P or N at a difficulty, answers at the end."""
+        q = request.query_params
+        games = await catalog()
+        form = {
+            "game": q.get("game", ""),
+            "outcome": q.get("outcome", "N"),
+            "difficulty": q.get("difficulty", "easy"),
+            "count": q.get("count", "8"),
+            "misere": q.get("misere") in ("1", "on", "true"),
+            "answers": q.get("answers", "1") in ("1", "on", "true"),
+        }
+        ctx: dict[str, Any] = {"games": games, "form": form, "sheet": None, "info": None}
+        if form["game"]:
+            ctx["info"] = setup_context(request, str(form["game"]))["info"]
+            canonical = ctx["info"]["name"]
+            params = {k[2:]: v for k, v in q.multi_items() if k.startswith("p.") and v}
+            ctx["params"] = params
+
+            def work() -> dict[str, Any]:
+                try:
+                    count = int(str(form["count"]))
+                except ValueError:
+                    raise service.WebInputError("the number of positions is a number") from None
+                g = service.build_game(canonical, params)
+                return service.sheet(
+                    g,
+                    str(form["outcome"]),
+                    str(form["difficulty"]),
+                    count,
+                    bool(form["misere"]),
+                    lim,
+                )
+
+            try:
+                ctx["sheet"] = await run(work)
+            except nimlab.NimlabError as e:
+                ctx["error"] = _first_line(str(e))
+                return templates.TemplateResponse(request, "teacher.html", ctx, status_code=400)
+        return templates.TemplateResponse(request, "teacher.html", ctx)
+
+    @app.get("/theorem/{tid}", response_class=HTMLResponse, include_in_schema=False)
+    async def theorem_page(request: Request, tid: str) -> Response:
+        """A result of the papers: its statement, paper and status."""
+        info = await run(service.theorem_info, tid)
+        return templates.TemplateResponse(request, "theorem.html", {"t": info})
+
     @app.get("/multiplayer", response_class=HTMLResponse, include_in_schema=False)
     async def multiplayer_page(request: Request) -> Response:
         games = await catalog()

@@ -387,6 +387,9 @@
     const tableLine = (l) => /^( {0,3}heap  |\s+\d+\s+\d|\s*sum mod|heaps changed)/.test(l);
     const lines = x.text.split("\n").slice(1).filter((l) => !(t && tableLine(l)));
     for (const l of lines) box.append(el("p", { class: l.startsWith("winning move") ? "explain-move" : "" }, l));
+    if (x.theorem) {
+      box.append(el("p", { class: "hint" }, "The result behind it: ", el("a", { class: "result-id", href: "/theorem/" + encodeURIComponent(x.theorem) }, x.theorem), " (its statement, paper and status)."));
+    }
     return box;
   }
 

@@ -109,7 +109,13 @@ FAMILIES: list[tuple[str, dict[str, Any], str, str, str | None]] = [
         r"Grundy values of the options \(by exhaustive search\)",
         r"G = mex of them = (\d+)",
     ),
-    ("emperor", {}, "1,2 3,3 4", r"range XORs 3, 0, 4; range totals 3, 6, 4 \(XOR 1\)", None),
+    (
+        "emperor",
+        {},
+        "1,2 3,3 4",
+        r"range XORs 3, 0, 4; range totals 3, 6, 4 \(XOR 1\).*P iff every range.s heaps XOR to 0",
+        None,
+    ),
 ]
 
 INTERNAL = re.compile(r"\b[A-Z][A-Za-z]+\.[a-z_]+\b|\b[a-z]+_[a-z_]{3,}\b")

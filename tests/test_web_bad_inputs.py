@@ -100,3 +100,21 @@ def test_a_value_beyond_the_budget_leaves_the_criterion_answer(client: TestClien
     assert data["outcome"] == "P" and data["value"] is None
     assert data["options"] and all(o["value"] is None for o in data["options"])
     assert not any(o["winning"] for o in data["options"])  # a P-position: no winning move
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/analysis", {"game": "subtraction", "params": {"S": "1 3 4"}, "position": "10"}),
+        ("/api/analysis", {"game": "nimm", "position": "3"}),
+        ("/api/analysis", {"game": "emperor", "position": "1,2 x"}),
+    ],
+)
+def test_web_errors_speak_the_forms_language(client: TestClient, path: str, body: object) -> None:
+    """No command-line syntax in the playground's errors (-p NAME=..., `nimlab list`, ...)."""
+    r = client.post(path, json=body)
+    assert r.status_code in (400, 404, 422)
+    msg = r.json()["error"]
+    assert "-p " not in msg and "nimlab " not in msg and "command line" not in msg, msg
+    page = client.get("/game/nimm")
+    assert "nimlab list" not in page.text

@@ -136,6 +136,16 @@ class Emperor(Ruleset[EmperorPosition]):
         out = [f"before: {quantities(position)}"]
         if move is not None:
             out.append(f"after:  {quantities(move)}")
+        k = int(self.k)
+        if k == 1:
+            out.append(
+                "[S19-T12]: P iff every range's heaps XOR to 0 and the XOR of the range totals is 0"
+            )
+        else:
+            out.append(
+                f"[S19-T13]: P iff every range's heaps XOR to 0 and the range totals satisfy "
+                f"Moore's criterion mod {k + 1} (their binary digits add up to 0 mod {k + 1})"
+            )
         return out
 
     def binary_figure(self, position: EmperorPosition) -> BinaryFigure:

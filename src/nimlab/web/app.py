@@ -67,8 +67,25 @@ def _error_body(message: str, kind: str) -> dict[str, str]:
     return {"error": message, "type": kind}
 
 
+#: Command-line advice inside an error message, which a page reader cannot follow.
+_CLI_ADVICE = re.compile(
+    r" ?\((?:run `nimlab [^`]*`[^)]*|on the command line[^)]*)\)|,? or on the command line [^),]*"
+)
+
+
 def _first_line(message: str) -> str:
-    return message.strip().splitlines()[0] if message.strip() else "invalid request"
+    """The message's first line, without advice for the command line (the pages and the
+    JSON API speak the form's language, not the CLI's).
+
+    Examples
+    --------
+    >>> _first_line("unknown game 'nimm'; did you mean nim? (run `nimlab list` to see all games)")
+    "unknown game 'nimm'; did you mean nim?"
+    >>> _first_line("too large; raise max_moves (on the command line: --max-moves N)")
+    'too large; raise max_moves'
+    """
+    line = message.strip().splitlines()[0] if message.strip() else "invalid request"
+    return _CLI_ADVICE.sub("", line)
 
 
 def _validation_message(exc: RequestValidationError) -> str:

@@ -164,6 +164,9 @@ def test_refusal_is_one_line_with_the_way_out(client: TestClient, evil: tuple[Pa
     assert "\n" not in msg and "started with" in msg and "a file cannot be named" in msg
     r = client.get("/play", params={"game": "e.py:webevil-a"})
     assert r.status_code == 400 and "started with" in r.text
+    # a parameter called "name" is the game's business, not the registry's (was a 500)
+    r = client.post("/api/analysis", json={"game": "nim", "params": {"name": "x"}, "position": "3"})
+    assert r.status_code == 400 and r.json()["type"] == "InvalidParameterError", r.text
     # a name from the menu still works, by name or alias, in any case
     for name in ("moore", "Nim-K", "NIM_K", "MooreNim"):
         r = client.post(

@@ -13,3 +13,35 @@ if "NIMLAB_CACHE_DIR" not in os.environ:
     _dir = tempfile.mkdtemp(prefix="nimlab-test-cache-")
     os.environ["NIMLAB_CACHE_DIR"] = _dir
     atexit.register(shutil.rmtree, _dir, ignore_errors=True)
+
+
+def _slow_ids() -> set[str]:
+    """The node ids (or function ids without parameters) listed in tests/slow_tests.txt."""
+    from pathlib import Path
+
+    path = Path(__file__).with_name("slow_tests.txt")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return {ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")}
+
+
+SLOW_IDS = _slow_ids()
+STALE_SLOW_IDS = __import__("pytest").StashKey[list[str]]()
+
+
+def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
+    """Mark the tests listed in tests/slow_tests.txt as `slow` (the quick subset skips them)."""
+    import pytest
+
+    matched: set[str] = set()
+    files: set[str] = set()
+    for item in items:
+        nodeid = item.nodeid
+        files.add(nodeid.split("::", 1)[0])
+        for key in (nodeid, nodeid.split("[", 1)[0]):
+            if key in SLOW_IDS:
+                matched.add(key)
+                item.add_marker(pytest.mark.slow)
+    # ids of collected files that name no test any more (checked by test_suite_timeouts)
+    config.stash[STALE_SLOW_IDS] = sorted(
+        i for i in SLOW_IDS - matched if i.split("::", 1)[0] in files
+    )

@@ -74,3 +74,10 @@ def test_a_hanging_nim_product_fails_by_timeout_and_the_run_goes_on(tmp_path: Pa
     assert "Timeout" in out, out
     assert "1 failed, 1 passed" in out, out
     assert time.monotonic() - t < 100
+
+
+def test_the_slow_list_names_only_collected_tests(request: pytest.FixtureRequest) -> None:
+    """Every line of tests/slow_tests.txt whose file was collected names a test of it."""
+    from conftest import STALE_SLOW_IDS
+
+    assert request.config.stash.get(STALE_SLOW_IDS, []) == []

@@ -601,7 +601,7 @@ def turtles_encode(params: Any, q: Any) -> Any:  # pragma: no cover - compiled
     return m if 0 <= m < params[2] else np.int64(-1)
 
 
-@njit(cache=True)
+@njit  # a generator: numba cannot reload a cached one for another kernel (KeyError)
 def turtles_options(params: Any, q: Any) -> Any:  # pragma: no cover - compiled
     """Options of the board ``params = (rows, cols, 2^(rows*cols))``: bit
     ``(a-1)*cols + (b-1)`` is the coin ``(a, b)`` (row-major). A move turns a head and
@@ -764,7 +764,7 @@ def emperor_encode(params: Any, q: Any) -> Any:  # pragma: no cover - compiled
     return idx
 
 
-@njit(cache=True)
+@njit  # a generator: numba cannot reload a cached one for another kernel (KeyError)
 def emperor_options(params: Any, h: Any) -> Any:  # pragma: no cover - compiled
     """Every option: per range, the decreases that leave it unchanged, change one heap,
     or change two or more (at most k ranges of the last kind), combined by an odometer

@@ -138,12 +138,15 @@ def test_no_page_imports_a_game_file(client: TestClient, evil: tuple[Path, Path]
         # pages: the path, the query string, form data
         _refused(client.get("/game/" + quote(name, safe="")), 400, 404)
         _refused(client.get("/play", params={"game": name, "position": "3"}), 400)
+        _refused(client.get("/teacher", params={"game": name}), 400)
+        _refused(client.get("/theorem/" + quote(name, safe="")), 400, 404)
         _refused(client.post("/play", data={"game": name, "position": "3"}), 404, 405)
         _refused(client.post("/game/" + quote(name, safe=""), data={"game": name}), 404, 405)
     for spec in (f"{a}:webevil-a", "e.py:webevil-a", "webevil-a"):
         for params in ({"g0": spec, "parts": "nim"}, {"g0": "nim", "parts": f"nim;{spec}"}):
             q = {"game": "rgames", "position": "3 4", **{f"p.{k}": v for k, v in params.items()}}
             _refused(client.get("/play", params=q), 400)
+            _refused(client.get("/teacher", params=q), 400)
             _refused(client.get("/game/rgames", params=q), 200)  # the form, not computed
     # pages without a game, with the names in their query strings
     for page in ("/", "/multiplayer", "/api", "/api/games", "/openapi.json"):
@@ -154,6 +157,29 @@ def test_no_page_imports_a_game_file(client: TestClient, evil: tuple[Path, Path]
         _refused(client.get(p), 404)
     assert not marker.exists(), "a web request imported a game file"
     assert "webevil-a" not in [i.name for i in nimlab.games()]
+
+
+# every route of the app, and how the tests above name the evil file through it
+COVERED = {
+    **{path: "JSON body, form data, query string, rgames' parameters" for path in API},
+    "/game/{name}": "URL path",
+    "/play": "query string (game and p.* parameters), form data",
+    "/teacher": "query string (game and p.* parameters)",
+    "/theorem/{tid}": "URL path",
+    "/": "query string (ignored)",
+    "/multiplayer": "query string (ignored)",
+    "/api": "query string (ignored)",
+    "/api/games": "query string (ignored)",
+    "/openapi.json": "query string (ignored)",
+    "/static": "path traversal",
+    "/favicon.ico": "a file of the package, no input",
+}
+
+
+def test_every_route_is_covered() -> None:
+    # a new endpoint or page fails here until the tests above send it the evil file
+    routes = {getattr(r, "path", "") for r in create_app().routes}
+    assert routes == set(COVERED), routes ^ set(COVERED)
 
 
 def test_refusal_is_one_line_with_the_way_out(client: TestClient, evil: tuple[Path, Path]) -> None:

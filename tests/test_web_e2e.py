@@ -709,6 +709,7 @@ def test_docs_circled_symbols_drawn_without_the_font(browser: object) -> None:
             "heap 20: 20 ≡ 6 (mod 7, from 3)",
         ),
         ({"game": "turtles", "position": "1,2 2,2 3,3"}, "1⊗2 ⊕ 2⊗2 ⊕ 3⊗3"),
+        ({"game": "nimhoff", "p.k": "1", "position": "3 4"}, "3 1 4 = 3 ⊕ 4 ⊕ 0 = 7"),
     ],
 )
 def test_explanation_panel_shows_the_familys_reason(
@@ -722,6 +723,10 @@ def test_explanation_panel_shows_the_familys_reason(
     box = page.locator("#explanation-content")
     expect(box).to_contain_text(says)
     assert "strategy_moves" not in box.inner_text()
+    # circled symbols are drawn by CSS (many fonts lack ⓚ and ①): never left to the font
+    assert not re.search("[\u24da\u2460-\u2473]", box.inner_text())
+    if query["game"] == "nimhoff":
+        expect(box.locator("span.circled").first).to_have_text("k")
 
 
 # -- the teacher's view (issue 24, item 4) -------------------------------------------------

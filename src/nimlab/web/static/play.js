@@ -350,6 +350,21 @@
 
   // -- understanding ------------------------------------------------------------------------
 
+  /** Text with its circled symbols (Nimhoff's ⓚ, ① ... ⑳) drawn by CSS: many fonts lack them. */
+  function circled(text) {
+    const out = [];
+    let last = 0;
+    for (const m of text.matchAll(/[\u24da\u2460-\u2473]/g)) {
+      out.push(text.slice(last, m.index));
+      const c = m[0].codePointAt(0);
+      const inner = c === 0x24da ? "k" : String(c - 0x2460 + 1);
+      out.push(el("span", { class: "circled", title: "circled " + inner }, inner));
+      last = m.index + m[0].length;
+    }
+    out.push(text.slice(last));
+    return out;
+  }
+
   function explanationNode(x) {
     const box = el("div", { class: "explain-box", id: "explanation-content" });
     const play = x.misere ? "misère play" : "normal play";
@@ -386,7 +401,7 @@
     // the text's own binary table is drawn above as a table: skip its lines (only then)
     const tableLine = (l) => /^( {0,3}heap  |\s+\d+\s+\d|\s*sum mod|heaps changed)/.test(l);
     const lines = x.text.split("\n").slice(1).filter((l) => !(t && tableLine(l)));
-    for (const l of lines) box.append(el("p", { class: l.startsWith("winning move") ? "explain-move" : "" }, l));
+    for (const l of lines) box.append(el("p", { class: l.startsWith("winning move") ? "explain-move" : "" }, ...circled(l)));
     if (x.theorem) {
       box.append(el("p", { class: "hint" }, "The result behind it: ", el("a", { class: "result-id", href: "/theorem/" + encodeURIComponent(x.theorem) }, x.theorem), " (its statement, paper and status)."));
     }

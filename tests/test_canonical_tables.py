@@ -212,3 +212,17 @@ def test_cli_json_and_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "--png" in capsys.readouterr().err
     assert main([*args, "--memory-budget", "1KB"]) == 2
     assert "MiB" in capsys.readouterr().err
+
+
+def test_values_written_to_disk_and_reopened(tmp_path: Path) -> None:
+    path = tmp_path / "sd4.npy"
+    t = canonical_table("single-delete", 14, heaps=4, kind="outcome", values_file=path)
+    ref = canonical_table("single-delete", 14, heaps=4, kind="outcome")
+    assert isinstance(t.values, np.memmap)
+    assert np.array_equal(np.load(path), ref.values)
+    u = nimlab.CanonicalTable.open(path, "single-delete", size=14, heaps=4, kind="outcome")
+    assert (u.count, u.p_count) == (ref.count, ref.p_count)
+    assert u.is_p((13, 1, 5, 3))
+    assert u.is_p((2, 4, 6, 8)) == ref.is_p((2, 4, 6, 8))
+    with pytest.raises(InvalidParameterError, match="values"):
+        nimlab.CanonicalTable.open(path, "single-delete", size=15, heaps=4, kind="outcome")

@@ -20,7 +20,13 @@ the engine's array (heaps from 0), in colex order. These are internal functions:
 
 from __future__ import annotations
 
+import os
 from typing import Any
+
+# threads that wait at the end of a level sleep instead of spinning (OpenMP's default spin
+# burns CPU that other work on a shared machine needs); set before numba loads OpenMP, and
+# only when the user has not chosen
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
 from numba import get_num_threads, njit, prange, set_parallel_chunksize

@@ -114,6 +114,49 @@ class CanonicalTable:
         self._cb = _rank_terms(max(size - low, 0), heaps)
         self._p_count: int | None = None
 
+    @classmethod
+    def open(
+        cls,
+        path: str | Path,
+        game: Ruleset[Any] | str,
+        *,
+        size: int,
+        heaps: int | None = None,
+        kind: str = "grundy",
+    ) -> CanonicalTable:
+        """A table whose values were written by ``canonical_table(..., values_file=path)``,
+        read from the file lazily (memory-mapped).
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> from nimlab import CanonicalTable, canonical_table
+        >>> path = os.path.join(tempfile.mkdtemp(), "sd4.npy")
+        >>> t = canonical_table("single-delete", 10, heaps=4, kind="outcome", values_file=path)
+        >>> u = CanonicalTable.open(path, "single-delete", size=10, heaps=4, kind="outcome")
+        >>> (u.count, u.p_count) == (t.count, t.p_count), u.is_p((1, 3, 5, 9))
+        (True, True)
+        """
+        from nimlab.catalog.registry import as_game
+
+        g = as_game(game)
+        n = heaps if heaps is not None else getattr(g, "n_heaps", None)
+        if n is None:
+            raise InvalidParameterError(f"{g.label()}: give heaps=n")
+        low = min(int(getattr(g, "min_heap_size", 0)), size)
+        try:
+            values = np.load(str(path), mmap_mode="r")
+        except (OSError, ValueError) as exc:
+            raise InvalidParameterError(f"cannot read the values file {path}: {exc}") from None
+        if values.shape != (math.comb(size - low + n - 1, n),):
+            raise InvalidParameterError(
+                f"{path} holds {values.shape[0]:,} values, not those of {n} heaps "
+                f"{low}..{size - 1} of {g.label()}"
+            )
+        mask = _mask_path(path)
+        valid = np.load(mask) if mask.is_file() else None
+        return cls(g.label(), n, size, low, kind, values, valid)
+
     # -- counts ---------------------------------------------------------------------
     def __len__(self) -> int:
         return int(self.values.shape[0])
@@ -418,6 +461,7 @@ def canonical_table(
     max_positions: int | None = None,
     parallel: bool | None = None,
     progress: bool = False,
+    values_file: str | Path | None = None,
 ) -> CanonicalTable:
     """Values of an order-free game over its sorted positions with heaps below *size*.
 
@@ -444,6 +488,12 @@ def canonical_table(
         None (in parallel from ``PARALLEL_MIN_POSITIONS`` positions on).
     progress : bool
         Show a progress bar on a terminal.
+    values_file : str or Path or None
+        Compiled engine: write the values to this NumPy ``.npy`` file as they are copied
+        out of the engine (page by page) and return a table that reads them from it
+        (memory-mapped), so the result is not held in memory; reopen it later with
+        :meth:`CanonicalTable.open`. Positions that are not the game's are listed in
+        ``NAME.valid.npy`` beside it.
 
     Returns
     -------
@@ -512,11 +562,18 @@ def canonical_table(
             "use a smaller size or raise the memory budget"
         )
     if compiled:
-        res = _compiled(g, n, side, low, kind, budget, parallel, progress)
+        res = _compiled(g, n, side, low, kind, budget, parallel, progress, values_file)
         if res is not None:
             return res
     limit = DEFAULT_MAX_GENERIC if max_positions is None else max_positions
-    return _searched(g, n, side, low, kind, limit)
+    t = _searched(g, n, side, low, kind, limit)
+    if values_file is not None:
+        values = _open_values(values_file, t.values.dtype, len(t))
+        values[:] = t.values
+        getattr(values, "flush", lambda: None)()
+        if t.valid is not None:
+            np.save(_mask_path(values_file), t.valid)
+    return t
 
 
 def _compiled(
@@ -528,6 +585,7 @@ def _compiled(
     budget: int,
     parallel: bool | None,
     progress: bool,
+    values_file: str | Path | None = None,
 ) -> CanonicalTable | None:
     from nimlab.engine import _levels
     from nimlab.engine.compiled import CompiledSolver, _NotCompiled
@@ -539,14 +597,40 @@ def _compiled(
         return None
     state = solver.state
     m = math.comb(side - low + n - 1, n)
-    values = np.empty(m, dtype=_dtype(int(state.max()) if state.size else 0))
+    dt = _dtype(int(state.max()) if state.size else 0)
+    # with a file: written page by page to it, not held in memory
+    values = np.empty(m, dtype=dt) if values_file is None else _open_values(values_file, dt, m)
     none = np.zeros(0, dtype=np.bool_)
     valid: npt.NDArray[np.bool_] | None = None
     if _levels.extract(state, solver.ranks, n, low, side, values, none):
         valid = np.ones(m, dtype=np.bool_)
         _levels.extract(state, solver.ranks, n, low, side, values, valid)
     del solver, state
+    if values_file is not None:
+        getattr(values, "flush", lambda: None)()
+        del values
+        if valid is not None:
+            np.save(_mask_path(values_file), valid)
+        return CanonicalTable.open(values_file, g, size=side, heaps=n, kind=kind)
     return CanonicalTable(g.label(), n, side, low, kind, values, valid)
+
+
+def _mask_path(values_file: str | Path) -> Path:
+    p = Path(values_file)
+    return p.with_name(p.stem + ".valid.npy")
+
+
+def _open_values(path: str | Path, dtype: Any, m: int) -> npt.NDArray[Any]:
+    from nimlab.core.paths import output_path
+
+    target = output_path(str(path))
+    try:
+        out: npt.NDArray[Any] = np.lib.format.open_memmap(
+            target, mode="w+", dtype=dtype, shape=(m,)
+        )
+    except OSError as exc:
+        raise OutputPathError(f"cannot write {path}: {exc.strerror}") from None
+    return out
 
 
 def _searched(

@@ -19,7 +19,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["API_CASES", "BAD_GAME_INPUTS", "CLI_CASES", "Api", "Cli", "prepare_files"]
+__all__ = [
+    "API_CASES",
+    "BAD_GAME_INPUTS",
+    "CLI_CASES",
+    "Api",
+    "Cli",
+    "Liar",
+    "closed_game",
+    "prepare_files",
+]
 
 BIG = str(10**1000)
 
@@ -106,6 +115,49 @@ def prepare_files(tmp: str) -> None:
             f.write(text)
     with open(os.path.join(tmp, "binary.py"), "wb") as f:
         f.write(b"\xff\xfe\x00garbage")
+    _damaged_stores(tmp)
+
+
+#: Damaged nimlab stores (issue 23): each is refused by every command that opens it.
+DAMAGED_STORES = (
+    ("dropped-chunks", "DROP TABLE chunks", "table 'chunks' is missing"),
+    ("dropped-runs", "DROP TABLE runs", "table 'runs' is missing"),
+    (
+        "garbage-rows",
+        "INSERT INTO chunks VALUES (99, 'x', 'done', 'lots', 0.1, NULL, 0, 1.0)",
+        "damaged",
+    ),
+    ("wrong-types", "UPDATE runs SET positions = 'many', n_chunks = 'x'", "damaged"),
+    ("negative", "UPDATE chunks SET positions = -5", "damaged"),
+    ("verified-missing-chunks", "DELETE FROM chunks WHERE idx > 0", "damaged"),
+    ("orphan-chunk", "UPDATE chunks SET run_id = 777 WHERE idx = 0", "damaged"),
+)
+
+
+def _damaged_stores(tmp: str) -> None:
+    import os
+    import shutil
+    import sqlite3
+
+    import nimlab
+
+    good = os.path.join(tmp, "good-store.sqlite")
+    nimlab.verify("nim", "a ^ b", bound=4, heaps=2, workers=1, store=good, chunk_size=4)
+    con = sqlite3.connect(good)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.execute("PRAGMA journal_mode = DELETE")
+    con.close()
+    for name, sql, _ in DAMAGED_STORES:
+        path = os.path.join(tmp, f"damaged-{name}.sqlite")
+        shutil.copy(good, path)
+        con = sqlite3.connect(path)
+        con.execute(sql)
+        con.commit()
+        con.close()
+    with open(good, "rb") as f:
+        data = f.read()
+    with open(os.path.join(tmp, "damaged-truncated.sqlite"), "wb") as f:
+        f.write(data[: len(data) // 2])
 
 
 def _user_game(name: str, body: str, heaps: int = 2) -> str:
@@ -131,6 +183,23 @@ USER_GAME_FILES = {
     "none.py": _user_game("none", "return None", heaps=1),
     "endless.py": _user_game("endless", "while True:\n    yield (0,)", heaps=1),
     "exits.py": "import sys\nsys.exit(3)\n",
+    # issue 23: options of the wrong type, cycles, growth, ways out of nimlab
+    "half.py": _user_game("half", "if h[0]:\n    yield (h[0] / 2, h[1])"),
+    "npfloat.py": _user_game(
+        "npfloat", "import numpy as np\nif h[0]:\n    yield (np.float64(h[0] - 1),)", heaps=1
+    ),
+    "boolheap.py": _user_game("boolheap", "if h[0]:\n    yield (False,)", heaps=1),
+    "notuple.py": _user_game("notuple", "if h[0]:\n    yield h[0] - 1", heaps=1),
+    "twocycle.py": _user_game("twocycle", "yield ((h[0] + 1) % 2,)", heaps=1),
+    "longcycle.py": _user_game("longcycle", "yield ((h[0] + 1) % 50,)", heaps=1),
+    "grows.py": _user_game("grows", "yield (h[0] + 1,)", heaps=1),
+    "spins.py": _user_game("spins", "while True:\n    pass\nyield h", heaps=1),
+    "sysexit5.py": _user_game("sysexit5", "import sys\nsys.exit(5)\nyield h", heaps=1),
+    "osexit7.py": _user_game("osexit7", "import os\nos._exit(7)\nyield h", heaps=1),
+    "kbint.py": _user_game("kbint", "raise KeyboardInterrupt\nyield h", heaps=1),
+    "loadloop.py": "while True:\n    pass\n",
+    "loadkbint.py": "raise KeyboardInterrupt\n",
+    "loadosexit.py": "import os\nos._exit(4)\n",
     "importerr.py": "import does_not_exist_module_nimlab\n",
     "nogame.py": "x = 5\n",
 }
@@ -221,6 +290,25 @@ CLI_CASES: tuple[Cli, ...] = (
         c(f"store-reproduce-{name}", ["reproduce", "--store", path], frag)
         for name, path, frag in _BROKEN_STORES
         if name != "empty"
+    ),
+    # -- damaged nimlab stores (issue 23): refused by every command, never "verified" --
+    *(
+        c(f"damaged-{name}-{what}", [*argv, "--store", f"{{tmp}}/damaged-{name}.sqlite"], frag)
+        for name, _, frag in (*DAMAGED_STORES, ("truncated", "", "results store"))
+        for what, argv in (
+            (
+                "verify",
+                ["verify", "--game", "nim", "--formula", "a ^ b", "--heaps", "2"]
+                + ["--bound", "4", "--chunk-size", "4", "--workers", "1"],
+            ),
+            (
+                "resume",
+                ["verify", "--game", "nim", "--formula", "a ^ b", "--heaps", "2"]
+                + ["--bound", "4", "--chunk-size", "4", "--workers", "1", "--resume"],
+            ),
+            ("runs", ["runs"]),
+            ("reproduce", ["reproduce", "--only", "S19-T1"]),
+        )
     ),
     # -- output paths: a directory, a missing folder (never created) --
     *(
@@ -416,7 +504,7 @@ CLI_CASES: tuple[Cli, ...] = (
             ("huge", "grundy {tmp}/huge.py:probe-huge 3", "budget", {}),
             ("huge-seq", "sequence {tmp}/huge.py:probe-huge -n 5", "budget", {}),
             ("loopy", "grundy {tmp}/loop.py:probe-loop 3", "loopy", {}),
-            ("strings", "grundy {tmp}/strs.py:probe-strs 3", "not a tuple of heap sizes", {}),
+            ("strings", "grundy {tmp}/strs.py:probe-strs 3", "is not an integer", {}),
             ("none", "grundy {tmp}/none.py:probe-none 3", "NoneType", {}),
             (
                 "endless",
@@ -439,6 +527,79 @@ CLI_CASES: tuple[Cli, ...] = (
                 {},
             ),
         )
+    ),
+    # -- users' own games, issue 23: every command refuses a broken move function --
+    *(
+        c(f"user23-{name}-{cmd}", f"{cmd} {{tmp}}/{name}.py:probe-{name} {args}", frag, **kw)
+        for name, pos, frag, kw in (
+            ("half", "3 2", "is not an integer", {}),
+            ("npfloat", "3", "is not an integer", {}),
+            ("boolheap", "3", "is not an integer", {}),
+            ("notuple", "3", "not a tuple of heap sizes", {}),
+            ("twocycle", "3", "0 -> 1 -> 0", {}),
+            ("longcycle", "3", "a cycle of 50 moves", {}),
+            ("sysexit5", "3", "called sys.exit(5)", {}),
+            ("osexit7", "3", "called os._exit(7)", {}),
+            ("kbint", "3", "raised KeyboardInterrupt", {}),
+            (
+                "spins",
+                "3",
+                "ran longer than its budget",
+                {"env": (("NIMLAB_USER_CODE_TIMEOUT", "0.3"),)},
+            ),
+        )
+        for cmd, args in (
+            ("grundy", pos),
+            ("outcome", pos + " --misere"),
+            ("moves", pos),
+            ("tree", pos),
+            ("last-mover", pos),
+            *(
+                (("sequence", "-n 6"), ("periodicity", "-n 12"), ("genus", pos))
+                if " " not in pos
+                else ()
+            ),
+        )
+        if not (cmd == "moves" and name in ("twocycle", "longcycle"))
+    ),
+    *(
+        c(f"user23-grows-{cmd}", f"{cmd} {{tmp}}/grows.py:probe-grows {args}", frag, timeout=60)
+        for cmd, args, frag in (
+            ("grundy", "3", "grow without bound"),
+            ("outcome", "3 --misere", "grow without bound"),
+            ("sequence", "-n 5", "grow without bound"),
+            ("genus", "3", "grow without bound"),
+        )
+    ),
+    c(
+        "user23-half-verify",
+        "verify --game {tmp}/half.py:probe-half --formula a^b --bound 8 --no-store --workers 1",
+        "not an integer",
+    ),
+    c("user23-half-table", "table {tmp}/half.py:probe-half --size 6", "not an integer"),
+    c(
+        "user23-load-loop",
+        "grundy {tmp}/loadloop.py:g 3",
+        "ran longer than its budget",
+        env=(("NIMLAB_USER_CODE_TIMEOUT", "0.5"),),
+    ),
+    c("user23-load-kbint", "grundy {tmp}/loadkbint.py:g 3", "raised KeyboardInterrupt"),
+    c("user23-load-osexit", "grundy {tmp}/loadosexit.py:g 3", "called os._exit(4)", isolate=True),
+    c(
+        "env-chunk-sleep",
+        "verify --game nim --formula a^b --bound 4 --heaps 2 --no-store --workers 1",
+        "NIMLAB_VERIFY_CHUNK_SLEEP must be a number of seconds",
+        env=(("NIMLAB_VERIFY_CHUNK_SLEEP", "abc"),),
+    ),
+    *(
+        c(
+            f"env-{var.lower()}-{i}",
+            "grundy {tmp}/ok_game.py:probe-ok 3 4" if "USER" in var else "sequence nim -n 3",
+            f"{var} must be",
+            env=((var, value),),
+        )
+        for var in ("NIMLAB_USER_CODE_TIMEOUT", "NIMLAB_PROGRESS_DELAY")
+        for i, value in enumerate(("abc", "-1", "nan", "inf", "1e999", "9" * 50))
     ),
     # -- tables: a budget of cells before any work, 4 to 6 heaps --
     c(
@@ -644,6 +805,64 @@ API_CASES: tuple[Api, ...] = (
         "budget of 10,000 moves generated",
     ),
     Api("api-store-text", "nimlab.runs(tmp + '/text.sqlite')", "StoreError", "not a nimlab"),
+    # -- issue 23: misuse of the API --
+    Api("api-heap-game-none", "nimlab.heap_game(None)", "InvalidArgumentError", "name"),
+    Api("api-heap-game-int", "nimlab.heap_game('probe-x')(5)", "InvalidArgumentError", "got 5"),
+    Api("api-game-plus-int", "nimlab.game('nim') + 5", "InvalidArgumentError", "got 5"),
+    Api("api-int-plus-game", "5 + nimlab.game('nim')", "InvalidArgumentError", "got 5"),
+    Api("api-solver-none", "nimlab.Solver(None)", "InvalidArgumentError", "got None"),
+    Api(
+        "api-solver-budget", "nimlab.Solver(nimlab.game('nim'), 0)", "InvalidArgumentError", ">= 1"
+    ),
+    Api("api-replace-none", "nimlab.replace(None, 0, 3)", "InvalidArgumentError", "got None"),
+    Api("api-replace-index", "nimlab.replace((1, 2), 5, 3)", "InvalidArgumentError", "got 5"),
+    Api(
+        "api-lying-len", "nimlab.grundy('nim', probe.Liar((1, 2)))", "InvalidPositionError", "len()"
+    ),
+    Api("api-status-nope", "nimlab.status_of('nope')", "UnknownTheoremError", "'nope'"),
+    Api("api-status-int", "nimlab.status_of(5)", "InvalidArgumentError", "got 5"),
+    Api(
+        "api-explain-illegal",
+        "nimlab.explain('nim', (3, 4), move=(5, 4))",
+        "InvalidPositionError",
+        "is not a move from 3 4",
+    ),
+    Api(
+        "api-explain-misere-move",
+        "nimlab.explain('nim', (3, 4), (3, 3))",
+        "InvalidArgumentError",
+        "misere must be True or False",
+    ),
+    Api(
+        "api-loopy-misere",
+        "nimlab.outcome(nimlab.game(tmp + '/twocycle.py:probe-twocycle'), (3,), misere=True)",
+        "GameDefinitionError",
+        "loopy",
+    ),
+    Api(
+        "api-loopy-genus",
+        "nimlab.genus(nimlab.game(tmp + '/twocycle.py:probe-twocycle'), 3)",
+        "GameDefinitionError",
+        "loopy",
+    ),
+    Api(
+        "api-closed-negative",
+        "nimlab.grundy(probe.closed_game(-3), (1, 2))",
+        "GameDefinitionError",
+        "gave -3",
+    ),
+    Api(
+        "api-closed-text",
+        "nimlab.grundy(probe.closed_game('zero'), (1, 2))",
+        "GameDefinitionError",
+        "gave 'zero'",
+    ),
+    Api(
+        "api-closed-p-int",
+        "nimlab.outcome(probe.closed_game(None, 1), (1, 2))",
+        "GameDefinitionError",
+        "True or False",
+    ),
     Api(
         "api-store-locked",
         "probe.locked_store(tmp)",
@@ -696,3 +915,31 @@ def wide_game() -> object:
             return None
 
     return Wide()
+
+
+class Liar(tuple):  # type: ignore[type-arg]
+    """A position whose len() lies."""
+
+    def __len__(self) -> int:
+        return 7
+
+
+def closed_game(grundy: object, is_p: object = None) -> object:
+    """A user's ruleset whose closed-form hooks give *grundy* and *is_p*."""
+    import nimlab
+
+    class Closed(nimlab.HeapRuleset):
+        name = "probe-closed"
+
+        def moves(self, p: tuple[int, ...]) -> object:
+            for i in range(len(p)):
+                for v in range(p[i]):
+                    yield nimlab.replace(p, i, v)
+
+        def closed_grundy(self, p: object) -> object:
+            return grundy
+
+        def closed_is_p(self, p: object) -> object:
+            return is_p
+
+    return Closed()

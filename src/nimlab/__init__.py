@@ -71,7 +71,7 @@ _LAZY: dict[str, str] = {
     "theorem": "nimlab.theory",
     "Theorem": "nimlab.theory",
     "check_theorem": "nimlab.theory",
-    "status_of": "nimlab.core.status",
+    "status_of": "nimlab.theory",
     "reproduce": "nimlab.theory.reproduce",
     "counterexamples": "nimlab.theory.reproduce",
     "Counterexamples": "nimlab.theory.reproduce",
@@ -252,7 +252,7 @@ if TYPE_CHECKING:
         WorkTooLargeError,
     )
     from nimlab.core.ruleset import replace
-    from nimlab.core.status import ResultStatus, status_of
+    from nimlab.core.status import ResultStatus
     from nimlab.engine.canonical import CanonicalTable, canonical_table
     from nimlab.engine.compiled import Session
     from nimlab.engine.nimarith import nim_div, nim_inverse, nim_square, nimmul
@@ -298,6 +298,6 @@ if TYPE_CHECKING:
         symmetric_profiles,
     )
     from nimlab.solvers.strategy import winning_move
-    from nimlab.theory import Theorem, check_theorem, theorem, theorems
+    from nimlab.theory import Theorem, check_theorem, status_of, theorem, theorems
     from nimlab.theory.reproduce import Counterexamples, counterexamples, reproduce
     from nimlab.verification import VerificationResult, local_check, runs, verify

@@ -8,7 +8,6 @@ the GIL) while the calling thread updates the bar and stays responsive to Ctrl-C
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
@@ -24,10 +23,9 @@ DELAY = 1.0
 
 def _delay() -> float:
     """The delay before a bar appears: ``$NIMLAB_PROGRESS_DELAY`` seconds, else `DELAY`."""
-    try:
-        return max(0.0, float(os.environ["NIMLAB_PROGRESS_DELAY"]))
-    except (KeyError, ValueError):
-        return DELAY
+    from nimlab.core.settings import env_float
+
+    return env_float("NIMLAB_PROGRESS_DELAY", DELAY, low=0, high=86_400, what="a number of seconds")
 
 
 class OutOfTime(BaseException):

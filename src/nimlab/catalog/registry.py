@@ -22,8 +22,10 @@ from nimlab.core.errors import (
     GameDefinitionError,
     InvalidArgumentError,
     InvalidParameterError,
+    NimlabError,
     UnknownGameError,
 )
+from nimlab.core.guard import user_code
 from nimlab.core.params import Param
 from nimlab.core.ruleset import Ruleset
 
@@ -61,6 +63,8 @@ _CLASSES: dict[str, type[Ruleset[Any]]] = {}
 _NAMES: dict[str, str] = {}
 _loaded = False
 _LOADED_FILES: dict[Path, object] = {}
+#: Largest game file run (a larger one is refused before it is read).
+MAX_GAME_FILE_BYTES = 10_000_000
 
 R = TypeVar("R", bound=type[Ruleset[Any]])
 
@@ -219,6 +223,11 @@ def load_game_file(path: str | Path) -> object:
     p = Path(path)
     if not p.is_file():
         raise UnknownGameError(f"no game file {str(path)!r}")
+    if p.stat().st_size > MAX_GAME_FILE_BYTES:
+        raise GameDefinitionError(
+            f"game file {str(path)!r} has {p.stat().st_size:,} bytes, more than a game file's "
+            f"{MAX_GAME_FILE_BYTES:,}; name the Python file that defines the games"
+        )
     resolved = p.resolve()
     if resolved in _LOADED_FILES:
         return _LOADED_FILES[resolved]
@@ -229,13 +238,18 @@ def load_game_file(path: str | Path) -> object:
     module = importlib.util.module_from_spec(spec)
     sys.modules[mod_name] = module
     try:
-        spec.loader.exec_module(module)
-    except (Exception, SystemExit) as exc:
+        with user_code(f"game file {str(path)!r}"):
+            try:
+                spec.loader.exec_module(module)
+            except NimlabError:
+                raise
+            except Exception as exc:
+                raise GameDefinitionError(
+                    f"game file {str(path)!r} failed to run: {type(exc).__name__}: {str(exc)[:300]}"
+                ) from None
+    except BaseException:
         sys.modules.pop(mod_name, None)
-        what = "called sys.exit" if isinstance(exc, SystemExit) else type(exc).__name__
-        raise GameDefinitionError(
-            f"game file {str(path)!r} failed to run: {what}: {str(exc)[:300]}"
-        ) from None
+        raise
     _register_classes(module, str(path))
     _LOADED_FILES[resolved] = module
     return module

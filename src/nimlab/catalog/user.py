@@ -16,6 +16,8 @@ defines games; see :func:`nimlab.catalog.registry.load_plugins`).
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import operator
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -23,10 +25,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from nimlab.catalog.registry import load_game_file
 from nimlab.core.errors import (
     GameDefinitionError,
+    InvalidArgumentError,
     InvalidParameterError,
     NimlabError,
     UnknownGameError,
 )
+from nimlab.core.guard import user_code
 from nimlab.core.params import Param, parse_int_set, to_int_set
 from nimlab.core.ruleset import HeapRuleset
 
@@ -36,10 +40,8 @@ if TYPE_CHECKING:
 #: Most options a user's move function may give from one position (an endless generator
 #: is stopped there).
 MAX_OPTIONS = 2_000_000
-
-
-def _no_int(x: object) -> int:
-    raise TypeError(f"{x!r} is not a heap size")
+#: Options drawn from a user's move function at a time, under one guard.
+_BATCH = 256
 
 
 __all__ = [
@@ -121,44 +123,80 @@ class UserHeapGame(HeapRuleset):
         n = len(position)
         fn = type(self).move_function
         shown = " ".join(map(str, position))
-        try:
-            options = iter(fn(position, *self._args()))
-        except NimlabError:
-            raise
-        except Exception as exc:
-            raise self._broken(f"raised {type(exc).__name__}: {exc}", shown) from None
-        count = 0
-        while True:
+        what = f"{self.label()}: the move function at the position {shown[:80]}"
+        guard = user_code(what)
+        with guard:
             try:
-                o = next(options)
-            except StopIteration:
-                return
+                options = iter(fn(position, *self._args()))
             except NimlabError:
                 raise
             except Exception as exc:
                 raise self._broken(f"raised {type(exc).__name__}: {exc}", shown) from None
-            count += 1
-            if count > MAX_OPTIONS:
+        count = 0
+        while True:
+            # options are drawn in batches under the guard (a guard per option costs more)
+            with guard:
+                try:
+                    batch = list(itertools.islice(options, _BATCH))
+                except NimlabError:
+                    raise
+                except Exception as exc:
+                    raise self._broken(f"raised {type(exc).__name__}: {exc}", shown) from None
+            for o in batch:
+                count += 1
+                if count > MAX_OPTIONS:
+                    raise self._broken(
+                        f"gave more than {MAX_OPTIONS:,} options (does it ever stop?)", shown
+                    )
+                if type(o) is tuple and len(o) == n and all(type(x) is int and x >= 0 for x in o):
+                    yield o  # the common case: a tuple of ints >= 0
+                else:
+                    yield self._option(o, n, shown)
+            if len(batch) < _BATCH:
+                return
+
+    def _option(self, o: object, n: int, shown: str) -> tuple[int, ...]:
+        """The option *o* as a tuple of *n* heap sizes, or a GameDefinitionError saying why
+        not (a float, a string, a bool or a numpy float is not a heap size)."""
+        items: Any = o
+        if not isinstance(o, (tuple, list)):
+            sized = hasattr(o, "__len__") and hasattr(o, "__iter__")
+            if not sized or isinstance(o, (str, bytes, dict, set, frozenset)):
                 raise self._broken(
-                    f"gave more than {MAX_OPTIONS:,} options (does it ever stop?)", shown
+                    f"gave {str(o)[:60]!r} ({type(o).__name__}), which is not a tuple of "
+                    "heap sizes",
+                    shown,
                 )
             try:
-                opt = tuple(int(x) if not isinstance(x, bool) else _no_int(x) for x in o)
-            except (TypeError, ValueError, OverflowError):
-                raise self._broken(
-                    f"gave {str(o)[:60]!r}, which is not a tuple of heap sizes", shown
-                ) from None
-            if len(opt) != n:
-                raise GameDefinitionError(
-                    f"{self.label()}: the move function gave an option with {len(opt)} heaps "
-                    f"from a position of {n} heaps; options have the same number of heaps"
-                )
-            if opt and min(opt) < 0:
-                raise GameDefinitionError(
-                    f"{self.label()}: the move function gave an option with a negative heap "
-                    f"({' '.join(map(str, opt))}); options must have heaps >= 0"
-                )
-            yield opt
+                items = tuple(o)  # type: ignore[arg-type]
+            except Exception:
+                raise self._broken(f"gave {str(o)[:60]!r}, which cannot be read", shown) from None
+        if len(items) != n:
+            raise GameDefinitionError(
+                f"{self.label()}: the move function gave an option with {len(items)} heaps "
+                f"from a position of {n} heaps; options have the same number of heaps"
+            )
+        opt = []
+        for x in items:
+            if isinstance(x, bool):
+                bad: object = x
+            else:
+                try:
+                    opt.append(operator.index(x))
+                    continue
+                except Exception:
+                    bad = x
+            raise self._broken(
+                f"gave {str(o)[:60]!r}, whose heap {str(bad)[:30]!r} ({type(bad).__name__}) "
+                "is not an integer; options are tuples of ints (use // for a division)",
+                shown,
+            )
+        if opt and min(opt) < 0:
+            raise GameDefinitionError(
+                f"{self.label()}: the move function gave an option with a negative heap "
+                f"({' '.join(map(str, opt))}); options must have heaps >= 0"
+            )
+        return tuple(opt)
 
     def _broken(self, what: str, shown: str) -> GameDefinitionError:
         return GameDefinitionError(
@@ -171,9 +209,10 @@ class UserHeapGame(HeapRuleset):
         from nimlab.catalog import _compiled
 
         key = ("user", type(self), self._args())
-        return _compiled.compiled(
-            key, lambda: _compile_user(type(self).move_function, self._args())
-        )
+        gen = _compiled.compiled(key, lambda: _compile_user(type(self).move_function, self._args()))
+        if self.n_heaps is not None:
+            check_yield_type(self, gen, self.n_heaps)
+        return gen
 
     def compiled_source(self) -> str | None:
         """The move function as the source of a module defining ``gen`` (for the disk
@@ -181,6 +220,42 @@ class UserHeapGame(HeapRuleset):
         (a closure, a helper function of the user's own file, an unknown global)."""
         return move_source(type(self).move_function, self._args(), self.name)
 
+
+def check_yield_type(game: HeapRuleset, gen: Any, heaps: int) -> None:
+    """Refuse a compiled move function whose options are not tuples of *heaps* integers
+    (a float from ``h / 2``, a tuple of another length), typed once per number of heaps.
+
+    A function numba cannot compile is left to the caller (which runs it as Python);
+    the check costs nothing when the function is compiled anyway.
+    """
+    checked = _TYPED.setdefault(id(gen), set())
+    if heaps in checked:
+        return
+    from numba import types
+    from numba.core.errors import NumbaError
+
+    tuple_type: Any = types.UniTuple
+    sig = (tuple_type(types.int64, heaps),)
+    try:
+        gen.compile(sig)
+        yielded = gen.overloads[sig].signature.return_type.yield_type
+    except (NumbaError, KeyError, AttributeError):
+        return  # not compiled: the Python path checks each option
+    items = list(getattr(yielded, "types", ()))
+    if (
+        not isinstance(yielded, types.BaseTuple)
+        or len(items) != heaps
+        or not all(isinstance(t, types.Integer) for t in items)
+    ):
+        raise GameDefinitionError(
+            f"{game.label()}: the move function yields {str(yielded)[:80]} from a position of "
+            f"{heaps} heaps; options are tuples of {heaps} ints (use // for a division); fix "
+            "the game's definition"
+        )
+    checked.add(heaps)
+
+
+_TYPED: dict[int, set[int]] = {}
 
 _MAX_CONSTANT = 100_000  # elements of a global array written into cached source
 
@@ -437,6 +512,17 @@ def heap_game(
     >>> nimlab.game("take-1-or-2") == take12
     True
     """
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidArgumentError(
+            f"heap_game: the game's name must be non-empty text such as 'my-game', got {name!r:.60}"
+        )
+    for flag, value in (("order_free", order_free),):
+        if not isinstance(value, bool):
+            raise InvalidArgumentError(f"{name}: {flag} must be True or False, got {value!r:.60}")
+    if isinstance(min_heap, bool) or not isinstance(min_heap, int) or min_heap not in (0, 1):
+        raise InvalidArgumentError(f"{name}: min_heap must be 0 or 1, got {min_heap!r:.60}")
+    if not isinstance(summary, str):
+        raise InvalidArgumentError(f"{name}: summary must be text, got {summary!r:.60}")
     spec_list: list[Param] = []
     if isinstance(params, Mapping):
         spec_list = [_make_param(k, v) for k, v in params.items()]
@@ -456,6 +542,11 @@ def heap_game(
     def decorate(fn: Callable[..., Iterable[Any]]) -> UserHeapGame:
         from nimlab.catalog.registry import _key, game_class, register
 
+        if not callable(fn) or isinstance(fn, type):
+            raise InvalidArgumentError(
+                f"heap_game({name!r}) decorates a move function f(h) that yields the options "
+                f"of the heaps h, got {fn!r:.60}"
+            )
         key = _key(name)
         try:
             old = game_class(key)

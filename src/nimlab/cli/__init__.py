@@ -7,6 +7,8 @@ question (``nimlab grundy nim 3 4 5``) never pays for numba, Dask or matplotlib.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -34,7 +36,11 @@ def main(argv: list[str] | None = None) -> int:
 
     if sys.get_int_max_str_digits() and sys.get_int_max_str_digits() < _MAX_STR_DIGITS:
         sys.set_int_max_str_digits(_MAX_STR_DIGITS)
+    restore = _watch_sigint()
     try:
+        from nimlab.core.settings import check_environment
+
+        check_environment()
         rv = cli.main(args=argv, prog_name="nimlab", standalone_mode=False)
     except NimlabError as exc:
         click.echo(f"error: {_one_line(exc)}", err=True)
@@ -83,7 +89,36 @@ def main(argv: list[str] | None = None) -> int:
             err=True,
         )
         return 1
+    finally:
+        restore()
     return rv if isinstance(rv, int) else 0
+
+
+def _watch_sigint() -> Callable[[], None]:
+    """Note each real Ctrl-C (SIGINT) before it interrupts, so that a KeyboardInterrupt
+    raised by a user's move function is told apart from the user's own Ctrl-C (see
+    :mod:`nimlab.core.guard`). Returns the function that puts the old handler back."""
+    import signal
+    import threading
+
+    from nimlab.core.guard import note_sigint
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    old = signal.getsignal(signal.SIGINT)
+    if old is not signal.default_int_handler:
+        return lambda: None
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        note_sigint()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
+
+    def restore() -> None:
+        signal.signal(signal.SIGINT, old)
+
+    return restore
 
 
 def _one_line(exc: BaseException | str) -> str:

@@ -11,7 +11,7 @@ import abc
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from nimlab.core.errors import InvalidPositionError
+from nimlab.core.errors import InvalidArgumentError, InvalidPositionError
 from nimlab.core.params import Param, as_index, read_int, shown
 
 if TYPE_CHECKING:
@@ -56,6 +56,18 @@ class Ruleset(abc.ABC, Generic[P]):
         Ids of the results that justify :meth:`closed_grundy`, :meth:`closed_is_p`
         and :meth:`closed_misere_is_p`.
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A ruleset defined outside nimlab gets its closed-form hooks checked: a value
+        that is not an int >= 0 (a Grundy value) or a bool (an outcome) is refused with
+        a :class:`~nimlab.core.errors.GameDefinitionError`, as is an exception they raise."""
+        super().__init_subclass__(**kwargs)
+        if (cls.__module__ or "").startswith("nimlab."):
+            return
+        for hook in ("closed_grundy", "closed_is_p", "closed_misere_is_p"):
+            fn = cls.__dict__.get(hook)
+            if callable(fn) and not getattr(fn, "_nimlab_checked", False):
+                setattr(cls, hook, _checked_hook(fn, hook))
 
     name: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()
@@ -236,7 +248,60 @@ class Ruleset(abc.ABC, Generic[P]):
         return self.label()
 
     def __add__(self, other: Ruleset[Any]) -> SumRuleset:
+        if not isinstance(other, Ruleset):
+            raise InvalidArgumentError(
+                f"{self.label()} + ...: a sum of games adds rulesets (nimlab.game('nim') + "
+                f"nimlab.game('wythoff')), got {other!r:.60}"
+            )
         return SumRuleset(self, other)
+
+    def __radd__(self, other: object) -> SumRuleset:
+        raise InvalidArgumentError(
+            f"... + {self.label()}: a sum of games adds rulesets (nimlab.game('nim') + "
+            f"nimlab.game('wythoff')), got {other!r:.60}"
+        )
+
+
+def _checked_hook(fn: Any, hook: str) -> Any:
+    """*fn* (a closed-form hook of a user's ruleset) with its result checked."""
+    import functools
+
+    from nimlab.core.errors import GameDefinitionError, NimlabError
+
+    @functools.wraps(fn)
+    def checked(self: Ruleset[Any], position: Any) -> Any:
+        try:
+            value = fn(self, position)
+        except NimlabError:
+            raise
+        except Exception as exc:
+            raise GameDefinitionError(
+                f"{self.label()}: its {hook} raised {type(exc).__name__}: {str(exc)[:200]} at "
+                f"{str(position)[:60]}; fix the game's definition"
+            ) from None
+        if value is None:
+            return None
+        if hook == "closed_grundy":
+            ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+            if not ok and type(value).__module__ == "numpy" and hasattr(value, "dtype"):
+                ok = value.dtype.kind in "iu" and int(value) >= 0
+                value = int(value) if ok else value
+            need = "an int >= 0 (or None where no closed form applies)"
+        else:
+            ok = isinstance(value, bool) or (
+                type(value).__module__ == "numpy" and str(getattr(value, "dtype", "")) == "bool"
+            )
+            value = bool(value) if ok else value
+            need = "True or False (or None where no criterion applies)"
+        if not ok:
+            raise GameDefinitionError(
+                f"{self.label()}: its {hook} gave {value!r:.40} ({type(value).__name__}) at "
+                f"{str(position)[:60]}; it must return {need}; fix the game's definition"
+            )
+        return value
+
+    checked._nimlab_checked = True  # type: ignore[attr-defined]
+    return checked
 
 
 def _fmt_param(v: object) -> str:
@@ -292,7 +357,17 @@ def replace(h: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
     --------
     >>> replace((3, 4, 5), 1, 0)
     (3, 0, 5)
+    >>> replace(None, 0, 3)
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.InvalidArgumentError: replace(h, i, v): h must be a tuple of heaps, got None
     """
+    if type(h) is not tuple:
+        raise InvalidArgumentError(f"replace(h, i, v): h must be a tuple of heaps, got {h!r:.60}")
+    if type(i) is not int or not 0 <= i < len(h):
+        raise InvalidArgumentError(
+            f"replace(h, i, v): i must be a heap's index 0..{len(h) - 1}, got {i!r:.60}"
+        )
     return (*h[:i], v, *h[i + 1 :])
 
 
@@ -347,6 +422,11 @@ class HeapRuleset(Ruleset[tuple[int, ...]]):
             heaps: tuple[Any, ...] = (position,)
         elif isinstance(position, (tuple, list)):
             heaps = tuple(position)
+            if type(position) not in (tuple, list) and len(position) != len(heaps):
+                raise InvalidPositionError(
+                    f"{self.name}: the position's len() says {len(position)} but it has "
+                    f"{len(heaps)} heaps; give a plain tuple of heap sizes"
+                )
         else:
             raise InvalidPositionError(
                 f"{self.name}: a position is a sequence of heap sizes, got {position!r}"

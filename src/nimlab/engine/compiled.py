@@ -230,10 +230,10 @@ class CompiledSolver:
             self._reset_stack_marks()
             pos = " ".join(str(int(x)) for x in report[: self.heaps])
             if code == _generic.LOOP:
-                raise NimlabError(
-                    f"{self.game.label()}: the game is loopy at {pos}; only short games "
-                    "can be solved"
-                )
+                from nimlab.engine.search import find_cycle, loopy_error
+
+                where = tuple(int(x) for x in report[: self.heaps])
+                raise loopy_error(self.game, find_cycle(self.game, where))
             raise NimlabError(
                 f"{self.game.label()}: the move function gave an option with a negative "
                 f"heap ({pos}); options must have heaps >= 0"

@@ -16,6 +16,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from nimlab._progress import Progress
 from nimlab.core.errors import (
+    GameDefinitionError,
     MoveSetTooLargeError,
     NimlabError,
     NoClosedFormError,
@@ -32,6 +33,8 @@ __all__ = [
     "Method",
     "SearchCache",
     "Solver",
+    "find_cycle",
+    "loopy_error",
     "mex",
     "search_cache",
 ]
@@ -43,6 +46,8 @@ DEFAULT_MAX_POSITIONS = DEFAULT_BUDGETS.max_positions
 # counts once per 8 heaps): bounds the work of a search (about 0.5-4 µs per option) whose
 # positions have very many moves, long before its memo fills up
 DEFAULT_MAX_MOVES = DEFAULT_BUDGETS.max_moves
+#: Depths of a search path at which it is checked for heaps that grow without bound.
+GROWTH_DEPTH = 10_000
 #: Heaps of an option that count as one move of the budget (longer options cost more).
 HEAPS_PER_MOVE = 8
 # positions kept between calls by the process-wide search cache (all games together); a
@@ -71,6 +76,65 @@ def _shown(game: Ruleset[Any], position: Any) -> str:
     """The position as the command line writes it, cut to a readable length."""
     text = game.format_position(position)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def loopy_error(game: Ruleset[Any], cycle: list[Any]) -> GameDefinitionError:
+    """The error of a game with a cycle of moves: the cycle shown (cut when long).
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> print(loopy_error(game("nim"), [(1,), (2,), (1,)]))
+    nim: the game is loopy: the moves 1 -> 2 -> 1 come back to a position (a cycle of 2 moves); only short games (every play ends) can be solved
+    """
+    shown = [game.format_position(p) for p in cycle]
+    if len(shown) > 8:
+        shown = [*shown[:4], "...", *shown[-3:]]
+    text = " -> ".join(s if len(s) <= 40 else s[:37] + "..." for s in shown)
+    moves = len(cycle) - 1
+    return GameDefinitionError(
+        f"{game.label()}: the game is loopy: the moves {text} come back to a position "
+        f"(a cycle of {moves:,} move{'s' if moves != 1 else ''}); only short games "
+        "(every play ends) can be solved"
+    )
+
+
+def find_cycle(game: Ruleset[Any], start: Any, limit: int = 200_000) -> list[Any]:
+    """A cycle of moves through *start* (found by a breadth-first search of at most
+    *limit* positions), as a list that begins and ends with *start*; ``[start, start]``
+    when none is found within the limit (then only *start* is known to be on a loop).
+
+    Examples
+    --------
+    >>> import nimlab
+    >>> @nimlab.heap_game("doctest-mod3", heaps=1)
+    ... def mod3(h):
+    ...     yield ((h[0] + 1) % 3,)
+    >>> find_cycle(mod3, (1,))
+    [(1,), (2,), (0,), (1,)]
+    """
+    canon = game.canonical
+    start = canon(start)
+    parent: dict[Any, Any] = {start: None}
+    frontier = [start]
+    try:
+        while frontier and len(parent) < limit:
+            nxt = []
+            for pos in frontier:
+                for c in game.moves(pos):
+                    c = canon(c)
+                    if c == start:
+                        path = [pos]
+                        while parent[path[-1]] is not None:
+                            path.append(parent[path[-1]])
+                        return [*reversed(path), start]
+                    if c not in parent:
+                        parent[c] = pos
+                        nxt.append(c)
+            frontier = nxt
+    except NimlabError:
+        pass
+    return [start, start]
 
 
 class SearchMemo:
@@ -199,6 +263,19 @@ class Solver(Generic[P]):
         max_moves: int = DEFAULT_MAX_MOVES,
         cache: SearchCache | None = None,
     ) -> None:
+        if not isinstance(game, Ruleset):
+            from nimlab.core.errors import InvalidArgumentError
+
+            raise InvalidArgumentError(
+                f"Solver(game): game must be a ruleset such as nimlab.game('nim'), got {game!r:.60}"
+            )
+        for name, value in (("max_positions", max_positions), ("max_moves", max_moves)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                from nimlab.core.errors import InvalidArgumentError
+
+                raise InvalidArgumentError(
+                    f"Solver: {name} must be an integer >= 1, got {value!r:.60}"
+                )
         self.game = game
         self.max_positions = max_positions
         self.max_moves = max_moves
@@ -302,15 +379,36 @@ class Solver(Generic[P]):
         Shared by the Grundy and outcome searches; *stored* is the size of their memo.
         """
         if child in on_stack:
-            raise NimlabError(
-                f"{self.game.label()}: the game is loopy at "
-                f"{self.game.format_position(child)}; only short games can be solved"
-            )
+            path = [entry[0] for entry in stack]
+            raise loopy_error(self.game, path[path.index(child) :] + [child])
         if stored + len(stack) >= self.max_positions:
             raise self._too_large(what)
+        if len(stack) % GROWTH_DEPTH == 0:
+            self._check_growth(stack, child)
         kids = self.children(child)
         stack.append((child, kids, [0]))
         on_stack.add(child)
+
+    def _check_growth(self, stack: list[tuple[P, list[P], list[int]]], child: P) -> None:
+        """Refuse a search path along which the heaps grow without bound: after *n* moves
+        of the path its heaps total at least the root's plus *n*/2."""
+
+        def total(p: Any) -> int | None:
+            try:
+                return sum(int(x) for x in p) if isinstance(p, tuple) else None
+            except (TypeError, ValueError):
+                return None
+
+        root, now = total(stack[0][0]), total(child)
+        depth = len(stack)
+        if root is None or now is None or now < root + depth // 2:
+            return
+        path = [self.game.format_position(stack[i][0]) for i in (0, 1, 2)]
+        raise GameDefinitionError(
+            f"{self.game.label()}: the positions grow without bound: after {depth:,} moves "
+            f"{' -> '.join(path)} -> ... -> {_shown(self.game, child)} (heaps {root:,} in all "
+            f"at first, {now:,} now); only short games (every play ends) can be solved"
+        )
 
     # -- Grundy values ------------------------------------------------------------
     def grundy(self, position: P, method: Method = "auto") -> int:

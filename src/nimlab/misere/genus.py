@@ -23,10 +23,14 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from nimlab.core.errors import InvalidParameterError, WorkTooLargeError
+from nimlab.core.errors import InvalidParameterError, SearchTooLargeError, WorkTooLargeError
 from nimlab.core.results import Outcome
 from nimlab.core.ruleset import Ruleset
 from nimlab.misere.canonical import DEFAULT_MAX_FORMS, MisereUniverse, Phylum
+
+#: Most positions on the path of one misère-form search (a longer path: the positions
+#: grow without bound, or the position is far too large).
+MAX_STACK = 2_000_000
 
 __all__ = [
     "Genus",
@@ -164,12 +168,23 @@ class MisereForms:
         u = self.universe
         root = (g0, g0.canonical(position))
         stack = [root]
+        # nodes whose children were pushed: one seen again with a child still unsolved is
+        # on a cycle of moves (in a short game its children are solved by then)
+        expanded: set[tuple[Ruleset[Any], Hashable]] = set()
         # a node's pending children (a position or its components)
         while stack:
             node = stack[-1]
             if node in self._memo:
                 stack.pop()
                 continue
+            if len(stack) > MAX_STACK:
+                raise SearchTooLargeError(
+                    f"{g0.label()}: the misère form of {g0.format_position(position)} needs "
+                    f"more than {MAX_STACK:,} positions on the search's path (do the positions "
+                    "grow without bound?); use a smaller position"
+                )
+            if len(stack) % 10_000 == 0:
+                _check_growth(g0, root[1], node[1] if node[0] is g0 else None, len(stack))
             rules, pos = node
             comps = rules.components(pos)
             if comps is not None and len(comps) > 1:
@@ -184,6 +199,11 @@ class MisereForms:
             kids = list(dict.fromkeys((rules, rules.canonical(c)) for c in rules.moves(pos)))
             todo = [k for k in kids if k not in self._memo]
             if todo:
+                if node in expanded:
+                    from nimlab.engine.search import find_cycle, loopy_error
+
+                    raise loopy_error(rules, find_cycle(rules, pos))
+                expanded.add(node)
                 stack.extend(todo)
                 continue
             self._memo[node] = u.make(self._memo[k] for k in kids)
@@ -194,6 +214,19 @@ class MisereForms:
         """The :class:`Genus` of the canonical form *x*."""
         u = self.universe
         return Genus(u.grundy(x), u.gammas(x), u.phylum(x))
+
+
+def _check_growth(game: Ruleset[Any], root: Hashable, now: Hashable, depth: int) -> None:
+    """Refuse a search whose heaps total at least the root's plus *depth*/2 (positions
+    that grow without bound)."""
+    a, b = _heaps_in(root), _heaps_in(now)
+    if not b or sum(b) < sum(a) + depth // 2:
+        return
+    raise SearchTooLargeError(
+        f"{game.label()}: the positions grow without bound: from "
+        f"{game.format_position(root)[:40]} the search reached {game.format_position(now)[:40]} "
+        f"({depth:,} positions pending); only short games (every play ends) can be solved"
+    )
 
 
 def _resolve(game: Ruleset[Any] | str) -> Ruleset[Any]:

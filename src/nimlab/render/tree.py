@@ -604,6 +604,12 @@ def game_tree(
     if isinstance(explored, int):
         raise _too_large(g, root, depth, dag, max_nodes, explored)
     kids, level = explored
+    if depth is None:
+        cycle = _cycle(kids, root)
+        if cycle is not None:
+            from nimlab.engine.search import loopy_error
+
+            raise loopy_error(g, cycle)
     if not dag:
         counts = _tree_counts(kids, root, depth, max_nodes)
         if counts[-1] > max_nodes:
@@ -654,6 +660,32 @@ def game_tree(
 
 def _sorted_edges(edges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     return sorted(edges)
+
+
+def _cycle(kids: dict[Hashable, list[Hashable]], root: Hashable) -> list[Hashable] | None:
+    """A cycle of moves reachable from *root* in *kids* (first and last equal), or None."""
+    done: set[Hashable] = set()
+    path: list[Hashable] = [root]
+    on_path = {root}
+    stack: list[tuple[Hashable, int]] = [(root, 0)]
+    while stack:
+        p, i = stack[-1]
+        opts = kids.get(p, [])
+        if i < len(opts):
+            stack[-1] = (p, i + 1)
+            c = opts[i]
+            if c in on_path:
+                return [*path[path.index(c) :], c]
+            if c not in done:
+                stack.append((c, 0))
+                path.append(c)
+                on_path.add(c)
+        else:
+            stack.pop()
+            path.pop()
+            on_path.discard(p)
+            done.add(p)
+    return None
 
 
 def _topological(kids: dict[Hashable, list[Hashable]], root: Hashable) -> list[Hashable]:

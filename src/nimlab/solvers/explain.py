@@ -356,6 +356,13 @@ def explain(
     from nimlab.solvers.strategy import winning_move
 
     g = as_game(game)
+    if not isinstance(misere, bool):
+        from nimlab.core.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(
+            f"explain: misere must be True or False, got {misere!r:.60} (the move to explain "
+            "is the keyword argument move=)"
+        )
     pos = g.validate(position)
     moves_plan = plan(g, Question.MOVES, pos, misere=misere)
     c = moves_plan.value if moves_plan.method is Method.CONSTRUCTION else None
@@ -363,6 +370,7 @@ def explain(
         mv = c.one() if c is not None else winning_move(g, pos, misere)
     else:
         mv = g.validate(move)
+        _check_is_move(g, pos, mv)
     # the outcome exactly as nimlab.answer finds it: the explanation names that method
     decided = answer(g, pos, misere=misere)
     method = decided.method
@@ -516,3 +524,23 @@ def _xor(heaps: tuple[int, ...]) -> int:
     for h in heaps:
         s ^= h
     return s
+
+
+def _check_is_move(g: Ruleset[Any], pos: Any, mv: Any) -> None:
+    """Refuse *mv* unless it is an option of *pos* (a scan of the moves, bounded)."""
+    from nimlab.core.errors import InvalidPositionError, MoveSetTooLargeError
+    from nimlab.engine.search import DEFAULT_MAX_MOVES
+
+    target = g.canonical(mv)
+    for n, c in enumerate(g.moves(pos)):
+        if c == mv or g.canonical(c) == target:
+            return
+        if n >= DEFAULT_MAX_MOVES:
+            raise MoveSetTooLargeError(
+                f"{g.label()}: {g.format_position(pos)[:60]} has more than "
+                f"{DEFAULT_MAX_MOVES:,} moves; cannot check that the move is one of them"
+            )
+    raise InvalidPositionError(
+        f"{g.label()}: {g.format_position(mv)[:60]} is not a move from "
+        f"{g.format_position(pos)[:60]} (list them with nimlab.moves)"
+    )

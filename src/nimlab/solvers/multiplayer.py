@@ -51,7 +51,6 @@ from typing import Any, Generic, TypeAlias, TypeVar
 from nimlab.core.errors import (
     InvalidParameterError,
     MoveSetTooLargeError,
-    NimlabError,
     SearchTooLargeError,
 )
 from nimlab.core.ruleset import Ruleset
@@ -551,11 +550,10 @@ class MultiplayerSolver(Generic[P]):
                 continue
             frame[2], frame[3], frame[4] = i, best_rank, best_val
             if pending in on_stack:
+                from nimlab.engine.search import find_cycle, loopy_error
+
                 where = pending if sym else pending[0]
-                raise NimlabError(
-                    f"{self.game.label()}: the game is loopy at "
-                    f"{self.game.format_position(where)}; only short games can be solved"
-                )
+                raise loopy_error(self.game, find_cycle(self.game, where))
             if len(memo) + len(stack) >= budget:
                 raise SearchTooLargeError(
                     f"{self.game.label()}: multiplayer search ({self.profile.label()}) would "

@@ -7,6 +7,7 @@ from nimlab.theory.registry import (
     Theorem,
     check_theorem,
     register_theorem,
+    status_of,
     theorem,
     theorems,
 )
@@ -18,6 +19,7 @@ __all__ = [
     "Theorem",
     "check_theorem",
     "register_theorem",
+    "status_of",
     "theorem",
     "theorems",
 ]

@@ -22,7 +22,8 @@ from typing import Any, Literal
 from nimlab.core.errors import NimlabError, UnknownTheoremError
 from nimlab.core.results import Counterexample
 from nimlab.core.ruleset import Ruleset
-from nimlab.core.status import ResultStatus, status_of
+from nimlab.core.status import ResultStatus
+from nimlab.core.status import status_of as _recorded_status
 from nimlab.planner import DEFAULT_BUDGETS, Method, Plan, Question, plan
 from nimlab.verification.local import Claim
 
@@ -36,6 +37,7 @@ __all__ = [
     "TheoremClaim",
     "check_theorem",
     "register_theorem",
+    "status_of",
     "theorem",
     "theorem_specs",
     "theorems",
@@ -180,7 +182,7 @@ class Theorem:
         >>> theorem("Sh-T6").status.state, theorem("Sh-T6*").status.state
         ('refuted', 'conjectured')
         """
-        return status_of(self.id)
+        return _recorded_status(self.id)
 
     def claimed(self, game: Ruleset[Any], position: Any) -> Any:
         """The claimed value at *position* (Grundy value or P-membership)."""
@@ -265,6 +267,28 @@ def theorem(tid: str) -> Theorem:
             f"unknown theorem id {tid!r}{hint} (run `nimlab theorems` to list them)"
         )
     return t
+
+
+def status_of(result_id: str) -> ResultStatus:
+    """The status of the result *result_id* (a theorem's id or alias): proved, refuted,
+    or a conjecture with how far it is verified.
+
+    Examples
+    --------
+    >>> status_of("Sh-T3").summary()
+    'proved: published proof'
+    >>> status_of("nope")
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.UnknownTheoremError: unknown theorem id 'nope' (run `nimlab theorems` to list them)
+    """
+    from nimlab.core.errors import InvalidArgumentError
+
+    if not isinstance(result_id, str):
+        raise InvalidArgumentError(
+            f"a result id is text such as 'S19-T1' (run `nimlab theorems`), got {result_id!r:.60}"
+        )
+    return _recorded_status(theorem(result_id).id)
 
 
 def _check_bound(bound: object, used: bool = True) -> None:

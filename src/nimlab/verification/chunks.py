@@ -8,11 +8,11 @@ circle among them.
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Any
 
 from nimlab.core.errors import InvalidParameterError, NimlabError
+from nimlab.core.settings import env_float
 from nimlab.planner import Method, Question, plan
 from nimlab.verification.local import ChunkResult, Claim, _fmt, check_position
 from nimlab.verification.spaces import IndexSpace
@@ -60,9 +60,9 @@ def install_prepared(spec: Any, parts: list[Any]) -> Any:
 def check_chunk(spec: Any, i: int) -> ChunkResult:
     """Check chunk *i* of a :class:`~nimlab.verification.runner.CheckSpec`."""
     t0 = time.perf_counter()
-    sleep = os.environ.get(SLEEP_ENV)
+    sleep = env_float(SLEEP_ENV, 0.0, low=0, high=3600, what="a number of seconds")
     if sleep:
-        time.sleep(float(sleep))
+        time.sleep(sleep)
     # the spec says which paths its claim and space allow; the planner picks among them
     # and a path that cannot run this chunk falls back to the next
     avoid = frozenset({Method.COMPILED_SEQUENCE})

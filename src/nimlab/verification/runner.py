@@ -107,8 +107,11 @@ class CheckSpec:
             space_id += f"/{sp.chunk_size}"
         else:
             space_id = f"{sp!r}"
+        claim_id = self.claim.key()
+        if claim_id.startswith("fn:") and claim_id.count(":") >= 2:
+            claim_id = claim_id.rsplit(":", 1)[0]  # its code is in the fingerprint below
         parts: list[Any] = [
-            self.claim.key(),
+            claim_id,
             repr(self.game),
             self.kind,
             space_id,
@@ -118,7 +121,12 @@ class CheckSpec:
         if self.compiled:
             parts.append("compiled")
         text = json.dumps(parts)
-        return hashlib.sha256(text.encode()).hexdigest()
+        from nimlab.verification.identity import code_fingerprint
+
+        # what is checked, then the code that decides it (a resumed run must share both)
+        return (
+            f"{hashlib.sha256(text.encode()).hexdigest()}:{code_fingerprint(self.game, self.claim)}"
+        )
 
 
 @dataclass(frozen=True)
@@ -306,6 +314,14 @@ def heap_space(
     if mode == "total":
         return TotalSpace(n, bound, low, rows, game)
     return BoxSpace(n, bound, low, rows, game)
+
+
+def _changed_code(run_id: int, path: Any) -> InvalidParameterError:
+    return InvalidParameterError(
+        f"run {run_id} in {path} was checked with other code (the game's move function or "
+        "file, the claim, or nimlab's version changed since): its chunks do not apply to "
+        "this code; run again without --resume to start afresh"
+    )
 
 
 # -- executors --------------------------------------------------------------------------
@@ -902,6 +918,8 @@ def _run(
                 if found is None:
                     raise InvalidParameterError(f"no run {resume} in {st.path}")
                 if found[0] != key:
+                    if found[0].partition(":")[0] == key.partition(":")[0]:
+                        raise _changed_code(resume, st.path)
                     raise InvalidParameterError(
                         f"run {resume} checked something else; resume it with "
                         "exactly the same arguments"
@@ -909,6 +927,10 @@ def _run(
                 run_id = resume
             else:
                 run_id = st.find_resumable(key)
+                if run_id is None:
+                    old = st.find_resumable_like(key.partition(":")[0])
+                    if old is not None:
+                        raise _changed_code(old, st.path)
         if run_id is not None:
             st.mark_running(run_id)
             done = st.done_chunks(run_id)

@@ -317,6 +317,77 @@ def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
             )
 
 
+#: Rows that break an invariant of the store, each a query counting them and what it means.
+_INVARIANTS = (
+    (
+        "SELECT COUNT(*) FROM runs WHERE typeof(id) != 'integer' OR typeof(spec_key) != 'text'"
+        " OR typeof(what) != 'text' OR typeof(target) != 'text' OR typeof(game) != 'text'"
+        " OR typeof(kind) != 'text' OR typeof(status) != 'text'"
+        " OR typeof(bound) != 'integer' OR typeof(n_chunks) != 'integer'"
+        " OR typeof(positions) != 'integer' OR positions < 0 OR n_chunks < 1"
+        " OR typeof(started) NOT IN ('real', 'integer')"
+        " OR (spec IS NOT NULL AND typeof(spec) != 'blob')",
+        "rows of the table 'runs' with values of the wrong type or out of range",
+    ),
+    (
+        "SELECT COUNT(*) FROM chunks WHERE typeof(run_id) != 'integer'"
+        " OR typeof(idx) != 'integer' OR typeof(positions) != 'integer'"
+        " OR typeof(failed) != 'integer' OR typeof(status) != 'text'"
+        " OR typeof(seconds) NOT IN ('real', 'integer') OR idx < 0 OR positions < 0"
+        " OR failed NOT IN (0, 1) OR status != 'done'",
+        "rows of the table 'chunks' with values of the wrong type or out of range",
+    ),
+    (
+        "SELECT COUNT(*) FROM chunks c LEFT JOIN runs r ON r.id = c.run_id"
+        " WHERE r.id IS NULL OR c.idx >= r.n_chunks",
+        "chunks of no run, or beyond their run's number of chunks",
+    ),
+    (
+        "SELECT COUNT(*) FROM chunks c WHERE c.failed = 1 AND NOT EXISTS (SELECT 1 FROM"
+        " counterexamples x WHERE x.run_id = c.run_id AND x.chunk_idx = c.idx)",
+        "failed chunks without their counterexample",
+    ),
+    (
+        "SELECT COUNT(*) FROM counterexamples WHERE typeof(run_id) != 'integer'"
+        " OR typeof(chunk_idx) != 'integer' OR typeof(position) != 'text'",
+        "rows of the table 'counterexamples' with values of the wrong type",
+    ),
+    (
+        "SELECT COUNT(*) FROM runs r WHERE r.status = 'verified' AND (SELECT COUNT(*) FROM"
+        " chunks c WHERE c.run_id = r.id) != r.n_chunks",
+        "runs recorded as verified without all their chunks",
+    ),
+)
+
+
+def _check_integrity(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a damaged store in one line: a table dropped, rows of the wrong type or
+    breaking an invariant, pages SQLite finds damaged (``PRAGMA quick_check``)."""
+    found = {t for t in _columns(conn) if not t.startswith("sqlite_")}
+    ours = set(_schema_columns())
+    if not found & ours:
+        return  # a new (empty) store
+    missing = sorted(ours - found)
+    if missing:
+        raise StoreError(
+            f"results store {path}: it is damaged (its table {missing[0]!r} is missing); "
+            "nothing in it can be trusted: give another --store PATH (or move it away)"
+        )
+    row = conn.execute("PRAGMA quick_check(1)").fetchone()
+    if row is None or row[0] != "ok":
+        raise StoreError(
+            f"results store {path}: it is damaged (SQLite's check says: "
+            f"{str(row[0] if row else 'nothing')[:120]}); give another --store PATH"
+        )
+    for query, what in _INVARIANTS:
+        (bad,) = conn.execute(query).fetchone()
+        if bad:
+            raise StoreError(
+                f"results store {path}: it is damaged ({bad:,} {what}); nothing in it can "
+                "be trusted: give another --store PATH (or move it away)"
+            )
+
+
 _S = TypeVar("_S", bound="Store")
 _R = TypeVar("_R")
 _A = ParamSpec("_A")
@@ -413,10 +484,12 @@ class Store:
             raise _store_error(self.path, exc, timeout) from None
         try:
             self.conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            # the schema and integrity first: a file refused is never changed (no WAL)
+            _check_schema(self.conn, self.path)
+            _check_integrity(self.conn, self.path)
             if not uri:
                 self.conn.execute("PRAGMA journal_mode = WAL")
                 self.conn.execute("PRAGMA synchronous = NORMAL")
-            _check_schema(self.conn, self.path)
             if not uri and set(_schema_columns()) - set(_columns(self.conn)):  # a new store
                 self._create()
         except BaseException as exc:
@@ -502,6 +575,17 @@ class Store:
             "SELECT id FROM runs WHERE spec_key = ? AND status NOT IN ('verified', 'FAILED', 'error')"
             " ORDER BY id DESC LIMIT 1",
             (spec_key,),
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    @_guarded
+    def find_resumable_like(self, base_key: str) -> int | None:
+        """The latest unfinished run that checks the same thing as *base_key* (a spec key
+        without its code fingerprint), whatever code it was checked with, or None."""
+        row = self.conn.execute(
+            "SELECT id FROM runs WHERE (spec_key = ? OR substr(spec_key, 1, ?) = ?)"
+            " AND status NOT IN ('verified', 'FAILED', 'error') ORDER BY id DESC LIMIT 1",
+            (base_key, len(base_key) + 1, base_key + ":"),
         ).fetchone()
         return None if row is None else int(row[0])
 

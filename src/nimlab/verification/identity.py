@@ -46,7 +46,7 @@ def _function_bytes(fn: Any, out: list[bytes]) -> None:
 
 def _module_bytes(name: str, out: list[bytes]) -> None:
     """The source file of a user's module (a game file, a script): its text decides too."""
-    if not name or name.startswith("nimlab.") or name == "nimlab":
+    if not name or name.split(".")[0] == "nimlab":
         return
     path = getattr(sys.modules.get(name), "__file__", None)
     if not path:

@@ -26,7 +26,7 @@ from typing import Any
 
 from nimlab.core.ruleset import Ruleset
 
-__all__ = ["cache_dir", "cached_solve", "discard"]
+__all__ = ["cache_dir", "cached_module", "cached_solve", "discard", "discard_module"]
 
 _PREFIX = "_nimlab_engine_"
 
@@ -165,6 +165,18 @@ def cached_solve(game: Ruleset[Any]) -> Any:
     if text is None:
         return None
     text += _solve_source()
+    got = cached_module(text)
+    if got is None:
+        return None
+    _LOADED[game] = (got[0], got[1].solve)
+    return got[1].solve
+
+
+def cached_module(text: str) -> tuple[str, Any] | None:
+    """``(name, module)``: the module of source *text*, written to the cache directory
+    (named by the hash of the text and :func:`_fingerprint`) and imported, or None when
+    the directory cannot be used. Its ``cache=True`` functions keep their machine code
+    next to it (numba's ``__pycache__``)."""
     digest = hashlib.sha256((_fingerprint() + "\n" + text).encode()).hexdigest()[:32]
     name = f"nimlab_compiled_{digest}"
     path = cache_dir() / f"{name}.py"
@@ -173,13 +185,16 @@ def cached_solve(game: Ruleset[Any]) -> Any:
             if attempt or not path.is_file() or path.read_text(encoding="utf-8") != text:
                 _write(path, text)  # absent or damaged: (re)written
             module = sys.modules.get(name) or _import(name, path)
-            solve = module.solve
         except Exception:  # a directory we cannot write, a damaged file: try once more
             _purge(name, path)
             continue
-        _LOADED[game] = (name, solve)
-        return solve
+        return name, module
     return None
+
+
+def discard_module(name: str) -> None:
+    """Forget the module *name* of :func:`cached_module` and delete its files."""
+    _purge(name, cache_dir() / f"{name}.py")
 
 
 def _purge(name: str, path: Path) -> None:

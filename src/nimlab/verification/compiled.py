@@ -552,12 +552,52 @@ def _kernel(
     leaves the space, 3 a claimed value is not an integer >= 0. Grundy claims and P-set
     claims have kernels of their own (each compiled only when used: less to compile).
     *marks*: ``(marks, ridx)`` of :func:`_marks` for a P-set claim, or None."""
-    grundy, pset = _KERNELS[mode][:2]
-    if kind == 0:
-        return grundy(gen, claim, table, radix, h, count, low, bound)
     use = marks is not None
     m, ridx = marks if marks is not None else (_NO_MARKS, _NO_RIDX)
-    return pset(gen, claim, table, radix, h, count, low, bound, kind == 2, m, ridx, use)
+    named = (("gen", gen), ("claim", claim))
+    if kind == 0:
+        return _run_kernel(0, mode, named, table, radix, h, count, low, bound)
+    return _run_kernel(1, mode, named, table, radix, h, count, low, bound, kind == 2, m, ridx, use)
+
+
+_DISK: dict[tuple[Any, ...], tuple[str, Any] | None] = {}
+
+
+def _run_kernel(which: int, mode: int, named: tuple[tuple[str, Any], ...], *args: Any) -> Any:
+    """Run kernel *which* of :func:`_make_kernels` for *mode* on *args*, with the compiled
+    functions *named* (its first parameters, by name) bound.
+
+    The kernel, its helpers and the functions are written into one module of the disk
+    cache (:func:`nimlab.engine._diskcache.cached_module`), so numba keeps the machine
+    code and every later process (workers too) loads it; when they cannot be written as
+    source (a claim of a user's own module, say) or the cache cannot be used, the kernel
+    compiled in memory runs, as before."""
+    key = (which, mode, *named)
+    with _LOCK:
+        known = key in _DISK
+        disk = _DISK.get(key)
+    if not known:
+        from nimlab.catalog._source import module_source
+        from nimlab.engine import _diskcache
+
+        kernel = _KERNELS[mode][which]
+        text = module_source(
+            [*((n, f, ()) for n, f in named), ("walk", kernel, tuple(n for n, _ in named))]
+        )
+        got = _diskcache.cached_module(text) if text is not None else None
+        disk = (got[0], got[1].walk) if got is not None else None
+        with _LOCK:
+            _DISK[key] = disk
+    if disk is not None:
+        try:
+            return disk[1](*args)
+        except Exception:  # numba could not load or keep its files: compile in memory
+            from nimlab.engine import _diskcache
+
+            _diskcache.discard_module(disk[0])
+            with _LOCK:
+                _DISK[key] = None
+    return _KERNELS[mode][which](*(f for _, f in named), *args)
 
 
 def _wrap_scalar(fn: Any, spread: bool) -> Any:
@@ -820,11 +860,11 @@ def check_predecessors(game: HeapRuleset, sp: Any) -> tuple[int, ...] | None:
     True
     """
     small = _small_space(sp)
-    check = _KERNELS[_mode(small)][3]
     h, _ = _starts(small, 0)
-    status, k = check(
-        game.compiled_options(),
-        game.compiled_predecessors(),
+    status, k = _run_kernel(
+        3,
+        _mode(small),
+        (("gen", game.compiled_options()), ("pred", game.compiled_predecessors())),
         tuple(np.int64(x) for x in h),
         int(small.size),
         small.low,
@@ -871,7 +911,7 @@ def _marks(spec: Any) -> tuple[Any, Any] | None:
         got = compiled_claim(spec)
         assert got is not None
         claim, table, radix = got
-        marker = _KERNELS[_mode(sp)][2]
+        mode = _mode(sp)
         ridx = _mark_index(sp)
         marks = np.zeros(max(1, int(sp.size)), dtype=np.uint8)
         from nimlab._progress import Progress
@@ -881,9 +921,10 @@ def _marks(spec: Any) -> tuple[Any, Any] | None:
         try:
             for i in range(sp.n_chunks):
                 h, count = _starts(sp, i)
-                marker(
-                    pred,
-                    claim,
+                _run_kernel(
+                    2,
+                    mode,
+                    (("pred", pred), ("claim", claim)),
                     table,
                     radix,
                     tuple(np.int64(x) for x in h),

@@ -80,3 +80,30 @@ def test_second_process_loads_catalog_kernels_from_disk(tmp_path: Path) -> None:
     blocked = tmp_path / "a-file"
     blocked.write_text("")
     assert _run(blocked / "cache")["table"] == tab
+
+
+_VERIFY = """
+import json, sys
+from nimlab.engine._compilewatch import CompileWatch
+from nimlab.cli import main
+with CompileWatch() as w:
+    code = main(["verify", "Sh-T6*", "--bound", "14", "--json"])
+print(json.dumps({"code": code, "compiles": [n for n, _ in w.compiles]}))
+"""
+
+
+@pytest.mark.slow
+def test_second_process_loads_verification_walks_from_disk(tmp_path: Path) -> None:
+    env = {**os.environ, "NIMLAB_CACHE_DIR": str(tmp_path)}
+
+    def run() -> dict[str, object]:
+        r = subprocess.run(
+            [sys.executable, "-c", _VERIFY], capture_output=True, text=True, timeout=500, env=env
+        )
+        assert r.returncode == 0, r.stderr
+        out: dict[str, object] = json.loads(r.stdout.strip().splitlines()[-1])
+        return out
+
+    first = run()
+    assert first["code"] == 0 and any(n.endswith(".walk") for n in first["compiles"])  # type: ignore[attr-defined]
+    assert run() == {"code": 0, "compiles": []}  # the walk and the claim: loaded

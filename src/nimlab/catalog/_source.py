@@ -61,6 +61,7 @@ def module_source(functions: list[tuple[str, Any, tuple[str, ...]]]) -> str | No
     from nimlab.catalog.user import _binding, _code_names
 
     bound: dict[str, str] = {}
+    emitted: dict[str, Any] = {}  # name -> the compiled function written under it
     defs: list[str] = []
     files: set[str] = set()
 
@@ -87,11 +88,14 @@ def module_source(functions: list[tuple[str, Any, tuple[str, ...]]]) -> str | No
             a.annotation = None
         f.name = name
         bound[name] = f"<def {name}>"
+        emitted[name] = disp
         code = fn.__code__
         cells = [c.cell_contents for c in fn.__closure__ or ()]
         free = dict(zip(code.co_freevars, cells, strict=True))
         for var, value in free.items():
             if var != fn.__name__ and hasattr(value, "py_func"):
+                if var in emitted and _same(emitted[var], value):
+                    continue  # the same helper, written already (shared by two closures)
                 if var == name or not emit(value, var):
                     return False
                 continue
@@ -126,3 +130,28 @@ def module_source(functions: list[tuple[str, Any, tuple[str, ...]]]) -> str | No
         *defs,
     ]
     return "\n".join(out) + "\n"
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether compiled functions *a* and *b* are the same code over equal captured values
+    (two closures made by one factory with the same parameters)."""
+    if a is b:
+        return True
+    fa, fb = getattr(a, "py_func", None), getattr(b, "py_func", None)
+    if fa is None or fb is None or fa.__code__ is not fb.__code__:
+        return False
+    for ca, cb in zip(fa.__closure__ or (), fb.__closure__ or (), strict=True):
+        x, y = ca.cell_contents, cb.cell_contents
+        if hasattr(x, "py_func"):
+            if not _same(x, y):
+                return False
+        elif type(x) is not type(y):
+            return False
+        elif hasattr(x, "shape"):  # a numeric array: every element
+            import numpy as np
+
+            if not np.array_equal(x, y):
+                return False
+        elif repr(x) != repr(y):
+            return False
+    return True

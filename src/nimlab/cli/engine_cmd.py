@@ -189,8 +189,8 @@ def warm_cmd(
         )
         return
     click.echo(
-        f"{r.kernels} kernels ready in {r.seconds:.1f} s: {r.compiled} compiled now "
-        f"({r.compile_seconds:.1f} s), the others loaded from the disk cache"
+        f"{r.kernels} kernels ready in {r.seconds:.1f} s: {r.compiled} numba compilations "
+        f"({r.compile_seconds:.1f} s), kept on disk for every later process"
         if r.compiled
         else f"{r.kernels} kernels ready in {r.seconds:.1f} s, all loaded from the disk cache"
     )

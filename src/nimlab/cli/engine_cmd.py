@@ -185,6 +185,7 @@ def warm_cmd(
                 "seconds": round(r.seconds, 3),
                 "cache_dir": r.cache_dir,
                 "steps": [{"kernel": k, "seconds": round(s, 3)} for k, s in r.steps],
+                "failed": [{"kernel": k, "error": e} for k, e in r.failed],
             }
         )
         return
@@ -195,3 +196,5 @@ def warm_cmd(
         else f"{r.kernels} kernels ready in {r.seconds:.1f} s, all loaded from the disk cache"
     )
     click.echo(f"compiled engine kernels: {r.cache_dir}")
+    for k, e in r.failed:
+        click.echo(f"not warmed: {k}: {e}", err=True)

@@ -40,6 +40,8 @@ class WarmReport:
         The directory of the compiled engine's kernels.
     steps : tuple of (str, float)
         Each kernel's label and the seconds it took.
+    failed : tuple of (str, str)
+        Kernels that could not run, with the error (the others are warmed all the same).
 
     Examples
     --------
@@ -54,6 +56,7 @@ class WarmReport:
     seconds: float
     cache_dir: str
     steps: tuple[tuple[str, float], ...] = field(default=(), repr=False)
+    failed: tuple[tuple[str, str], ...] = ()
 
 
 def _steps(
@@ -142,14 +145,19 @@ def warm(
     steps = _steps(chosen, heaps)
     bar = Progress("nimlab warm: compiling kernels", len(steps), "kernels", enabled=progress)
     done: list[tuple[str, float]] = []
+    failed: list[tuple[str, str]] = []
     try:
         with CompileWatch() as watch:
             for label, run in steps:
-                bar.update(len(done), label)
+                bar.update(len(done) + len(failed), label)
                 s0 = time.perf_counter()
-                run()
+                try:
+                    run()
+                except Exception as exc:  # one kernel that cannot run: warm the others
+                    failed.append((label, f"{type(exc).__name__}: {exc}".splitlines()[0]))
+                    continue
                 done.append((label, time.perf_counter() - s0))
-            bar.update(len(done))
+            bar.update(len(done) + len(failed))
     finally:
         bar.close()
     return WarmReport(
@@ -159,4 +167,5 @@ def warm(
         seconds=time.perf_counter() - t0,
         cache_dir=str(cache_dir()),
         steps=tuple(done),
+        failed=tuple(failed),
     )

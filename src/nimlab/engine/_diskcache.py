@@ -26,7 +26,15 @@ from typing import Any
 
 from nimlab.core.ruleset import Ruleset
 
-__all__ = ["cache_dir", "cached_module", "cached_solve", "discard", "discard_module"]
+__all__ = [
+    "cache_dir",
+    "cached_module",
+    "cached_solve",
+    "discard",
+    "discard_module",
+    "is_cached_module",
+    "load_module",
+]
 
 _PREFIX = "_nimlab_engine_"
 
@@ -190,6 +198,30 @@ def cached_module(text: str) -> tuple[str, Any] | None:
             continue
         return name, module
     return None
+
+
+def is_cached_module(name: str) -> bool:
+    """Whether *name* is a module loaded from the cache directory (by this module or by
+    the verification's own cached modules, ``nimlab_verify_*``)."""
+    module = sys.modules.get(name)
+    origin = getattr(module, "__file__", None)
+    return (
+        name.startswith(("nimlab_compiled_", "nimlab_verify_"))
+        and origin is not None
+        and Path(origin).parent == cache_dir()
+    )
+
+
+def load_module(name: str) -> Any:
+    """The module *name* of the cache directory (imported once per process); raises
+    ImportError when it is not there (the caller compiles in memory)."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    path = cache_dir() / f"{name}.py"
+    if not path.is_file():
+        raise ImportError(f"{name} is not in the cache directory {cache_dir()}")
+    return _import(name, path)
 
 
 def discard_module(name: str) -> None:

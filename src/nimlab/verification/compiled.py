@@ -581,9 +581,20 @@ def _run_kernel(which: int, mode: int, named: tuple[tuple[str, Any], ...], *args
         from nimlab.engine import _diskcache
 
         kernel = _KERNELS[mode][which]
-        text = module_source(
-            [*((n, f, ()) for n, f in named), ("walk", kernel, tuple(n for n, _ in named))]
-        )
+        # a function of a module of the disk cache (a claim of _cached_scalar, say) is
+        # loaded from that module; any other is written out
+        pre: list[str] = []
+        written: list[tuple[str, Any, tuple[str, ...]]] = []
+        for n, f in named:
+            mod = getattr(getattr(f, "py_func", None), "__module__", "") or ""
+            if _diskcache.is_cached_module(mod):
+                pre.append(f"{n} = _nimlab_load({mod!r}).{f.py_func.__name__}")
+            else:
+                written.append((n, f, ()))
+        text = module_source([*written, ("walk", kernel, tuple(n for n, _ in named))])
+        if text is not None and pre:
+            head = "from nimlab.engine._diskcache import load_module as _nimlab_load\n"
+            text = head + "\n".join(pre) + "\n" + text
         got = _diskcache.cached_module(text) if text is not None else None
         disk = (got[0], got[1].walk) if got is not None else None
         with _LOCK:

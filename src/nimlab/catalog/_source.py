@@ -27,7 +27,7 @@ def generator_source(gen: Any) -> str | None:
     --------
     >>> from nimlab.catalog._compiled import subtraction
     >>> text = generator_source(subtraction((4, 1, 3)))
-    >>> "s_list = (1, 3, 4)" in text and "gen = _nimlab_njit(cache=True)(gen)" in text
+    >>> "s_list = (1, 3, 4)" in text and "gen = _nimlab_njit(gen)" in text
     True
     """
     return module_source([("gen", gen, ())])
@@ -112,6 +112,11 @@ def module_source(functions: list[tuple[str, Any, tuple[str, ...]]]) -> str | No
             bound[n] = line
         inline = getattr(disp, "targetoptions", {}).get("inline") == "always"
         deco = '_nimlab_njit(inline="always")' if inline else "_nimlab_njit(cache=True)"
+        if inspect.isgeneratorfunction(fn):
+            # not cached itself: a generator loaded from numba's cache cannot be lowered
+            # into a caller compiled later (KeyError in lowering); the cached callers
+            # hold its code, so it compiles only when one of them does
+            deco = "_nimlab_njit"
         defs.extend(["", "", ast.unparse(tree), "", f"{name} = {deco}({name})"])
         return True
 

@@ -115,11 +115,31 @@ def _has_moves(g: Any, position: Any) -> bool:
     return next(iter(g.moves(position)), None) is not None
 
 
+#: Longest line read from standard input.
+MAX_LINE = 100_000
+
+
 def read_line(prompt: str) -> str:
     """``input(prompt)``, echoing the line when standard input is not a terminal."""
     import sys
 
-    line = input(prompt)
+    if sys.stdin is None or sys.stdin.closed:
+        raise EOFError  # standard input closed: the same as its end
+    if not sys.stdin.isatty():  # a pipe or a file: read a bounded line (no 4 GB line)
+        click.echo(prompt, nl=False)
+        line = sys.stdin.readline(MAX_LINE + 1)
+        if not line:
+            raise EOFError
+        line = line.rstrip("\r\n")
+        if "\x00" in line:
+            raise click.UsageError("standard input holds NUL bytes, not moves")
+    else:
+        try:
+            line = input(prompt)
+        except RuntimeError:  # input(): lost sys.stdin
+            raise EOFError from None
+    if len(line) > MAX_LINE:
+        raise click.UsageError(f"an input line of more than {MAX_LINE:,} characters")
     if not sys.stdin.isatty():
         click.echo(line)
     return line

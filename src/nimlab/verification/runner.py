@@ -8,6 +8,7 @@ chunk, so that a killed run resumes (``resume=True``) to exactly the same totals
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import json
@@ -474,14 +475,24 @@ def _processes(
             raise
 
 
-def _cluster_lost(scheduler: str | None, exc: BaseException) -> NimlabError:
-    """One clear error for a Dask failure that is not nimlab's (a lost scheduler, ...)."""
+def _cluster_lost(scheduler: str | None, exc: BaseException, stored: bool = True) -> NimlabError:
+    """One clear error for a Dask failure that is not nimlab's (a lost scheduler, ...).
+
+    Examples
+    --------
+    >>> print(_cluster_lost(None, OSError("gone"), stored=False))
+    lost the local Dask cluster (OSError: gone); nothing was stored (--no-store): run the command again
+    """
     from nimlab.core.errors import ClusterError
 
     where = f"the Dask scheduler at {scheduler}" if scheduler else "the local Dask cluster"
+    then = (
+        "the chunks checked so far are in the store: run the same command with --resume to continue"
+        if stored
+        else "nothing was stored (--no-store): run the command again"
+    )
     return ClusterError(
-        f"lost {where} ({type(exc).__name__}: {str(exc)[:120] or 'no detail'}); the chunks "
-        "checked so far are in the store: run the same command with --resume to continue"
+        f"lost {where} ({type(exc).__name__}: {str(exc)[:120] or 'no detail'}); {then}"
     )
 
 
@@ -528,6 +539,36 @@ def _dask(
     workers: int,
     scheduler: str | None,
     stop: list[int],
+    stored: bool = True,
+) -> Iterator[ChunkResult]:
+    with _quiet_dask():
+        yield from _dask_run(blob, pending, workers, scheduler, stop, stored)
+
+
+@contextlib.contextmanager
+def _quiet_dask() -> Iterator[None]:
+    """Dask's own logs and asyncio's "exception never retrieved" tracebacks stay silent
+    while nimlab runs on Dask: a lost scheduler or a Ctrl-C is said in one line by nimlab."""
+    import logging
+
+    names = ("distributed", "asyncio", "tornado", "tornado.application")
+    old = {n: logging.getLogger(n).level for n in names}
+    for n in names:
+        logging.getLogger(n).setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for n, level in old.items():
+            logging.getLogger(n).setLevel(level)
+
+
+def _dask_run(
+    blob: bytes,
+    pending: list[int],
+    workers: int,
+    scheduler: str | None,
+    stop: list[int],
+    stored: bool,
 ) -> Iterator[ChunkResult]:
     try:
         dist: Any = importlib.import_module("distributed")
@@ -546,9 +587,25 @@ def _dask(
                 "`dask scheduler` and workers with `dask worker ADDRESS`"
             ) from None
     else:
-        cluster = LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-        )
+        import logging
+        import signal
+        import threading
+
+        # the workers ignore Ctrl-C (they inherit SIG_IGN): this process stops them, and
+        # no worker prints its own KeyboardInterrupt traceback
+        main = threading.current_thread() is threading.main_thread()
+        old_int = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.CRITICAL,
+            )
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, old_int)
         client = Client(cluster)
     try:
         for path in user_files(pickle.loads(blob)):
@@ -558,7 +615,7 @@ def _dask(
         except NimlabError:
             raise
         except Exception as exc:
-            raise _cluster_lost(scheduler, exc) from None
+            raise _cluster_lost(scheduler, exc, stored) from None
         tag = hashlib.sha1(blob).hexdigest()[:10]
         prepared_f = None
         spec = pickle.loads(blob)
@@ -573,7 +630,7 @@ def _dask(
             except NimlabError:
                 raise
             except Exception as exc:
-                raise _cluster_lost(scheduler, exc) from None
+                raise _cluster_lost(scheduler, exc, stored) from None
             merged = install_prepared(spec, parts)
             if merged is not None:
                 prepared_f = client.scatter(merged, broadcast=True)
@@ -599,7 +656,7 @@ def _dask(
             except NimlabError:
                 raise
             except Exception as exc:
-                raise _cluster_lost(scheduler, exc) from None
+                raise _cluster_lost(scheduler, exc, stored) from None
             yield res
             if stop:
                 for g, j in futs.items():
@@ -987,7 +1044,7 @@ def _run(
             install_prepared(spec, parts)  # inherited by the workers forked below
         it = _processes(blob, pending, n_workers, stop)
     else:
-        it = _dask(_dumps(spec), pending, n_workers, scheduler, stop)
+        it = _dask(_dumps(spec), pending, n_workers, scheduler, stop, stored=st is not None)
     status = "interrupted"
     try:
         for res in it:

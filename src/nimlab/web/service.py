@@ -25,7 +25,9 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import os
 import random
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -898,12 +900,20 @@ def _run(task: Task) -> dict[str, Any]:
     raise WebInputError(f"unknown computation {task.kind!r}")
 
 
+#: niceness added to the worker processes of the slow lane (see :func:`start_worker`)
+WORKER_NICENESS = 10
+
+
 def start_worker(game_files: tuple[str, ...]) -> None:
     """Start a worker process of the server's slow lane: the server's games, and no game
     file loaded after them (for the life of the process)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
+    # searches are background work: the server's own process (its event loop and the fast
+    # lane of cheap requests) goes first when the cores are busy
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
     GameMenu.at_startup(game_files)
     no_game_files().__enter__()  # never left: no request of this process loads a file
 

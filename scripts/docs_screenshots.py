@@ -86,9 +86,13 @@ def main() -> int:
                 time.sleep(0.1)
         OUT.mkdir(parents=True, exist_ok=True)
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+            browser = pw.chromium.launch(
+                executable_path=CHROMIUM, args=["--headless", "--no-sandbox"]
+            )
             for size, (w, h) in SIZES.items():
-                ctx = browser.new_context(viewport={"width": w, "height": h}, is_mobile=size == "phone")
+                ctx = browser.new_context(
+                    viewport={"width": w, "height": h}, is_mobile=size == "phone"
+                )
                 page = ctx.new_page()
                 page.set_default_timeout(30_000)
                 for slug, game, params, position in SAMPLES:

@@ -403,8 +403,10 @@ def circled_html(html: str) -> str:
     'a <span class="nimlab-circled" title="circled k">k</span> b'
     """
     return _CIRCLED.sub(
-        lambda m: f'<span class="nimlab-circled" title="circled {CIRCLED[m.group(0)]}">'
-        f"{CIRCLED[m.group(0)]}</span>",
+        lambda m: (
+            f'<span class="nimlab-circled" title="circled {CIRCLED[m.group(0)]}">'
+            f"{CIRCLED[m.group(0)]}</span>"
+        ),
         html,
     )
 

@@ -95,7 +95,7 @@ def test_console_examples(
     (tmp_path / "docs" / "images").mkdir(parents=True)
     monkeypatch.setenv("NIMLAB_STORE", str(tmp_path / "results.sqlite"))
     # progress lines appear only when a run is slow (a loaded machine): not part of the pages
-    monkeypatch.setenv("NIMLAB_PROGRESS_INTERVAL", "1000000")
+    monkeypatch.setenv("NIMLAB_PROGRESS_INTERVAL", "86400")
     os.environ.pop("COLUMNS", None)
     checker = doctest.OutputChecker()
     for line, cmd, shown in found:

@@ -25,7 +25,7 @@ def _delay() -> float:
     """The delay before a bar appears: ``$NIMLAB_PROGRESS_DELAY`` seconds, else `DELAY`."""
     from nimlab.core.settings import env_float
 
-    return env_float("NIMLAB_PROGRESS_DELAY", DELAY, low=0, high=86_400, what="a number of seconds")
+    return env_float("NIMLAB_PROGRESS_DELAY", DELAY, low=0, high=1e12, what="a number of seconds")
 
 
 class OutOfTime(BaseException):

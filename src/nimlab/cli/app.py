@@ -92,6 +92,36 @@ def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")(f)
 
 
+#: Largest integer an option takes (counts, budgets, bounds): larger ones are refused in
+#: one line before any work (a 1000-digit --limit is not a number of rows).
+MAX_OPTION_INT = 10**18
+
+
+class Count(click.IntRange):
+    """An integer option with bounds: at most :data:`MAX_OPTION_INT` unless a smaller
+    maximum is given, and at most 40 characters of text (read before converting)."""
+
+    def __init__(self, min: int | None = None, max: int | None = None) -> None:
+        super().__init__(min=min, max=MAX_OPTION_INT if max is None else max)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and len(value.strip()) > 40:
+            self.fail(f"{value[:20]!r}... is not a number of at most 40 characters", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Seconds(click.FloatRange):
+    """A number option (seconds) with bounds: at most 10^12 (so never inf)."""
+
+    def __init__(self, min: float | None = None, max: float | None = None) -> None:
+        super().__init__(min=min, max=1e12 if max is None else max)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and len(value.strip()) > 40:
+            self.fail(f"{value[:20]!r}... is not a number of at most 40 characters", param, ctx)
+        return super().convert(value, param, ctx)  # nan goes on to the option's own check
+
+
 # Commands taking heaps ignore unknown options so that "-3" reaches the position check.
 HEAP_CONTEXT = {"ignore_unknown_options": True}
 
@@ -106,10 +136,11 @@ def _split_params(params: Sequence[str]) -> dict[str, str]:
             raise InvalidParameterError(
                 f"cannot read parameter {item!r}: write it as NAME=VALUE (for example -p S=1,3,4)"
             )
-        if name.strip() in out:
+        same = [k for k in out if k.casefold() == name.strip().casefold()]
+        if same:
             raise InvalidParameterError(
-                f"parameter {name.strip()} is given twice (-p {name.strip()}={out[name.strip()]} "
-                f"and -p {item}); give it once"
+                f"parameter {name.strip()} is given twice (-p {same[0]}={out[same[0]]} "
+                f"and -p {item}); give it once (names do not depend on case)"
             )
         out[name.strip()] = value
     return out

@@ -9,6 +9,7 @@ import click
 
 from nimlab.cli.app import (
     HEAP_CONTEXT,
+    Count,
     emit_json,
     game_from_cli,
     json_option,
@@ -67,14 +68,14 @@ def _common(f: Any) -> Any:
     )(f)
     f = click.option(
         "--max-moves",
-        type=click.IntRange(min=1),
+        type=Count(min=1),
         default=None,
         help="Budget of moves a search may generate (default 5,000,000; a move scan of "
         "--winning: 200,000).",
     )(f)
     f = click.option(
         "--max-positions",
-        type=click.IntRange(min=1),
+        type=Count(min=1),
         default=None,
         help="Budget of positions a search may store (default 5,000,000).",
     )(f)
@@ -177,7 +178,7 @@ def outcome_cmd(
 @click.option("--explain", is_flag=True, help="With --winning: explain why the moves win.")
 @click.option(
     "--limit",
-    type=click.IntRange(min=1),
+    type=Count(min=1),
     default=None,
     help="With --winning: at most this many moves (the construction's own move first).",
 )

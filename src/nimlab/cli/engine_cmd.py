@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from nimlab.cli.app import HEAP_CONTEXT, emit_json, game_from_cli, json_option, param_option
+from nimlab.cli.app import HEAP_CONTEXT, Count, emit_json, game_from_cli, json_option, param_option
 
 
 def _int_arg(name: str, text: str) -> int:
@@ -39,7 +39,7 @@ def _max_terms_option(f: Any) -> Any:
     """The ``--max-terms N`` budget of sequence and periodicity."""
     return click.option(
         "--max-terms",
-        type=click.IntRange(1),
+        type=Count(1),
         default=None,
         metavar="N",
         help="Budget of terms, checked before computing (default: 100,000 for octal games, "
@@ -50,7 +50,7 @@ def _max_terms_option(f: Any) -> Any:
 @click.command("sequence")
 @click.argument("game_name", metavar="GAME")
 @param_option
-@click.option("-n", "n", type=int, default=50, show_default=True, help="Number of terms.")
+@click.option("-n", "n", type=Count(), default=50, show_default=True, help="Number of terms.")
 @click.option("--period", is_flag=True, help="Also find (and prove) the period.")
 @_max_terms_option
 @json_option
@@ -110,7 +110,7 @@ def _echo_blocks(seq: Any, sep: str) -> None:
 @click.argument("game_name", metavar="GAME")
 @param_option
 @click.option(
-    "-n", "n", type=int, default=1000, show_default=True, help="Terms computed (at least)."
+    "-n", "n", type=Count(), default=1000, show_default=True, help="Terms computed (at least)."
 )
 @_max_terms_option
 @json_option
@@ -158,7 +158,7 @@ def nimmul_cmd(a: str, b: str, as_json: bool) -> None:
 @click.option(
     "--heaps",
     "heaps",
-    type=click.IntRange(1, 6),
+    type=Count(1, 6),
     multiple=True,
     metavar="N",
     help="Numbers of heaps for games of any number of heaps (repeatable; default 2 3 4).",

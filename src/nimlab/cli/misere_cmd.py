@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from nimlab.cli.app import HEAP_CONTEXT, emit_json, game_from_cli, json_option, param_option
+from nimlab.cli.app import HEAP_CONTEXT, Count, emit_json, game_from_cli, json_option, param_option
 
 
 def _genus_latex(rows: list[tuple[str, Any]]) -> str:
@@ -21,12 +21,12 @@ def _genus_latex(rows: list[tuple[str, Any]]) -> str:
 @click.argument("game_name", metavar="GAME")
 @click.argument("position", nargs=-1)
 @param_option
-@click.option("-n", "n", type=int, default=None, help="Genus sequence of heaps 0..n-1.")
+@click.option("-n", "n", type=Count(), default=None, help="Genus sequence of heaps 0..n-1.")
 @click.option("--full", is_flag=True, help="Print the whole superscript (Winning Ways style).")
 @click.option("--latex", "latex", is_flag=True, help="Print a LaTeX tabular.")
 @click.option(
     "--max-forms",
-    type=click.IntRange(1),
+    type=Count(1),
     default=2_000_000,
     show_default=True,
     help="Budget of distinct misère canonical forms.",
@@ -34,7 +34,7 @@ def _genus_latex(rows: list[tuple[str, Any]]) -> str:
 @click.option(
     "--max-heap",
     "max_heap",
-    type=click.IntRange(0),
+    type=Count(0),
     default=40,
     show_default=True,
     help="Largest heap computed (the work grows steeply with the heap).",
@@ -118,38 +118,38 @@ def genus_cmd(
 @click.command("misere-quotient", context_settings=HEAP_CONTEXT)
 @click.argument("code", metavar="CODE")
 @click.argument("position", nargs=-1)
-@click.option("--max-heap", "max_heap", type=int, required=True, help="Heap bound N.")
+@click.option("--max-heap", "max_heap", type=Count(), required=True, help="Heap bound N.")
 @click.option(
     "--max-order",
-    type=click.IntRange(1),
+    type=Count(1),
     default=2000,
     show_default=True,
     help="Largest quotient order computed (candidates on the way may reach 16 times it).",
 )
 @click.option(
     "--max-pairs",
-    type=click.IntRange(1),
+    type=Count(1),
     default=2_000_000,
     show_default=True,
     help="Budget of the proof of each candidate ((class, option classes) pairs).",
 )
 @click.option(
     "--max-rounds",
-    type=click.IntRange(0),
+    type=Count(0),
     default=2000,
     show_default=True,
     help="Most recalibrations of the candidates at one heap.",
 )
 @click.option(
     "--heap-budget",
-    type=click.IntRange(0),
+    type=Count(0),
     default=256,
     show_default=True,
     help="Largest heap bound accepted (the work grows faster than its square).",
 )
 @click.option(
     "--max-work",
-    type=click.IntRange(min=1),
+    type=Count(min=1),
     default=500_000_000,
     show_default=True,
     help="Budget of steps of the whole computation (about 10 million a second): games "

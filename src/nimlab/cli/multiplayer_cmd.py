@@ -15,6 +15,7 @@ import click
 
 from nimlab.cli.app import (
     HEAP_CONTEXT,
+    Count,
     emit_json,
     game_from_cli,
     json_option,
@@ -64,7 +65,7 @@ def _player_options(f: Any) -> Any:
     f = click.option(
         "--players",
         "-m",
-        type=int,
+        type=Count(),
         default=None,
         help="Number of players m (default: from the preference, else 3).",
     )(f)
@@ -165,15 +166,15 @@ def _render(g: Any, table: dict[str, Any], n: int, players: int) -> list[str]:
 @click.option(
     "--size",
     "-n",
-    type=int,
+    type=Count(),
     default=8,
     show_default=True,
     help="Heaps take the N smallest sizes (0..N-1 for games of heaps >= 0).",
 )
-@click.option("--heaps", type=int, default=None, help="Number of heaps (default: 2, or fixed).")
+@click.option("--heaps", type=Count(), default=None, help="Number of heaps (default: 2, or fixed).")
 @click.option(
     "--to-move",
-    type=int,
+    type=Count(),
     default=0,
     show_default=True,
     help="The player to move (for non-symmetric profiles, which tabulate the last mover).",
@@ -261,7 +262,7 @@ def multiplayer_cmd(
 @click.argument("heaps", nargs=-1, type=click.UNPROCESSED)
 @param_option
 @_player_options
-@click.option("--to-move", type=int, default=0, show_default=True, help="The player to move.")
+@click.option("--to-move", type=Count(), default=0, show_default=True, help="The player to move.")
 @click.option("--moves", "show_moves", is_flag=True, help="Also list every option and its result.")
 @json_option
 def last_mover_cmd(

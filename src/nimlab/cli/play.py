@@ -13,7 +13,14 @@ from typing import Any
 
 import click
 
-from nimlab.cli.app import HEAP_CONTEXT, emit_json, game_from_cli, param_option, position_from_cli
+from nimlab.cli.app import (
+    HEAP_CONTEXT,
+    Count,
+    emit_json,
+    game_from_cli,
+    param_option,
+    position_from_cli,
+)
 
 __all__ = ["PlayResult", "parse_move", "play_cmd", "read_line", "run_play"]
 
@@ -279,7 +286,7 @@ def run_play(
 @click.option("--misere", is_flag=True, help="Misère play: the last mover loses.")
 @click.option(
     "--players",
-    type=int,
+    type=Count(),
     default=2,
     show_default=True,
     help="Number of players; 3 or more plays multiplayer Nim (preferences, [SM]).",
@@ -292,7 +299,7 @@ def run_play(
 )
 @click.option(
     "--seat",
-    type=int,
+    type=Count(),
     default=0,
     show_default=True,
     help="With --players: your seat (0 moves first).",

@@ -12,7 +12,14 @@ from typing import Any
 
 import click
 
-from nimlab.cli.app import HEAP_CONTEXT, emit_json, game_from_cli, param_option, position_from_cli
+from nimlab.cli.app import (
+    HEAP_CONTEXT,
+    Count,
+    emit_json,
+    game_from_cli,
+    param_option,
+    position_from_cli,
+)
 
 
 def _size(text: str) -> list[int]:
@@ -120,7 +127,7 @@ def _check_outputs(*paths: str | None) -> None:
 )
 @click.option(
     "--heaps",
-    type=click.IntRange(1, 6),
+    type=Count(1, 6),
     default=None,
     help="Number of heaps (1-6; 4 to 6 heaps: a summary, --csv rows or --json).",
 )
@@ -158,7 +165,7 @@ def _check_outputs(*paths: str | None) -> None:
 )
 @click.option(
     "--max-cells",
-    type=click.IntRange(1),
+    type=Count(1),
     default=None,
     metavar="N",
     help="Budget of cells, checked before any work (default 25,000,000: a 5000x5000 table). "
@@ -459,9 +466,9 @@ def _many_heaps(
 @click.argument("game_name", metavar="GAME")
 @click.argument("heaps", nargs=-1, type=click.UNPROCESSED)
 @param_option
-@click.option("--depth", type=click.IntRange(0), default=None, help="Show at most D moves.")
+@click.option("--depth", type=Count(0), default=None, help="Show at most D moves.")
 @click.option("--dag", is_flag=True, help="Merge equal positions (a DAG).")
-@click.option("--max-nodes", type=click.IntRange(1), default=500, show_default=True)
+@click.option("--max-nodes", type=Count(1), default=500, show_default=True)
 @click.option("--dot", "dot_file", metavar="FILE", help="Write Graphviz DOT.")
 @click.option("--svg", "svg_file", metavar="FILE", help="Write SVG (Graphviz if installed).")
 @click.option("--tikz", "tikz_file", metavar="FILE", help="Write a TikZ picture.")

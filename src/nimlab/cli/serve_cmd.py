@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from nimlab.cli.app import Count
+
 __all__ = ["serve_cmd"]
 
 
@@ -15,7 +17,7 @@ __all__ = ["serve_cmd"]
     show_default=True,
     help="Address to bind; the loopback unless told otherwise (0.0.0.0 serves the network).",
 )
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--port", type=Count(0, 65535), default=8000, show_default=True)
 @click.option(
     "--time-limit",
     type=click.FloatRange(0.1, 600),
@@ -25,7 +27,7 @@ __all__ = ["serve_cmd"]
 )
 @click.option(
     "--workers",
-    type=click.IntRange(1, 64),
+    type=Count(1, 64),
     default=4,
     show_default=True,
     help="Expensive computations running at once (worker processes).",

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from nimlab.cli.app import emit_json, game_from_cli, json_option, param_option
+from nimlab.cli.app import Count, Seconds, emit_json, game_from_cli, json_option, param_option
 
 
 def _console() -> Any:
@@ -67,7 +67,7 @@ def lock_timeout_option(f: Any) -> Any:
     """The ``--lock-timeout SECONDS`` option: how long to wait for a locked store."""
     return click.option(
         "--lock-timeout",
-        type=float,
+        type=Seconds(),
         default=None,
         metavar="SECONDS",
         help="Wait this long for another process's lock on the store (default 5, "
@@ -163,12 +163,12 @@ def _report(res: Any, kind: str, label: str, bound: int, as_json: bool) -> int:
 )
 @click.option("--misere", is_flag=True, help="With --p-set: the claim is about misère play.")
 @click.option(
-    "--bound", type=int, metavar="N", help="Every heap < N (theorems: their own default bound)."
+    "--bound", type=Count(), metavar="N", help="Every heap < N (theorems: their own default bound)."
 )
 @click.option(
-    "--heaps", type=int, metavar="N", help="Number of heaps (default: the game's usual number)."
+    "--heaps", type=Count(), metavar="N", help="Number of heaps (default: the game's usual number)."
 )
-@click.option("--workers", type=int, metavar="N", help="Processes (default: all cores).")
+@click.option("--workers", type=Count(), metavar="N", help="Processes (default: all cores).")
 @click.option("--scheduler", metavar="ADDRESS", help="Run on this Dask scheduler.")
 @click.option("--dask-local", is_flag=True, help="Run on a local Dask cluster.")
 @click.option("--store", metavar="PATH", help="SQLite results store (default $NIMLAB_STORE).")
@@ -176,7 +176,7 @@ def _report(res: Any, kind: str, label: str, bound: int, as_json: bool) -> int:
 @click.option("--resume", is_flag=True, help="Continue the unfinished run with the same spec.")
 @lock_timeout_option
 @click.option(
-    "--run", "run_id", type=int, metavar="ID", help="With --resume: continue this run id."
+    "--run", "run_id", type=Count(), metavar="ID", help="With --resume: continue this run id."
 )
 @click.option(
     "--method",
@@ -186,11 +186,11 @@ def _report(res: Any, kind: str, label: str, bound: int, as_json: bool) -> int:
     help="Theorems: local check, or comparison with exhaustive search (serial).",
 )
 @click.option(
-    "--chunk-size", type=int, metavar="N", help="About N positions per chunk (conjectures)."
+    "--chunk-size", type=Count(), metavar="N", help="About N positions per chunk (conjectures)."
 )
 @click.option(
     "--max-positions",
-    type=click.IntRange(1),
+    type=Count(1),
     default=None,
     metavar="N",
     help="Budget of positions, checked before the run starts (default 10^9).",
@@ -209,7 +209,7 @@ def _report(res: Any, kind: str, label: str, bound: int, as_json: bool) -> int:
 @click.option("--csv", "csv_path", metavar="FILE", help="With --all: write them to FILE (CSV).")
 @click.option(
     "--limit",
-    type=int,
+    type=Count(),
     default=100_000,
     show_default=True,
     metavar="N",
@@ -412,7 +412,7 @@ def _report_all(
 
 
 @click.command("reproduce")
-@click.option("--workers", type=int, metavar="N", help="Processes (default: all cores).")
+@click.option("--workers", type=Count(), metavar="N", help="Processes (default: all cores).")
 @click.option("--store", metavar="PATH", help="SQLite results store (default $NIMLAB_STORE).")
 @click.option("--no-store", is_flag=True, help="Keep no record of the runs.")
 @click.option(
@@ -531,7 +531,7 @@ def reproduce_cmd(
 
 @click.command("runs")
 @click.option("--store", metavar="PATH", help="SQLite results store (default $NIMLAB_STORE).")
-@click.option("--limit", type=int, default=50, show_default=True, help="How many runs.")
+@click.option("--limit", type=Count(), default=50, show_default=True, help="How many runs.")
 @lock_timeout_option
 @json_option
 def runs_cmd(store: str | None, limit: int, lock_timeout: float | None, as_json: bool) -> None:

@@ -108,8 +108,8 @@ def env_int(name: str, default: int, *, low: int, high: int, what: str = "an int
 #: Every numeric environment variable nimlab reads: (name, low, high, what).
 ENVIRONMENT: tuple[tuple[str, float, float, str], ...] = (
     ("NIMLAB_LOCK_TIMEOUT", 0, 86_400, "a number of seconds"),
-    ("NIMLAB_PROGRESS_INTERVAL", 0, 86_400, "a number of seconds"),
-    ("NIMLAB_PROGRESS_DELAY", 0, 86_400, "a number of seconds"),
+    ("NIMLAB_PROGRESS_INTERVAL", 0, 1e12, "a number of seconds"),
+    ("NIMLAB_PROGRESS_DELAY", 0, 1e12, "a number of seconds"),
     ("NIMLAB_VERIFY_CHUNK_SLEEP", 0, 3_600, "a number of seconds"),
     ("NIMLAB_USER_CODE_TIMEOUT", 0.01, 86_400, "a number of seconds"),
 )

@@ -230,11 +230,9 @@ def _check_growth(game: Ruleset[Any], root: Hashable, now: Hashable, depth: int)
 
 
 def _resolve(game: Ruleset[Any] | str) -> Ruleset[Any]:
-    if isinstance(game, str):
-        from nimlab.catalog.registry import game as lookup
+    from nimlab.catalog.registry import as_game
 
-        return lookup(game)
-    return game
+    return as_game(game)
 
 
 def misere_canonical_form(

@@ -199,9 +199,10 @@ def binary_view(game: Ruleset[Any] | str, position: object) -> BinaryView:
     >>> bv.rows()[-1], bv.grundy
     (('⊕', '110'), 6)
     """
-    import nimlab
 
-    g: Ruleset[Any] = nimlab.game(game) if isinstance(game, str) else game
+    from nimlab.catalog.registry import as_game
+
+    g: Ruleset[Any] = as_game(game)
     pos = g.validate(position)
     fig = g.binary_figure(pos)
     if fig is None:

@@ -592,8 +592,9 @@ def game_tree(
     nimlab.core.errors.SearchTooLargeError: nim: the game tree of (3,4,5) has more than 150 nodes; use --depth 2 (126 nodes) or --dag (merges equal positions: 120 nodes), or raise --max-nodes
     """
     import nimlab
+    from nimlab.catalog.registry import as_game
 
-    g: Ruleset[Any] = nimlab.game(game) if isinstance(game, str) else game
+    g: Ruleset[Any] = as_game(game)
     if depth is not None and depth < 0:
         raise InvalidParameterError(f"depth must be >= 0, got {depth}")
     if max_nodes < 1:

@@ -249,8 +249,9 @@ def cli_cases() -> list[Case]:
             # moves lists the options of one position: a cycle elsewhere is no error there
             # listing the options of one position (or drawing its heaps) needs no solving:
             # a cycle or growth further on is no error there
-            listing = (cmd == "moves" and "--winning" not in args) or cmd == "binary"
-            must = not (listing and name in ("twocycle", "longcycle", "loop", "grows"))
+            listing = cmd == "moves" and "--winning" not in args
+            must = not (listing and name in ("twocycle", "longcycle", "loop", "grows", "negative"))
+            must = must and cmd != "binary"  # draws the heaps: runs no move function
             out.append(
                 Case(f"user-{name}-{cmd}-{len(out)}", tuple(text.split()), must_fail=must, env=env)
             )
@@ -262,7 +263,8 @@ def cli_cases() -> list[Case]:
                     if tok not in ("--",)
                     else (cmd, game, *params, tok)
                 )
-                out.append(Case(f"pos-{game}-{cmd}-{len(out)}", argv))
+                # "--" ends the options: the empty position is valid in some games
+                out.append(Case(f"pos-{game}-{cmd}-{len(out)}", argv, must_fail=tok != "--"))
     for base, opt in NUMERIC_OPTIONS:
         for value in BAD_NUMBERS:
             argv = (*base.split(), opt, value)

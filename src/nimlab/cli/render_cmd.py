@@ -26,6 +26,8 @@ def _size(text: str) -> list[int]:
     from nimlab.core.errors import InvalidParameterError
 
     try:
+        if not text.isascii() or len(text) > 200:
+            raise ValueError
         parts = [int(p) for p in text.lower().replace("×", "x").split("x")]
     except ValueError:
         raise InvalidParameterError(
@@ -33,6 +35,11 @@ def _size(text: str) -> list[int]:
         ) from None
     if any(p < 1 for p in parts):
         raise InvalidParameterError(f"sizes must be >= 1, got {text!r}")
+    if any(p > 10**12 for p in parts):
+        raise InvalidParameterError(
+            f"size {text[:40]!r} is beyond any table (a side of at most 10^12; the cells "
+            "budget is --max-cells N)"
+        )
     return parts
 
 

@@ -69,6 +69,8 @@ def read_int(text: str) -> int:
             f"an integer of {digits:,} digits is longer than the {MAX_INT_DIGITS:,} digits "
             "nimlab reads"
         )
+    if not t.isascii():
+        raise ValueError(f"{t[:20]!r} is not written with the digits 0-9")
     return int(t)
 
 

@@ -382,6 +382,30 @@ CLI_CASES: tuple[Cli, ...] = (
         "misere applies to a claimed P-set",
     ),
     c("verify-scheduler-words", ["verify", "S19-T1", "--scheduler", "not a url"], "scheduler"),
+    # -- issue 23: addresses, paths and special files --
+    c("scheduler-no-port", "verify S19-T1 --bound 4 --scheduler 127.0.0.1", "has no port"),
+    c("scheduler-ucx", "verify S19-T1 --bound 4 --scheduler ucx://x:1", "does not support"),
+    c("scheduler-inproc", "verify S19-T1 --bound 4 --scheduler inproc://", "scheduler"),
+    c("store-no-such-user", "runs --store ~nosuchuser-nimlab/x.sqlite", "no such user"),
+    c("csv-no-such-user", "table nim --size 4 --csv ~nosuchuser-nimlab/x.csv", "no such user"),
+    c("csv-file-slash", "table nim --size 4 --csv {tmp}/afile/", "ends with /"),
+    c("csv-device", "table nim --size 4 --csv /dev/zero", "not a regular file"),
+    *(
+        c(f"checkpoint-{i}", ["misere-quotient", "0.77", "--max-heap", "10", "--checkpoint", p], f)
+        for i, (p, f) in enumerate(
+            (
+                ("/dev/zero", "not a regular file"),
+                ("/dev/urandom", "not a regular file"),
+                ("/dev/full", "not a regular file"),
+                ("{tmp}/adir", "is a directory"),
+                ("{tmp}/afile/", "ends with /"),
+            )
+        )
+    ),
+    c("limit-huge", ["runs", "--limit", "1" + "0" * 100], "at most 40 characters"),
+    c("param-case-twice", "grundy moore -p k=2 -p K=3 1 2", "given twice"),
+    c("heap-fullwidth", ["grundy", "nim", "3", "\uff11"], "digits 0-9"),
+    c("table-size-astronomic", ["table", "nim", "--size", "1" + "0" * 90], "beyond any table"),
     c("verify-scheduler-scheme", "verify S19-T1 --scheduler zzz://127.0.0.1:1", "scheduler"),
     c(
         "env-progress-interval",

@@ -15,6 +15,10 @@ from nimlab.core.errors import OutputPathError
 __all__ = ["output_path", "write_text"]
 
 
+#: Special files an output may go to (discarded, or the terminal).
+_DEVICES = ("/dev/null", "/dev/stdout", "/dev/stderr")
+
+
 def output_path(path: str | os.PathLike[str], what: str = "output") -> Path:
     """*path* as a :class:`~pathlib.Path` that a file can be written to, or a clear error.
 
@@ -39,10 +43,17 @@ def output_path(path: str | os.PathLike[str], what: str = "output") -> Path:
     text = os.fspath(path)
     if not isinstance(text, str) or not text.strip():
         raise OutputPathError(f"the {what} file name is empty")
-    p = Path(text).expanduser()
     where = f"cannot write the {what} to {text}"
+    try:
+        p = Path(text).expanduser()
+    except RuntimeError:  # ~nosuchuser
+        raise OutputPathError(f"{where}: no such user's home folder") from None
     if p.is_dir():
         raise OutputPathError(f"{where}: it is a directory; give a file name")
+    if text.endswith(("/", os.sep)):
+        raise OutputPathError(f"{where}: the path ends with / (a folder), give a file name")
+    if p.exists() and not p.is_file() and (str(p) not in _DEVICES or what == "checkpoint"):
+        raise OutputPathError(f"{where}: it is not a regular file (a device or a pipe)")
     parent = p.parent
     if not parent.exists():
         raise OutputPathError(

@@ -815,6 +815,28 @@ def _save_checkpoint(game: Ruleset[Any], path: Path, q: _Quotient) -> None:
     os.replace(tmp, path)
 
 
+#: Largest checkpoint file read (a larger one is refused before it is read).
+MAX_CHECKPOINT_BYTES = 500_000_000
+
+
+def _checkpoint_path(checkpoint: object) -> Path:
+    """The checkpoint's path: a regular file (or none yet) in an existing folder, no larger
+    than :data:`MAX_CHECKPOINT_BYTES`; a device, a pipe or a folder is refused before it is
+    read or replaced."""
+    from nimlab.core.paths import output_path
+
+    text = str(checkpoint)
+    if not text.strip():
+        raise InvalidParameterError("the checkpoint file name is empty")
+    path = output_path(text, "checkpoint")
+    if path.exists() and path.stat().st_size > MAX_CHECKPOINT_BYTES:
+        raise InvalidParameterError(
+            f"checkpoint {path}: {path.stat().st_size:,} bytes, more than a checkpoint's "
+            f"{MAX_CHECKPOINT_BYTES:,}; give another file"
+        )
+    return path
+
+
 def _load_checkpoint(game: Ruleset[Any], path: Path, max_heap: int, max_pairs: int) -> _Quotient:
     """The quotient stored in *path*, restricted to heaps ``<= max_heap`` and proved again."""
 
@@ -1183,7 +1205,7 @@ def misere_quotient(
         start = None
         save = None
         if checkpoint is not None:
-            path = Path(checkpoint)
+            path = _checkpoint_path(checkpoint)
             if path.exists():
                 start = _load_checkpoint(g, path, max_heap, max_pairs)
 

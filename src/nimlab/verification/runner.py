@@ -708,6 +708,16 @@ def check_scheduler(address: str) -> str:
     from nimlab.core.errors import ClusterError
 
     m = _SCHEDULER.match(address.strip()) if isinstance(address, str) else None
+    if m is not None and m.group(1) in ("inproc", "ucx"):
+        raise ClusterError(
+            f"the Dask scheduler address {address[:60]!r} uses {m.group(1)}://, which nimlab "
+            "does not support: write it as tcp://HOST:PORT (for example tcp://10.0.0.1:8786)"
+        )
+    if m is not None and m.group(3) is None:
+        raise ClusterError(
+            f"the Dask scheduler address {address[:60]!r} has no port: write it as "
+            "tcp://HOST:PORT (the scheduler's default port is 8786)"
+        )
     if m is None or (m.group(3) is not None and not 0 < int(m.group(3)) < 65536):
         raise ClusterError(
             f"cannot read the Dask scheduler address {str(address)[:60]!r}: write it as "

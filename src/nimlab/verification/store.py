@@ -217,7 +217,10 @@ def _checked_path(path: str | os.PathLike[str] | None) -> Path:
         text = os.fspath(path)
         if not str(text).strip():
             raise StoreError("the results store path is empty: give --store PATH or --no-store")
-        p = Path(text).expanduser()
+        try:
+            p = Path(text).expanduser()
+        except RuntimeError:  # ~nosuchuser
+            raise StoreError(f"the results store {text[:80]}: no such user's home folder") from None
     if p.is_dir():
         raise StoreError(
             f"the results store {p} is a directory: give a file such as {p}/results.sqlite"

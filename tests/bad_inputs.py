@@ -402,6 +402,8 @@ CLI_CASES: tuple[Cli, ...] = (
             )
         )
     ),
+    c("last-mover-100-digits", ["last-mover", "nim", "1" + "0" * 99, "1" + "0" * 99], "moves"),
+    c("bound-underscore", "verify S19-T1 --no-store --bound 1_000", "not a plain integer"),
     c("limit-huge", ["runs", "--limit", "1" + "0" * 100], "at most 40 characters"),
     c("param-case-twice", "grundy moore -p k=2 -p K=3 1 2", "given twice"),
     c("heap-fullwidth", ["grundy", "nim", "3", "\uff11"], "digits 0-9"),
@@ -593,6 +595,7 @@ CLI_CASES: tuple[Cli, ...] = (
             ("outcome", "3 --misere", "grow without bound"),
             ("sequence", "-n 5", "grow without bound"),
             ("genus", "3", "grow without bound"),
+            ("last-mover", "3", "grow without bound"),
         )
     ),
     c(

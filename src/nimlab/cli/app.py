@@ -107,6 +107,8 @@ class Count(click.IntRange):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and len(value.strip()) > 40:
             self.fail(f"{value[:20]!r}... is not a number of at most 40 characters", param, ctx)
+        if isinstance(value, str) and "_" in value:
+            self.fail(f"{value!r} is not a plain integer (write 1000, not 1_000)", param, ctx)
         return super().convert(value, param, ctx)
 
 

@@ -490,6 +490,13 @@ class MultiplayerSolver(Generic[P]):
         """Each distinct option (in move order) with the last mover it leads to."""
         nxt = (to_move + 1) % self.players
         out: list[tuple[P, int]] = []
+        est = self.game.estimate_moves(position)
+        if est is not None and est > self.max_moves:
+            raise MoveSetTooLargeError(
+                f"{self.game.label()}: {self.game.format_position(position)[:60]} has about "
+                f"{est:,} moves, more than the budget of {self.max_moves:,} to list; use a "
+                "smaller position or raise max_moves"
+            )
         for opt in dict.fromkeys(self.game.moves(position)):
             out.append((opt, self.last_mover(opt, nxt)))
         return out
@@ -501,6 +508,23 @@ class MultiplayerSolver(Generic[P]):
         pos, a = state
         nxt = (a + 1) % self.players
         return [(c, nxt) for c in self.children(pos)]
+
+    def _check_growth(self, root: Any, now: Any, depth: int, sym: bool) -> None:
+        """Refuse a search path whose heaps total at least the root's plus *depth*/2."""
+        from nimlab.core.errors import GameDefinitionError
+
+        a, b = (root, now) if sym else (root[0], now[0])
+        try:
+            ra, rb = sum(int(x) for x in a), sum(int(x) for x in b)
+        except (TypeError, ValueError):
+            return
+        if rb >= ra + depth // 2:
+            raise GameDefinitionError(
+                f"{self.game.label()}: the positions grow without bound: after {depth:,} "
+                f"moves from {self.game.format_position(a)[:40]} the search reached "
+                f"{self.game.format_position(b)[:40]}; only short games (every play ends) "
+                "can be solved"
+            )
 
     def _search(self, root: Any) -> int:
         memo = self._memo
@@ -560,6 +584,8 @@ class MultiplayerSolver(Generic[P]):
                     f"store more than {budget:,} positions; use a smaller position or raise "
                     "max_positions"
                 )
+            if len(stack) % 10_000 == 0:
+                self._check_growth(stack[0][0], pending, len(stack), sym)
             stack.append([pending, self._kids(pending), 0, m, -1])
             on_stack.add(pending)
         return memo[root]

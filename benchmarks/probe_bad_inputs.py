@@ -93,7 +93,7 @@ USER_COMMANDS = (
     ("tree", "{pos} --dag"),
     ("last-mover", "{pos}"),
     ("binary", "{pos}"),
-    ("explain", "{pos}"),
+    ("moves", "{pos} --winning --misere"),
     ("sequence", "-n 6"),
     ("periodicity", "-n 12"),
     ("genus", "{pos}"),
@@ -129,7 +129,7 @@ BAD_TOKENS = (
     "-0.0",
     "True",
 )
-POSITION_COMMANDS = ("grundy", "outcome", "moves", "tree", "explain", "binary", "last-mover")
+POSITION_COMMANDS = ("grundy", "outcome", "moves", "tree", "binary", "last-mover", "play")
 NUMERIC_OPTIONS = (
     ("grundy nim 3 4", "--max-moves"),
     ("grundy nim 3 4", "--max-positions"),
@@ -232,7 +232,6 @@ OTHER = (
     "theorem nope",
     "verify nope --bound 4",
     "grundy",
-    "grundy nim",
     "frobnicate",
 )
 
@@ -368,7 +367,8 @@ def api_cases() -> list[Case]:
     for name, pos in USER_GAMES:
         for f in API_FUNCS[:8]:
             p = "(" + ", ".join(pos.split()) + ",)"
-            must = not (f.startswith("nimlab.moves") and name in ("twocycle", "longcycle", "loop"))
+            listing = ("twocycle", "longcycle", "loop", "grows", "negative")
+            must = not (f.startswith("nimlab.moves") and name in listing)
             out.append(
                 Case(
                     f"api-user-{name}-{len(out)}",

@@ -750,7 +750,7 @@ def runs(
     from nimlab.core.params import as_index
 
     n = as_index(limit)
-    if n is None or n < 1:
+    if n is None or not 1 <= n <= 2**62:
         raise InvalidArgumentError(f"limit must be an integer >= 1, got {limit!r:.40}")
     st = Store(store, timeout=lock_timeout, write=False)
     try:

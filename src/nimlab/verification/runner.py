@@ -551,15 +551,20 @@ def _quiet_dask() -> Iterator[None]:
     while nimlab runs on Dask: a lost scheduler or a Ctrl-C is said in one line by nimlab."""
     import logging
 
-    names = ("distributed", "asyncio", "tornado", "tornado.application")
-    old = {n: logging.getLogger(n).level for n in names}
-    for n in names:
-        logging.getLogger(n).setLevel(logging.CRITICAL + 1)
+    with contextlib.suppress(ImportError):  # its loggers exist once it is imported
+        importlib.import_module("distributed")
+
+    roots = ("distributed", "asyncio", "tornado")
+    names = [*roots, *(n for n in logging.root.manager.loggerDict if n.split(".")[0] in roots)]
+    loggers = [logging.getLogger(n) for n in dict.fromkeys(names)]
+    old = [(lg, lg.disabled) for lg in loggers]
+    for lg in loggers:
+        lg.disabled = True  # a disabled logger drops every record, whatever its level
     try:
         yield
     finally:
-        for n, level in old.items():
-            logging.getLogger(n).setLevel(level)
+        for lg, was in old:
+            lg.disabled = was
 
 
 def _dask_run(

@@ -78,6 +78,9 @@ _LAZY: dict[str, str] = {
     "ResultStatus": "nimlab.core.status",
     # verification
     "verify": "nimlab.verification",
+    "conjecture": "nimlab.discovery",
+    "Conjectures": "nimlab.discovery",
+    "Proposal": "nimlab.discovery",
     "VerificationResult": "nimlab.verification",
     "local_check": "nimlab.verification",
     "runs": "nimlab.verification",
@@ -132,6 +135,7 @@ __all__ = [
     "BinaryView",
     "CanonicalTable",
     "ClusterError",
+    "Conjectures",
     "Counterexamples",
     "Explanation",
     "GameDefinitionError",
@@ -153,6 +157,7 @@ __all__ = [
     "Param",
     "Periodicity",
     "PreferenceProfile",
+    "Proposal",
     "QuotientNotFoundError",
     "QuotientTooLargeError",
     "ResultStatus",
@@ -174,6 +179,7 @@ __all__ = [
     "binary_view",
     "canonical_table",
     "check_theorem",
+    "conjecture",
     "counterexamples",
     "explain",
     "game",
@@ -253,6 +259,7 @@ if TYPE_CHECKING:
     )
     from nimlab.core.ruleset import replace
     from nimlab.core.status import ResultStatus
+    from nimlab.discovery import Conjectures, Proposal, conjecture
     from nimlab.engine.canonical import CanonicalTable, canonical_table
     from nimlab.engine.compiled import Session
     from nimlab.engine.nimarith import nim_div, nim_inverse, nim_square, nimmul

@@ -38,6 +38,7 @@ COMMANDS: dict[str, str] = {
     "verify": "nimlab.cli.verify_cmd:verify_cmd",
     "reproduce": "nimlab.cli.verify_cmd:reproduce_cmd",
     "runs": "nimlab.cli.verify_cmd:runs_cmd",
+    "conjecture": "nimlab.cli.discovery_cmd:conjecture_cmd",
     "sequence": "nimlab.cli.engine_cmd:sequence_cmd",
     "periodicity": "nimlab.cli.engine_cmd:periodicity_cmd",
     "nimmul": "nimlab.cli.engine_cmd:nimmul_cmd",

@@ -3,7 +3,7 @@
 An expression such as ``a ^ b ^ ((a & b) & 1)`` or ``v2(a) == v2(b)`` is parsed with
 :mod:`ast` and checked against a whitelist of node types, operators and names before it
 is compiled: no attribute access, no subscripts, no calls except to ``min``, ``max``,
-``v2``, ``tail`` and ``nimmul``, no names except heap variables and integer game
+``v2``, ``tail``, ``isqrt`` and ``nimmul``, no names except heap variables and integer game
 parameters. Anything else is refused with :class:`~nimlab.core.errors.InvalidParameterError`.
 
 Heaps are ``a, b, c, d, …`` in position order; ``x, y, z`` name the first three heaps
@@ -15,6 +15,7 @@ function over numpy arrays (the vectorised path of :mod:`nimlab.verification`).
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ __all__ = [
     "FUNCTIONS",
     "Expression",
     "heap_names",
+    "isqrt",
     "parse_expression",
     "scalar_source",
     "tail",
@@ -116,14 +118,38 @@ def nimmul(a: int, b: int) -> int:
     return int(impl(a, b))
 
 
+def isqrt(n: int) -> int:
+    """Integer square root: the largest integer whose square is at most *n* (n >= 0); with it
+    ``(n + isqrt(5*n*n)) // 2`` is ``floor(n * golden ratio)``, Wythoff's pairs.
+
+    Examples
+    --------
+    >>> isqrt(24), isqrt(25), isqrt(5 * 7 * 7)
+    (4, 5, 15)
+    """
+    if n < 0:
+        raise InvalidParameterError(f"isqrt is undefined at {n}: isqrt takes an integer >= 0")
+    import math
+
+    return math.isqrt(n)
+
+
 FUNCTIONS: dict[str, Callable[..., int]] = {
     "min": min,
     "max": max,
     "v2": v2,
     "tail": tail,
     "nimmul": nimmul,
+    "isqrt": isqrt,
 }
-_ARITY = {"v2": (1, 1), "tail": (1, 1), "nimmul": (2, 2), "min": (1, 99), "max": (1, 99)}
+_ARITY = {
+    "v2": (1, 1),
+    "tail": (1, 1),
+    "isqrt": (1, 1),
+    "nimmul": (2, 2),
+    "min": (1, 99),
+    "max": (1, 99),
+}
 
 
 def heap_names(n_heaps: int) -> dict[str, int]:
@@ -144,7 +170,7 @@ def _err(src: str, what: str) -> InvalidParameterError:
     return InvalidParameterError(
         f"cannot use expression {src!r}: {what}. Allowed: heap variables a, b, c, ... "
         "(x, y, z = first three heaps), integers, ^ & | + - * // % << >>, comparisons, "
-        "and/or/not, X if COND else Y, min, max, v2, tail, nimmul"
+        "and/or/not, X if COND else Y, min, max, v2, tail, isqrt, nimmul"
     )
 
 
@@ -238,6 +264,16 @@ def tail(x):
     while (x >> k) & 1 == 1:
         k += 1
     return k
+
+
+@njit(cache=True)
+def isqrt(x):
+    r = np.int64(np.sqrt(np.float64(x)))
+    while r * r > x:
+        r -= 1
+    while (r + 1) * (r + 1) <= x:
+        r += 1
+    return r
 """
 
 
@@ -250,7 +286,7 @@ def scalar_source(expr: Expression, low: int, bound: int) -> str | None:
     Examples
     --------
     >>> text = scalar_source(parse_expression("a ^ b if a < b else 0", 2), 0, 8)
-    >>> text.splitlines()[-2]
+    >>> text.splitlines()[-1]
     '    return np.int64(a ^ b if a < b else 0)'
     >>> scalar_source(parse_expression("v2(a)", 1), 0, 8) is None  # v2(0) is undefined
     True
@@ -302,7 +338,7 @@ def parse_expression(
     >>> parse_expression("__import__('os')", 2)
     Traceback (most recent call last):
     ...
-    nimlab.core.errors.InvalidParameterError: cannot use expression "__import__('os')": unknown function '__import__'. Allowed: heap variables a, b, c, ... (x, y, z = first three heaps), integers, ^ & | + - * // % << >>, comparisons, and/or/not, X if COND else Y, min, max, v2, tail, nimmul
+    nimlab.core.errors.InvalidParameterError: cannot use expression "__import__('os')": unknown function '__import__'. Allowed: heap variables a, b, c, ... (x, y, z = first three heaps), integers, ^ & | + - * // % << >>, comparisons, and/or/not, X if COND else Y, min, max, v2, tail, isqrt, nimmul
     """
     consts = tuple(sorted((k, int(v)) for k, v in (constants or {}).items()))
     e = Expression(source, n_heaps, consts)
@@ -358,7 +394,7 @@ def _check(src: str, names: Mapping[str, int], consts: Mapping[str, int]) -> ast
                 visit(c)
         elif isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name):
-                raise _err(src, "only calls of min, max, v2, tail, nimmul are allowed")
+                raise _err(src, "only calls of min, max, v2, tail, isqrt, nimmul are allowed")
             fname = node.func.id
             if fname not in FUNCTIONS:
                 raise _err(src, f"unknown function {fname!r}")
@@ -491,6 +527,15 @@ def _compile_numpy(tree: ast.expr, n_heaps: int, consts: Mapping[str, int]) -> C
         v = np.asarray(v, dtype=np.int64) + 1
         return np.bitwise_count((v & -v) - 1).astype(np.int64)
 
+    def np_isqrt(v: Any) -> Any:
+        v = np.asarray(v, dtype=np.int64)
+        if np.any(v < 0):
+            raise InvalidParameterError("isqrt is undefined below 0: isqrt takes an integer >= 0")
+        r = np.sqrt(v.astype(np.float64)).astype(np.int64)
+        r -= r * r > v
+        r += (r + 1) * (r + 1) <= v
+        return r
+
     def np_min(*vs: Any) -> Any:
         out = vs[0]
         for v in vs[1:]:
@@ -511,6 +556,7 @@ def _compile_numpy(tree: ast.expr, n_heaps: int, consts: Mapping[str, int]) -> C
         "_where": lambda c, x, y: np.where(c, x, y),
         "_np_v2": np_v2,
         "_np_tail": np_tail,
+        "_np_isqrt": np_isqrt,
         "_np_min": np_min,
         "_np_max": np_max,
         **consts,
@@ -568,6 +614,11 @@ def _interval(
                 return None
             if n.func.id in ("v2", "tail"):
                 return (0, 64)
+            if n.func.id == "isqrt":
+                # a negative argument raises in Python and numpy (not in compiled code)
+                if (scalar and rr[0][0] < 0) or rr[0][1] >= 1 << 52:
+                    return None
+                return (0, math.isqrt(max(rr[0][1], 0)))
             if n.func.id == "min":
                 return (min(r[0] for r in rr), min(r[1] for r in rr))
             if n.func.id == "max":

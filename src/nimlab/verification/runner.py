@@ -876,6 +876,31 @@ def _seconds(t: float) -> str:
     return f"{t / 3600:.1f} h"
 
 
+def python_seconds(spec: CheckSpec) -> float:
+    """Expected seconds of *spec* on the Python path (0 on the vectorised and compiled
+    paths): positions times moves per position, a rough guide for budgets.
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> python_seconds(conjecture_spec(game("nim"), "a ^ b", bound=8, heaps=2)) >= 0
+    True
+    """
+    if spec.fast or spec.compiled:
+        return 0.0  # the compiled walk (a claim tabulated in Python says so itself)
+    size = _space_size(spec.space) or 0
+    moves = 1
+    est = getattr(spec.game, "estimate_moves", None)
+    n = getattr(spec.space, "n_heaps", 0)
+    bound = getattr(spec.space, "bound", 0)
+    if est is not None and n:
+        try:
+            moves = max(1, int(est(tuple([max(bound // 2, 1)] * n)) or 1))
+        except Exception:  # an estimate is only a hint
+            moves = 1
+    return float(size * PY_SECONDS_PER_POSITION * max(1, moves // 8))
+
+
 def slow_path_note(spec: CheckSpec) -> str | None:
     """One sentence when *spec* leaves the compiled path in a way that costs time: why,
     the expected cost and how to stay fast; None on the fast paths (or a short run).
@@ -888,20 +913,7 @@ def slow_path_note(spec: CheckSpec) -> str | None:
     True
     """
     size = _space_size(spec.space) or 0
-    if spec.fast:
-        return None
-    if spec.compiled:
-        return None  # the compiled walk (a claim tabulated in Python says so itself)
-    moves = 1
-    est = getattr(spec.game, "estimate_moves", None)
-    n = getattr(spec.space, "n_heaps", 0)
-    bound = getattr(spec.space, "bound", 0)
-    if est is not None and n:
-        try:
-            moves = max(1, int(est(tuple([max(bound // 2, 1)] * n)) or 1))
-        except Exception:  # an estimate is only a hint
-            moves = 1
-    cost = size * PY_SECONDS_PER_POSITION * max(1, moves // 8)
+    cost = python_seconds(spec)
     if cost < SLOW_NOTE_SECONDS:
         return None
     from nimlab.planner import Question, plan

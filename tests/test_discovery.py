@@ -189,3 +189,14 @@ def test_checked_proposals_are_recorded_in_the_store(tmp_path: Any) -> None:
     texts = [str(r) for r in recorded]
     assert any("a ^ b" in t for t in texts), texts
     assert found.best.verified["run_id"] is not None
+
+
+def test_moores_nim_k_is_found_as_digit_sums_modulo_k_plus_1(no_closed_forms: None) -> None:
+    """S19-T5: Nim_2 on four heaps, P iff the binary digits add up to 0 mod 3 in every
+    column (msum(3, ...) == 0)."""
+    found = nimlab.conjecture(
+        nimlab.game("moore", k=2), heaps=4, kind="outcome", below=8, verify_bound=10
+    )
+    assert found.best is not None
+    assert found.best.statement == "msum(3, a, b, c, d) == 0"
+    assert found.best.verified is not None and found.best.verified["ok"]

@@ -390,6 +390,17 @@ def _atoms(data: _Data, formulas: Sequence[Term]) -> Iterator[Term]:
                 yield Term(text, ok.astype(np.int64), 4 * n)
     for f in formulas:
         yield Term(f"{f.text} == 0", (f.values == 0).astype(np.int64), f.size + 2)
+    # Moore's sums: the binary digits of the heaps add up to 0 modulo m in every column
+    if n >= 2:
+        top = max(int(h.max()) for h in data.heaps).bit_length()
+        for m in data.constants:
+            if m < 3:
+                continue  # m = 2 is the XOR, among the formulas
+            ok = np.ones(data.heaps[0].shape, dtype=bool)
+            for col in range(top):
+                ok &= sum((h >> col) & 1 for h in data.heaps) % m == 0
+            args = ", ".join(LETTERS[i] for i in range(n))
+            yield Term(f"msum({m}, {args}) == 0", ok.astype(np.int64), n + 3)
 
 
 def _p_sets(data: _Data, deadline: float, max_size: int) -> Iterator[Proposal]:

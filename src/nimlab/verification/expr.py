@@ -3,7 +3,7 @@
 An expression such as ``a ^ b ^ ((a & b) & 1)`` or ``v2(a) == v2(b)`` is parsed with
 :mod:`ast` and checked against a whitelist of node types, operators and names before it
 is compiled: no attribute access, no subscripts, no calls except to ``min``, ``max``,
-``v2``, ``tail``, ``isqrt`` and ``nimmul``, no names except heap variables and integer game
+``v2``, ``tail``, ``isqrt``, ``msum`` and ``nimmul``, no names except heap variables and integer game
 parameters. Anything else is refused with :class:`~nimlab.core.errors.InvalidParameterError`.
 
 Heaps are ``a, b, c, d, …`` in position order; ``x, y, z`` name the first three heaps
@@ -28,6 +28,7 @@ __all__ = [
     "Expression",
     "heap_names",
     "isqrt",
+    "msum",
     "parse_expression",
     "scalar_source",
     "tail",
@@ -118,6 +119,30 @@ def nimmul(a: int, b: int) -> int:
     return int(impl(a, b))
 
 
+def msum(m: int, *heaps: int) -> int:
+    """Moore's sum ``n1 ⊕_m n2 ⊕_m ...``: the binary digits of the heaps added column by
+    column modulo *m*, the column sums read as the digits of a number in base *m* (0 iff
+    every column sum is divisible by m: Moore's Nim_k P-positions for m = k + 1; m = 2 is
+    the XOR).
+
+    Examples
+    --------
+    >>> msum(3, 1, 1, 1), msum(3, 1, 1), msum(2, 5, 3) == 5 ^ 3
+    (0, 2, True)
+    """
+    if m < 2:
+        raise InvalidParameterError(f"msum takes a modulus >= 2 first, got {m}")
+    if any(h < 0 for h in heaps):
+        raise InvalidParameterError("msum is defined for heaps >= 0")
+    out, place, col = 0, 1, 0
+    top = max(heaps, default=0).bit_length()
+    while col < top:
+        out += (sum((h >> col) & 1 for h in heaps) % m) * place
+        place *= m
+        col += 1
+    return out
+
+
 def isqrt(n: int) -> int:
     """Integer square root: the largest integer whose square is at most *n* (n >= 0); with it
     ``(n + isqrt(5*n*n)) // 2`` is ``floor(n * golden ratio)``, Wythoff's pairs.
@@ -141,11 +166,13 @@ FUNCTIONS: dict[str, Callable[..., int]] = {
     "tail": tail,
     "nimmul": nimmul,
     "isqrt": isqrt,
+    "msum": msum,
 }
 _ARITY = {
     "v2": (1, 1),
     "tail": (1, 1),
     "isqrt": (1, 1),
+    "msum": (2, 99),
     "nimmul": (2, 2),
     "min": (1, 99),
     "max": (1, 99),
@@ -170,7 +197,7 @@ def _err(src: str, what: str) -> InvalidParameterError:
     return InvalidParameterError(
         f"cannot use expression {src!r}: {what}. Allowed: heap variables a, b, c, ... "
         "(x, y, z = first three heaps), integers, ^ & | + - * // % << >>, comparisons, "
-        "and/or/not, X if COND else Y, min, max, v2, tail, isqrt, nimmul"
+        "and/or/not, X if COND else Y, min, max, v2, tail, isqrt, msum, nimmul"
     )
 
 
@@ -338,7 +365,7 @@ def parse_expression(
     >>> parse_expression("__import__('os')", 2)
     Traceback (most recent call last):
     ...
-    nimlab.core.errors.InvalidParameterError: cannot use expression "__import__('os')": unknown function '__import__'. Allowed: heap variables a, b, c, ... (x, y, z = first three heaps), integers, ^ & | + - * // % << >>, comparisons, and/or/not, X if COND else Y, min, max, v2, tail, isqrt, nimmul
+    nimlab.core.errors.InvalidParameterError: cannot use expression "__import__('os')": unknown function '__import__'. Allowed: heap variables a, b, c, ... (x, y, z = first three heaps), integers, ^ & | + - * // % << >>, comparisons, and/or/not, X if COND else Y, min, max, v2, tail, isqrt, msum, nimmul
     """
     consts = tuple(sorted((k, int(v)) for k, v in (constants or {}).items()))
     e = Expression(source, n_heaps, consts)
@@ -394,7 +421,7 @@ def _check(src: str, names: Mapping[str, int], consts: Mapping[str, int]) -> ast
                 visit(c)
         elif isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name):
-                raise _err(src, "only calls of min, max, v2, tail, isqrt, nimmul are allowed")
+                raise _err(src, "only calls of min, max, v2, tail, isqrt, msum, nimmul are allowed")
             fname = node.func.id
             if fname not in FUNCTIONS:
                 raise _err(src, f"unknown function {fname!r}")

@@ -3,9 +3,9 @@
 For an order-free game whose moves lower the number of stones (Single-delete, Nim, most
 take-away games), the options of a position all have a smaller total, so the positions
 of one total (one *level*) depend only on lower levels and are solved independently, on
-every core: :func:`solve_level` runs one level with numba's ``prange`` over prefixes
-``(a0, a1)`` of the sorted heaps (many small tasks, handed out one by one), each task
-walking the sorted tuples of its prefix that have the level's total.
+every core: :func:`solve_level` runs one level with numba's ``prange`` over the two
+largest heaps (many small tasks, handed out one by one), each task walking the sorted
+tuples of smaller heaps that complete the level's total.
 
 The kernel never assumes that moves lower the total: a position with an option not yet
 solved (or outside the array) is left unknown and counted as *deferred*; the caller then
@@ -38,29 +38,28 @@ __all__: list[str] = []
 
 @njit(cache=True)
 def prefixes(n: int, lo: int, hi: int, total: int) -> Any:  # pragma: no cover - compiled
-    """The tasks of one level: prefixes ``(a0, a1)`` (``(a0, -1)`` for two heaps) of the
-    sorted tuples of *n* heaps in ``lo..hi`` with sum *total*."""
+    """The tasks of one level: the largest heaps ``(a(n-1), a(n-2))`` (``(a1, -1)`` for two
+    heaps) of the sorted tuples of *n* heaps in ``lo..hi`` with sum *total*; inside a task
+    only the smaller heaps change, so its positions are near each other in colex rank."""
     q = 2 if n > 2 else 1
-    k = n - q  # parts after the prefix, each in a1..hi (a0..hi for two heaps)
+    k = n - q  # parts below the prefix, each in lo..(the smallest part of the prefix)
     out = np.empty((max(1, (hi - lo + 1) * (hi - lo + 1)), 2), np.int64)
     m = 0
-    for a0 in range(lo, hi + 1):
-        if a0 * n > total:
-            break
+    for top in range(lo, hi + 1):
         if q == 1:
-            r = total - a0
-            if a0 <= r <= hi:
-                out[m, 0] = a0
+            r = total - top
+            if lo <= r <= top:
+                out[m, 0] = top
                 out[m, 1] = -1
                 m += 1
             continue
-        for a1 in range(a0, hi + 1):
-            r = total - a0 - a1
-            if a1 * k > r:
+        for second in range(lo, top + 1):
+            r = total - top - second
+            if r < k * lo:
                 break
-            if r <= k * hi:
-                out[m, 0] = a0
-                out[m, 1] = a1
+            if r <= k * second:
+                out[m, 0] = top
+                out[m, 1] = second
                 m += 1
     return out[:m]
 
@@ -114,7 +113,6 @@ def solve_level(
     unknown). ``kind``: 0 Grundy values, 1 normal outcome, 2 misère outcome.
     """
     n = len(zero)
-    hi = side - 1
     q = 2 if n > 2 else 1
     k = n - q
     set_parallel_chunksize(1)
@@ -125,17 +123,17 @@ def solve_level(
         deferred = 0
         a = np.empty(max(k, 1), np.int64)
         rem = np.empty(max(k, 1), np.int64)
-        p = setitem(zero, 0, tasks[t, 0])
-        b = tasks[t, 0]
+        p = setitem(zero, n - 1, tasks[t, 0])
+        cap = tasks[t, 0]
         r = total - tasks[t, 0]
         if q == 2:
-            p = setitem(p, 1, tasks[t, 1])
-            b = tasks[t, 1]
+            p = setitem(p, n - 2, tasks[t, 1])
+            cap = tasks[t, 1]
             r -= tasks[t, 1]
-        # the sorted k-tuples in b..hi with sum r (k == 1: the one part r)
+        # the sorted k-tuples in lo..cap with sum r (k == 1: the one part r)
         i = 0
         rem[0] = r
-        a[0] = max(b, r - (k - 1) * hi) - 1 if k > 1 else r - 1
+        a[0] = max(lo, r - (k - 1) * cap) - 1 if k > 1 else r - 1
         while i >= 0:
             a[i] += 1
             if k == 1:
@@ -147,11 +145,11 @@ def solve_level(
             elif i < k - 2:
                 rem[i + 1] = rem[i] - a[i]
                 i += 1
-                a[i] = max(a[i - 1], rem[i] - (k - 1 - i) * hi) - 1
+                a[i] = max(a[i - 1], rem[i] - (k - 1 - i) * cap) - 1
                 continue
             for j in range(k - 1):
-                p = setitem(p, q + j, a[j])
-            p = setitem(p, n - 1, a[0] if k == 1 else rem[k - 2] - a[k - 2])
+                p = setitem(p, j, a[j])
+            p = setitem(p, k - 1, a[0] if k == 1 else rem[k - 2] - a[k - 2])
             ix = rank(p, True, side, cb)
             if state[ix] >= 0:
                 continue

@@ -918,7 +918,7 @@ def slow_path_note(spec: CheckSpec) -> str | None:
         return None
     from nimlab.planner import Question, plan
 
-    why = plan(spec.game, Question.CHECK).reason
+    why = plan(spec.game, Question.CHECK, space=spec.space, kind=spec.kind).reason
     return (
         f"{spec.target}: this check runs in Python ({why}; the game has no compiled move "
         "model that fits this space, or the claim does not compile), about "
@@ -1376,7 +1376,12 @@ def conjecture_spec(
                 comp_spec = None
         # the planner chooses among the paths this space and claim allow
         method = plan(
-            g, Question.CHECK, vectorised=vectorised, compiled=comp_spec is not None
+            g,
+            Question.CHECK,
+            space=fast_space if vectorised else (comp_spec or spec).space,
+            kind=kind,
+            vectorised=vectorised,
+            compiled=comp_spec is not None,
         ).method
         if method == Method.VECTORISED_CHECK:
             spec = fast_spec

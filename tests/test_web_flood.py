@@ -321,13 +321,15 @@ def test_hostile_flood(server: tuple[str, Path], tmp_path: Path) -> None:
 
 CRASH = """
 import os
+import signal
+
 import nimlab
 
 
-@nimlab.heap_game("flood-crash", heaps=1, summary="one heap; a move function that kills its process at 13")
+@nimlab.heap_game("flood-crash", heaps=1, summary="one heap; a move function whose process is killed at 13")
 def crash(h):
     if h[0] == 13:
-        os._exit(7)
+        os.kill(os.getpid(), signal.SIGKILL)
     if h[0]:
         yield (h[0] - 1,)
 """

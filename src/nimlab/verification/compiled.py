@@ -1133,7 +1133,40 @@ def _supports(spec: Any) -> bool:
         return False
     if gen is None:
         return False
-    return compiled_claim(spec) is not None
+    if compiled_claim(spec) is None:
+        return False
+    return _compiles(spec)
+
+
+def _compiles(spec: Any) -> bool:
+    """Whether the walk compiles with the game's move model (a user's move function that
+    numba cannot type, such as one slicing a tuple by a variable, runs in Python)."""
+    from numba.core.errors import NumbaError
+
+    if _index_hook(spec) is not None:
+        return True
+    got = compiled_claim(spec)
+    assert got is not None
+    claim, table, radix = got
+    sp = spec.space
+    h, _ = _starts(sp, 0)
+    try:
+        _kernel(
+            spec.game.compiled_options(),
+            claim,
+            table,
+            radix,
+            tuple(np.int64(x) for x in h),
+            0,
+            _mode(sp),
+            sp.low,
+            sp.bound,
+            KIND_CODES[spec.kind],
+            _marks(spec),
+        )
+    except NumbaError:
+        return False
+    return True
 
 
 def _starts(sp: Any, i: int) -> tuple[tuple[int, ...], int]:

@@ -48,6 +48,7 @@ _LAZY: dict[str, str] = {
     "WorkTooLargeError": "nimlab.core.errors",
     # registry and users' own games
     "heap_game": "nimlab.catalog.user",
+    "take_and_break": "nimlab.catalog.takebreak",
     "replace": "nimlab.core.ruleset",
     "game": "nimlab.catalog",
     "games": "nimlab.catalog",
@@ -218,6 +219,7 @@ __all__ = [
     "symmetric_profiles",
     "table",
     "table_view",
+    "take_and_break",
     "theorem",
     "theorems",
     "verify",
@@ -233,6 +235,7 @@ __getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals())
 if TYPE_CHECKING:
     from nimlab import render
     from nimlab.catalog import GameInfo, game, games
+    from nimlab.catalog.takebreak import take_and_break
     from nimlab.catalog.user import heap_game
     from nimlab.core import (
         HeapRuleset,

@@ -221,12 +221,19 @@ def _tail_period(seq: Any) -> Any:  # pragma: no cover - compiled
     and half the sequence (as the Guy–Smith theorem needs), and ``n0``, where that tail
     starts; ``(-1, -1)`` if none."""
     n = seq.shape[0]
+    q = 0  # the first period whose tail was long but not long enough
+    q0 = n
     for p in range(1, n // 2 + 1):
         i = n - 1 - p
+        if q and p % q == 0:
+            i = min(i, q0 - 1)  # the relation of q holds from q0 on, so does p's
         while i >= 0 and seq[i + p] == seq[i]:
             i -= 1
-        if n - (i + 1) >= 2 * p and 2 * (n - (i + 1)) >= n:
-            return p, i + 1
+        if n - (i + 1) >= 2 * p:
+            if 2 * (n - (i + 1)) >= n:
+                return p, i + 1
+            if q == 0:
+                q, q0 = p, i + 1
     return -1, -1
 
 

@@ -1,0 +1,295 @@
+"""Your own take-and-break game: a move function of one heap that yields the heaps left.
+
+:func:`take_and_break` makes a game of a function ``f(h)`` (or ``f(h, *params)``) that
+yields, for a heap of ``h``, each option as the tuple of heaps the move leaves (zeros
+are no heap): Kayles, which takes one or two adjacent pins from a row, is ::
+
+    @nimlab.take_and_break("my-kayles")
+    def kayles(h):
+        for t in (1, 2):
+            for i in range(h - t + 1):
+                yield (i, h - t - i)
+
+A position is any number of heaps, the game is the sum of its heaps, and every facet of
+nimlab applies (values, outcomes, winning moves, misère genus and quotient, the command
+line with ``FILE.py:NAME``, the playground). When the function's moves are those of an
+octal or hexadecimal code (each move takes ``k`` tokens and leaves 0, 1, 2 or 3 heaps,
+as the code's digit ``k`` allows), checked at every heap up to :data:`RECOGNISE_HEAPS`,
+the game's sequence runs on the compiled octal engine (rare values, checkpoints) and its
+period is proved by the Guy–Smith theorem for that code; otherwise the sequence comes
+from the exact search over the function's moves. The check reads the function at those
+heaps only: a function that leaves the code's moves at a larger heap (one that takes 300
+tokens, say, when no heap up to 256 shows it) is not told apart; a code whose largest
+take is beyond ``RECOGNISE_HEAPS // 4`` is not recognised.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar
+
+from nimlab.core.errors import (
+    GameDefinitionError,
+    InvalidParameterError,
+    NimlabError,
+    UnknownGameError,
+)
+from nimlab.core.kernels import OctalKernel, OneHeapKernel
+from nimlab.core.ruleset import HeapRuleset, Ruleset
+
+__all__ = ["RECOGNISE_HEAPS", "TakeBreakGame", "take_and_break"]
+
+#: Heaps ``1..RECOGNISE_HEAPS`` whose options are compared with an octal code's (fewer
+#: when they have more than :data:`RECOGNISE_OPTIONS` options, but at least ``4t + 8`` for
+#: a largest take ``t``).
+RECOGNISE_HEAPS = 128
+RECOGNISE_OPTIONS = 20_000
+#: Most options of one heap (an endless generator is stopped there).
+MAX_HEAP_OPTIONS = 1_000_000
+_PARTS_BIT = {0: 1, 1: 2, 2: 4, 3: 8}
+_CODES: dict[tuple[type, tuple[Any, ...]], str | None] = {}
+
+
+def _heap(x: object) -> int:
+    if isinstance(x, bool):
+        raise TypeError("a bool is not a heap size")
+    return int(x)  # type: ignore[call-overload,no-any-return]
+
+
+class TakeBreakGame(HeapRuleset):
+    """Base of the games made by :func:`take_and_break` (one subclass per game)."""
+
+    heap_function: ClassVar[Callable[..., Iterable[Any]]]
+    min_heaps = 1
+    _checked: ClassVar[dict[tuple[type, tuple[Any, ...]], int]] = {}
+
+    def _args(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, p.name) for p in self.params)
+
+    def _broken(self, what: str, h: int) -> GameDefinitionError:
+        return GameDefinitionError(
+            f"{self.label()}: the move function {what[:300]} at the heap {h}; fix the "
+            "game's definition"
+        )
+
+    def heap_options(self, h: int) -> Iterator[tuple[int, ...]]:
+        """The options of one heap of *h*: the nonempty heaps each move leaves, sorted."""
+        if h <= 0:
+            return
+        fn = type(self).heap_function
+        try:
+            options = iter(fn(h, *self._args()))
+        except NimlabError:
+            raise
+        except Exception as exc:
+            raise self._broken(f"raised {type(exc).__name__}: {exc}", h) from None
+        count = 0
+        while True:
+            try:
+                o = next(options)
+            except StopIteration:
+                return
+            except NimlabError:
+                raise
+            except Exception as exc:
+                raise self._broken(f"raised {type(exc).__name__}: {exc}", h) from None
+            count += 1
+            if count > MAX_HEAP_OPTIONS:
+                raise self._broken(f"gave more than {MAX_HEAP_OPTIONS:,} options", h)
+            if type(o) is tuple and all(type(x) is int for x in o):
+                parts = o  # the common case, checked quickly
+            else:
+                try:
+                    items = o if isinstance(o, (tuple, list)) else (o,)
+                    parts = tuple(_heap(x) for x in items)
+                except (TypeError, ValueError, OverflowError):
+                    raise self._broken(
+                        f"gave {str(o)[:60]!r}, which is not a tuple of heap sizes", h
+                    ) from None
+            if parts and (min(parts) < 0 or max(parts) >= h):
+                raise self._broken(
+                    f"gave the heaps {parts!r}: each heap a move leaves must be >= 0 and "
+                    "smaller than the heap it comes from",
+                    h,
+                )
+            yield tuple(sorted(p for p in parts if p))
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        for i, h in enumerate(position):
+            rest = position[:i] + position[i + 1 :]
+            for opt in self.heap_options(h):
+                yield rest + opt
+
+    def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
+        """Sorted heaps without empty ones (an empty heap is no heap)."""
+        return tuple(sorted(h for h in position if h > 0))
+
+    def components(self, position: tuple[int, ...]) -> Sequence[tuple[Ruleset[Any], Any]] | None:
+        heaps = [h for h in position if h > 0]
+        if len(heaps) <= 1:
+            return None
+        return [(self, (h,)) for h in heaps]
+
+    def octal_code(self) -> str | None:
+        """The octal (or hexadecimal) code whose moves the function gives at every heap
+        ``1..RECOGNISE_HEAPS``, or None.
+
+        Examples
+        --------
+        >>> import nimlab
+        >>> @nimlab.take_and_break("doc-kayles")
+        ... def kayles(h):
+        ...     for t in (1, 2):
+        ...         for i in range(h - t + 1):
+        ...             yield (i, h - t - i)
+        >>> kayles.octal_code()
+        '0.77'
+        """
+        key = (type(self), self._args())
+        if key not in _CODES:
+            _CODES[key] = self._recognise(RECOGNISE_HEAPS)
+        return _CODES[key]
+
+    def _recognise(self, bound: int) -> str | None:
+        from nimlab.catalog.octal import Octal
+
+        digits: dict[int, int] = {}
+        equal_split: dict[int, bool] = {}
+        seen: list[set[tuple[int, ...]]] = [set()]
+        total = 0
+        for h in range(1, bound + 1):
+            opts: set[tuple[int, ...]] = set()
+            for parts in self.heap_options(h):
+                if len(parts) > 3:
+                    return None
+                opts.add(parts)
+                total += 1
+            seen.append(opts)
+            for parts in opts:
+                k = h - sum(parts)
+                if k == 0 and len(parts) < 2:
+                    return None
+                digits[k] = digits.get(k, 0) | _PARTS_BIT[len(parts)]
+                if len(parts) == 2 and parts[0] == parts[1]:
+                    equal_split[k] = True
+            if total > RECOGNISE_OPTIONS and h >= 4 * max(digits, default=0) + 8:
+                bound = h
+                break
+        if not digits or max(digits) > bound // 4:
+            return None  # the check must see each take in heaps of many sizes
+        self._checked[type(self), self._args()] = bound
+        text = []
+        for k in range(max(digits) + 1):
+            d = digits.get(k, 0)
+            bang = "!" if d & 4 and not equal_split.get(k, False) else ""
+            text.append(format(d, "x") + bang)
+        code = text[0] + "." + ("".join(text[1:]) or "0")
+        try:
+            octal = Octal(code)
+        except NimlabError:
+            return None
+        for h in range(1, bound + 1):
+            if set(octal.heap_options(h)) != seen[h]:
+                return None
+        return octal.code
+
+    def sequence_kernel(self) -> OneHeapKernel | None:
+        """The octal engine when the moves are an octal code's (see :meth:`octal_code`)."""
+        code = self.octal_code()
+        return None if code is None else OctalKernel(code)
+
+    def periodicity_proof(
+        self, values: Sequence[int], preperiod: int, period: int, saltus: int
+    ) -> tuple[bool, str, int] | None:
+        """The Guy–Smith theorem for the code the moves match (see :meth:`octal_code`)."""
+        from nimlab.catalog.octal import Octal
+
+        code = self.octal_code()
+        if code is None:
+            return None
+        proved, reason, need = Octal(code).periodicity_proof(values, preperiod, period, saltus)
+        bound = self._checked.get((type(self), self._args()), RECOGNISE_HEAPS)
+        where = f"the moves of the octal code {code}, checked at heaps <= {bound}"
+        return proved, f"{reason} ({where})", need
+
+
+def take_and_break(
+    name: str,
+    params: Mapping[str, Any] | None = None,
+    *,
+    summary: str = "",
+) -> Callable[[Callable[..., Iterable[Any]]], TakeBreakGame]:
+    """Decorator: make a take-and-break game of a one-heap move function.
+
+    Parameters
+    ----------
+    name : str
+        The game's name (``nimlab.game(name)``, the command line); not a catalog game's.
+    params : dict, optional
+        Parameters with their defaults (ints or sets of ints), passed after the heap:
+        ``f(h, k)``, as for :func:`nimlab.heap_game`.
+    summary : str
+        One line of rules (default: the first line of the function's docstring).
+
+    Returns
+    -------
+    callable
+        A decorator whose result is the game's ruleset (default parameters).
+
+    Notes
+    -----
+    The function takes a heap size ``h >= 1`` and yields, for each move, the heaps the
+    move leaves, as a tuple (zeros are no heap; ``()`` when the move takes the whole heap).
+    Every heap left must be smaller than ``h``. Positions are tuples of heaps (the sum of
+    the heaps).
+
+    Examples
+    --------
+    >>> import nimlab
+    >>> @nimlab.take_and_break("doc-dawson")
+    ... def dawson(h):
+    ...     '''Dawson's Kayles: take two adjacent pins.'''
+    ...     for i in range(h - 1):
+    ...         yield (i, h - 2 - i)
+    >>> nimlab.sequence(dawson, 12).tolist()
+    [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3]
+    >>> nimlab.grundy(dawson, (5, 6)), sorted(dawson.moves((4,)))
+    (3, [(1, 1), (2,), (2,)])
+    >>> nimlab.periodicity_of(dawson, 400).summary()[:40]
+    'period 34, preperiod 53 (proved: Guy–Smi'
+    """
+    from nimlab.catalog.user import _make_param
+
+    spec_list = [_make_param(k, v) for k, v in (params or {}).items()]
+
+    def decorate(fn: Callable[..., Iterable[Any]]) -> TakeBreakGame:
+        from nimlab.catalog.registry import _key, game_class, register
+
+        key = _key(name)
+        try:
+            old = game_class(key)
+        except UnknownGameError:
+            old = None
+        if old is not None and not issubclass(old, TakeBreakGame):
+            raise InvalidParameterError(
+                f"{name!r} is the name of another game; choose another name for your game"
+            )
+        doc = summary or ((fn.__doc__ or "").strip().splitlines() or [""])[0]
+        attrs: dict[str, Any] = {
+            "name": key,
+            "summary": doc or f"take-and-break game {key}",
+            "params": tuple(spec_list),
+            "heap_function": staticmethod(fn),
+            "__module__": getattr(fn, "__module__", __name__),
+            "__doc__": fn.__doc__ or f"Take-and-break game {key}.",
+        }
+        cls_name = "".join(part.capitalize() for part in key.split("-")) or "TakeBreak"
+        fields = [(p.name, Any, dataclasses.field(default=p.read(p.default))) for p in spec_list]
+        base = type(cls_name, (TakeBreakGame,), attrs)
+        cls = dataclasses.make_dataclass(cls_name, fields, bases=(base,), frozen=True)
+        cls.__module__ = attrs["__module__"]
+        register(cls)
+        return cls()  # type: ignore[no-any-return]
+
+    return decorate

@@ -307,7 +307,7 @@ INTERNAL = re.compile(
 
 def _catalog() -> list[Any]:
     """The catalog's games (other tests register games of their own in the process)."""
-    return [G for G in nimlab.games() if G.cls.__module__.startswith("nimlab.catalog.")]
+    return [G for G in nimlab.games() if (G.cls.__module__ or "").startswith("nimlab.catalog.")]
 
 
 def _samples() -> list[tuple[str, Any, Any]]:

@@ -226,9 +226,13 @@ def test_no_game_files_guard(evil: tuple[Path, Path]) -> None:
     assert not marker.exists()
 
 
-def test_operator_files_are_served_by_name(evil: tuple[Path, Path]) -> None:
+def test_operator_files_are_served_by_name(evil: tuple[Path, Path], tmp_path: Path) -> None:
     _, marker = evil
-    menu = GameMenu.at_startup([EXAMPLES / "my_games.py"])
+    # a copy of the example file: a file already loaded in this process (or another file
+    # defining a game of the same name, as other tests do) is not read again
+    mine = tmp_path / "my_games.py"
+    mine.write_text((EXAMPLES / "my_games.py").read_text(encoding="utf-8"), encoding="utf-8")
+    menu = GameMenu.at_startup([mine])
     with TestClient(create_app(menu=menu)) as c:
         games = {g["name"]: g for g in c.get("/api/games").json()}
         # a move function (heap_game) and a ruleset class, with their own summaries

@@ -1145,28 +1145,34 @@ def _compiles(spec: Any) -> bool:
 
     if _index_hook(spec) is not None:
         return True
+    try:
+        _walk(spec, _starts(spec.space, 0)[0], 0)
+    except NumbaError:
+        return False
+    return True
+
+
+def _walk(spec: Any, h: tuple[int, ...], count: int) -> tuple[int, int]:
+    """Run the compiled walk of *spec* over *count* positions from the heaps *h*:
+    ``(status, k)``, status 0 when every position satisfies the claim."""
     got = compiled_claim(spec)
     assert got is not None
     claim, table, radix = got
     sp = spec.space
-    h, _ = _starts(sp, 0)
-    try:
-        _kernel(
-            spec.game.compiled_options(),
-            claim,
-            table,
-            radix,
-            tuple(np.int64(x) for x in h),
-            0,
-            _mode(sp),
-            sp.low,
-            sp.bound,
-            KIND_CODES[spec.kind],
-            _marks(spec),
-        )
-    except NumbaError:
-        return False
-    return True
+    status, k = _kernel(
+        spec.game.compiled_options(),
+        claim,
+        table,
+        radix,
+        tuple(np.int64(x) for x in h),
+        count,
+        _mode(sp),
+        sp.low,
+        sp.bound,
+        KIND_CODES[spec.kind],
+        _marks(spec),
+    )
+    return int(status), int(k)
 
 
 def _starts(sp: Any, i: int) -> tuple[tuple[int, ...], int]:
@@ -1186,33 +1192,21 @@ def _nth(sp: Any, i: int, k: int) -> tuple[int, ...]:
 def warm_up_compiled(spec: Any) -> None:
     """Compile the kernel for *spec* in this process (before forking workers)."""
     if supports_compiled(spec):
-        got = compiled_claim(spec)
-        assert got is not None
-        claim, table, radix = got
         sp = spec.space
         h, _ = _starts(sp, 0)
         hook = _index_hook(spec)
-        if hook is not None:
-            note, reaches, _cells, aux = hook
-            start = tuple(np.int64(x) for x in h)
-            empty = np.zeros(1, dtype=np.uint8)
-            note_walk, reach_walk = _index_walks(spec, note, reaches)
-            note_walk(table, radix, start, 0, sp.low, empty, aux)
-            reach_walk(table, radix, start, 0, sp.low, empty, aux)
+        if hook is None:
+            _walk(spec, h, 0)  # loaded or compiled once; cheap when supports_compiled did it
             return
-        _kernel(
-            spec.game.compiled_options(),
-            claim,
-            table,
-            radix,
-            tuple(np.int64(x) for x in h),
-            0,
-            _mode(sp),
-            sp.low,
-            sp.bound,
-            KIND_CODES[spec.kind],
-            _marks(spec),
-        )
+        got = compiled_claim(spec)
+        assert got is not None
+        _claim, table, radix = got
+        note, reaches, _cells, aux = hook
+        start = tuple(np.int64(x) for x in h)
+        empty = np.zeros(1, dtype=np.uint8)
+        note_walk, reach_walk = _index_walks(spec, note, reaches)
+        note_walk(table, radix, start, 0, sp.low, empty, aux)
+        reach_walk(table, radix, start, 0, sp.low, empty, aux)
 
 
 def compiled_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
@@ -1221,7 +1215,7 @@ def compiled_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
         return None
     got = compiled_claim(spec)
     assert got is not None
-    claim, table, radix = got
+    _claim, table, radix = got
     sp = spec.space
     h, count = _starts(sp, i)
     hook = _index_hook(spec)
@@ -1232,19 +1226,7 @@ def compiled_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
         start = tuple(np.int64(x) for x in h)
         status, k = reach_walk(table, radix, start, count, sp.low, index, aux)
     else:
-        status, k = _kernel(
-            spec.game.compiled_options(),
-            claim,
-            table,
-            radix,
-            tuple(np.int64(x) for x in h),
-            count,
-            _mode(sp),
-            sp.low,
-            sp.bound,
-            KIND_CODES[spec.kind],
-            _marks(spec),
-        )
+        status, k = _walk(spec, h, count)
     if status == 0:
         return count, None
     pos = _nth(sp, i, int(k))

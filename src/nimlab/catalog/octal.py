@@ -23,13 +23,12 @@ import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidParameterError
 from nimlab.core.kernels import OctalKernel, OneHeapKernel
 from nimlab.core.params import Param
-from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.core.ruleset import SplitHeapRuleset
 
 __all__ = ["Octal", "parse_octal_code"]
 
@@ -104,7 +103,7 @@ def _parse_code(name: str, text: str) -> str:
 
 @register
 @dataclass(frozen=True)
-class Octal(HeapRuleset):
+class Octal(SplitHeapRuleset):
     """The octal game with code ``code`` (a take-and-break game).
 
     Examples
@@ -164,22 +163,6 @@ class Octal(HeapRuleset):
                 for a in range(1, r // 3 + 1):
                     for b in range(a, (r - a) // 2 + 1):
                         yield (a, b, r - a - b)
-
-    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        for i, h in enumerate(position):
-            rest = position[:i] + position[i + 1 :]
-            for opt in self.heap_options(h):
-                yield rest + opt
-
-    def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
-        """Sorted heaps without empty ones (an empty heap is no heap)."""
-        return tuple(sorted(h for h in position if h > 0))
-
-    def components(self, position: tuple[int, ...]) -> Sequence[tuple[Ruleset[Any], Any]] | None:
-        heaps = [h for h in position if h > 0]
-        if len(heaps) <= 1:
-            return None
-        return [(self, (h,)) for h in heaps]
 
     def sequence_kernel(self) -> OneHeapKernel:
         """The octal recurrence (rare-value method)."""

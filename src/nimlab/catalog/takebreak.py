@@ -36,7 +36,7 @@ from nimlab.core.errors import (
     UnknownGameError,
 )
 from nimlab.core.kernels import OctalKernel, OneHeapKernel
-from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.core.ruleset import SplitHeapRuleset
 
 __all__ = ["RECOGNISE_HEAPS", "TakeBreakGame", "take_and_break"]
 
@@ -57,7 +57,7 @@ def _heap(x: object) -> int:
     return int(x)  # type: ignore[call-overload,no-any-return]
 
 
-class TakeBreakGame(HeapRuleset):
+class TakeBreakGame(SplitHeapRuleset):
     """Base of the games made by :func:`take_and_break` (one subclass per game)."""
 
     heap_function: ClassVar[Callable[..., Iterable[Any]]]
@@ -114,22 +114,6 @@ class TakeBreakGame(HeapRuleset):
                     h,
                 )
             yield tuple(sorted(p for p in parts if p))
-
-    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        for i, h in enumerate(position):
-            rest = position[:i] + position[i + 1 :]
-            for opt in self.heap_options(h):
-                yield rest + opt
-
-    def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
-        """Sorted heaps without empty ones (an empty heap is no heap)."""
-        return tuple(sorted(h for h in position if h > 0))
-
-    def components(self, position: tuple[int, ...]) -> Sequence[tuple[Ruleset[Any], Any]] | None:
-        heaps = [h for h in position if h > 0]
-        if len(heaps) <= 1:
-            return None
-        return [(self, (h,)) for h in heaps]
 
     def octal_code(self) -> str | None:
         """The octal (or hexadecimal) code whose moves the function gives at every heap

@@ -23,6 +23,7 @@ __all__ = [
     "HeapRuleset",
     "Position",
     "Ruleset",
+    "SplitHeapRuleset",
     "SumRuleset",
     "int_heaps",
     "parse_group_tokens",
@@ -559,6 +560,43 @@ class HeapRuleset(Ruleset[tuple[int, ...]]):
         True
         """
         return None
+
+
+class SplitHeapRuleset(HeapRuleset):
+    """A take-and-break game: a move replaces one heap by the heaps of
+    :meth:`heap_options` (none, one or several), so a position is a disjunctive sum of its
+    heaps (octal games, users' take-and-break functions).
+
+    Subclasses give :meth:`heap_options`; moves, the canonical form (sorted heaps, empty
+    heaps dropped) and the components (one per non-empty heap) follow from it.
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> g = game("octal", code="0.77")  # Kayles
+    >>> isinstance(g, SplitHeapRuleset), sorted(g.moves((3,)))
+    (True, [(1,), (1, 1), (2,)])
+    """
+
+    @abc.abstractmethod
+    def heap_options(self, h: int) -> Iterator[tuple[int, ...]]:
+        """The heaps a move on one heap of size *h* leaves (sorted, no empty heap)."""
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        for i, h in enumerate(position):
+            rest = position[:i] + position[i + 1 :]
+            for opt in self.heap_options(h):
+                yield rest + opt
+
+    def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
+        """Sorted heaps without empty ones (an empty heap is no heap)."""
+        return tuple(sorted(h for h in position if h > 0))
+
+    def components(self, position: tuple[int, ...]) -> Sequence[tuple[Ruleset[Any], Any]] | None:
+        heaps = [h for h in position if h > 0]
+        if len(heaps) <= 1:
+            return None
+        return [(self, (h,)) for h in heaps]
 
 
 class SumRuleset(Ruleset[tuple[Any, Any]]):

@@ -187,10 +187,12 @@ def test_plans_of_moves_tables_and_checks() -> None:
     assert plan(kayles, "moves", (7,)).method is Method.SCAN
     assert plan(kayles, "sequence").method is Method.COMPILED_SEQUENCE
     assert plan(nimlab.game("wythoff"), "table", shape=(8, 8)).method is Method.COMPILED_TABLE
-    t = plan(nimlab.game("single-delete"), "table", shape=(9, 9, 9, 9))
+    t = plan(nimlab.game("abo-delete"), "table", shape=(9, 9, 9, 9))
     assert t.method is Method.SEARCH and t.note is None  # 6,561 cells: no compile
-    t = plan(nimlab.game("single-delete"), "table", shape=(16,) * 4)
+    t = plan(nimlab.game("abo-delete"), "table", shape=(16,) * 4)
     assert (t.method, t.fallback) == (Method.COMPILED_ENGINE, Method.SEARCH)
+    t = plan(nimlab.game("single-delete"), "table", shape=(9, 9, 9, 9))
+    assert (t.method, t.fallback) == (Method.COMPILED_TABLE, Method.COMPILED_ENGINE)
     with pytest.raises(InvalidParameterError, match="no compiled grundy kernel"):
         plan(kayles, "table", shape=(4, 4), method="kernel")
     with pytest.raises(InvalidParameterError, match="unknown question"):

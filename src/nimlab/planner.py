@@ -259,12 +259,13 @@ def _int_heaps(pos: Any, most: int) -> bool:
 
 def _kernel(g: Ruleset[Any], dims: tuple[int, ...], kind: str) -> Any:
     """The game's table kernel description for *dims* and *kind* (its hook), or None."""
-    if len(dims) not in (1, 2, 3):
+    if not 1 <= len(dims) <= 6:
         return None
     try:
-        return g.table_kernel(dims, kind)
+        spec = g.table_kernel(dims, kind)
     except (KeyError, TypeError, ValueError) as exc:
         raise InvalidParameterError(f"{g.label()}: cannot build a table kernel: {exc}") from exc
+    return spec if spec is None or len(dims) <= getattr(spec, "max_heaps", 3) else None
 
 
 def _search_note(g: Ruleset[Any], pos: Any, kind: str, budgets: Budgets) -> str | None:

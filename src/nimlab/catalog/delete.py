@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from nimlab.catalog.registry import register
 from nimlab.core import views
-from nimlab.core.kernels import DeleteNimKernel, TableKernel
+from nimlab.core.kernels import DeleteNimKernel, DeleteSplitKernel, TableKernel
 from nimlab.core.ruleset import HeapRuleset, int_heaps
 from nimlab.core.status import status_of
 from nimlab.core.views import BinaryBlock, BinaryFigure, BinaryRow
@@ -328,6 +328,11 @@ class SingleDelete(_PositiveHeaps):
                 rest = tuple(position[k] for k in range(n) if k != i and k != j)
                 for u in range(1, h // 2 + 1):
                     yield (*rest, u, h - u)
+
+    def table_kernel(self, shape: tuple[int, ...], kind: str) -> TableKernel | None:
+        """Normal play on 2 to 6 heaps: a bitset of option values per multiset of kept heaps
+        and heap split, shared by the positions that differ in the heap removed."""
+        return DeleteSplitKernel() if 2 <= len(shape) <= 6 and kind != "misere" else None
 
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""

@@ -23,11 +23,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 __all__ = [
     "AllButKernel",
     "DeleteNimKernel",
+    "DeleteSplitKernel",
     "IndexModel",
     "LimKernel",
     "LinesKernel",
@@ -49,7 +50,15 @@ __all__ = [
 
 @dataclass(frozen=True)
 class TableKernel:
-    """Base of the table kernel descriptions returned by ``Ruleset.table_kernel``."""
+    """Base of the table kernel descriptions returned by ``Ruleset.table_kernel``.
+
+    Attributes
+    ----------
+    max_heaps : int
+        The kernel tabulates 1 to this many heaps (class attribute).
+    """
+
+    max_heaps: ClassVar[int] = 3
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,16 @@ class LimKernel(TableKernel):
 @dataclass(frozen=True)
 class DeleteNimKernel(TableKernel):
     """Delete Nim on two heaps, computed by anti-diagonals."""
+
+
+@dataclass(frozen=True)
+class DeleteSplitKernel(TableKernel):
+    """2 to 6 positive heaps; a move removes one heap and splits one of the others into two
+    positive heaps (Single-delete Nim): one bitset of option values per multiset of kept
+    heaps and heap split, shared by the positions that differ in the heap removed. Box
+    cells with an empty heap are no position (masked)."""
+
+    max_heaps: ClassVar[int] = 6
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from nimlab.core.errors import (
 )
 from nimlab.core.kernels import (
     DeleteNimKernel,
+    DeleteSplitKernel,
     LimKernel,
     LinesKernel,
     MooreKernel,
@@ -200,9 +201,10 @@ class _Watch:
 
 def _table_kernel(g: Ruleset[Any], dims: tuple[int, ...], kind: str) -> TableKernel | None:
     """The game's own kernel description (its ``table_kernel`` hook), or None."""
-    if len(dims) not in (1, 2, 3):
+    if not 1 <= len(dims) <= MAX_TABLE_HEAPS:
         return None
-    return g.table_kernel(dims, kind)
+    spec = g.table_kernel(dims, kind)
+    return spec if spec is None or len(dims) <= getattr(spec, "max_heaps", 3) else None
 
 
 def has_kernel(game: Ruleset[Any] | str, dims: int = 2) -> bool:
@@ -286,6 +288,8 @@ def _kernel_table(
 
         _check_bytes(label, shape, shape[0] * 8, max_bytes)
         return sequence(g, shape[0], progress=progress)
+    if isinstance(spec, DeleteSplitKernel):
+        return None if misere else _run_split(shape, kind, label, max_bytes)
     if dims not in (2, 3):
         return None
     if isinstance(spec, MooreKernel):
@@ -368,6 +372,34 @@ def _run_lines2(
         offs,
     )
     return out
+
+
+def _run_split(shape: tuple[int, ...], kind: str, label: str, max_bytes: int) -> npt.NDArray[Any]:
+    """The delete-and-split kernel over the box *shape*: a masked array (a box cell with
+    an empty heap is no position)."""
+    from nimlab.engine import _splitkernel
+
+    n = len(shape)
+    size = max(shape)
+    # a value is at most the number of options: n (n - 1) ways times (size - 1) // 2 splits
+    words = n * (n - 1) * ((size - 1) // 2) // 64 + 1
+    positions = math.comb(size + n - 1, n)
+    cells = math.comb(size + n - 3, n - 2) * size if n > 2 else size
+    cell_bytes = math.prod(shape) * (1 if kind == "outcome" else 2)
+    _check_bytes(label, shape, positions * 4 + cells * (8 * words + 1) + cell_bytes, max_bytes)
+    if min(shape) < 2:
+        raise InvalidParameterError(f"{label}: no position of the box {shape} is valid")
+    values = _splitkernel.split_values(n, size, words)
+    wide = kind == "grundy" and int(values.max()) >= 256
+    out = np.empty(math.prod(shape) * (2 if wide else 1), np.uint8)
+    mode = 2 if kind == "outcome" else int(wide)
+    _splitkernel.split_fill(out, np.array(shape, np.int64), values, mode)
+    dtype = np.dtype("<u2") if wide else np.dtype(np.bool_ if kind == "outcome" else np.uint8)
+    box = out.view(dtype).reshape(shape)
+    mask = np.zeros(shape, np.bool_)
+    for axis in range(n):
+        mask[(slice(None),) * axis + (0,)] = True
+    return np.ma.MaskedArray(box, mask=mask)
 
 
 # -- generic path -------------------------------------------------------------------
@@ -546,7 +578,8 @@ def _by_kernel(
     """The table by the game's kernel *spec* in its public form, or None if it does not
     apply."""
     try:  # kernel games take every box position once the number of heaps fits
-        g.validate((0,) * len(dims))
+        if not isinstance(spec, DeleteSplitKernel):  # it masks the empty heaps itself
+            g.validate((0,) * len(dims))
     except InvalidPositionError as exc:
         raise InvalidParameterError(
             f"{g.label()}: cannot tabulate the shape {dims}: {exc}"
@@ -557,8 +590,8 @@ def _by_kernel(
         raise
     except (KeyError, TypeError, ValueError) as exc:  # pragma: no cover - defensive
         raise InvalidParameterError(f"{g.label()}: cannot build a table kernel: {exc}") from exc
-    if res is None:
-        return None
+    if res is None or isinstance(res, np.ma.MaskedArray):
+        return res
     if kind == "grundy":
         return _compact(res)
     if kind == "outcome":

@@ -28,6 +28,21 @@ def _valid(array: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.bo
     return data, ~np.ma.getmaskarray(array)
 
 
+def _first_cells(cells: npt.NDArray[np.bool_], count: int) -> list[list[int]]:
+    """The indices of the first *count* true cells in index order (searched in slices, so
+    that a large table is not scanned whole for a few of them)."""
+    flat = cells.reshape(-1)
+    found: list[int] = []
+    step = 1 << 16
+    for start in range(0, flat.size, step):
+        hits = np.flatnonzero(flat[start : start + step])[: count - len(found)]
+        found.extend((hits + start).tolist())
+        if len(found) >= count:
+            break
+    index = np.unravel_index(np.array(found, np.int64), cells.shape)
+    return [[int(i[k]) for i in index] for k in range(len(found))]
+
+
 def table_summary(array: npt.NDArray[Any], kind: str, game: str = "") -> dict[str, Any]:
     """Counts of a table: positions, P-positions and (Grundy tables) each value's cells.
 
@@ -52,10 +67,12 @@ def table_summary(array: npt.NDArray[Any], kind: str, game: str = "") -> dict[st
         "positions": int(values.size),
         "p_positions": int(np.count_nonzero(values == 0)),
     }
-    zeros = np.argwhere((data == 0) & ok)[:SHOWN_P_POSITIONS]
-    out["first_p_positions"] = [[int(h) for h in row] for row in zeros.tolist()]
+    out["first_p_positions"] = _first_cells((data == 0) & ok, SHOWN_P_POSITIONS)
     if kind == "grundy":
-        counts = np.bincount(values.astype(np.int64)) if values.size else np.zeros(0, np.int64)
+        if values.dtype.kind == "u" and values.dtype.itemsize < 8:
+            counts = np.bincount(values)  # no int64 copy of a large table
+        else:
+            counts = np.bincount(values.astype(np.int64))
         out["max_value"] = int(values.max()) if values.size else None
         out["histogram"] = {str(v): int(c) for v, c in enumerate(counts.tolist()) if c}
     else:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from nimlab.core.errors import StoreError
-from nimlab.engine.octal_rare import choose_mask, octal_run
+from nimlab.engine.octal_rare import choose_mask, choose_sparse, octal_run
 
 DATA = Path(__file__).parent / "data" / "octal_published.txt"
 
@@ -46,10 +46,12 @@ def test_oeis_values(code: str, anum: str, terms: str) -> None:
     assert got == want, anum
 
 
-def test_officers_oeis_values() -> None:
-    ((code, anum, terms),) = _records("oeis0")
+@pytest.mark.parametrize(("code", "anum", "terms"), [r for r in _records("oeis0")])
+def test_oeis_values_from_heap_0(code: str, anum: str, terms: str) -> None:
+    # Officers A046695, Kayles A002186, Dawson's chess A002187
     want = [int(t) for t in terms.split(",")]
     assert octal_run(_code(code), len(want)).values.tolist() == want, anum
+    assert octal_run(_code(code), len(want), direct=True).values.tolist() == want, anum
 
 
 @pytest.mark.parametrize(
@@ -73,7 +75,7 @@ def test_czajka_solved_games(
     assert run.period == (int(prefix), int(period))
     assert int(run.values.max()) == int(largest)
     # his count of rare heaps includes the heap 0 (value 0 is rare under every mask)
-    if run.mask:
+    if run.mask and not run.domain:
         assert run.rare + 1 == int(rare)
         par = np.bitwise_count(run.values & run.mask) & 1
         assert int(np.flatnonzero(par == 0)[-1]) == int(last_rare)
@@ -94,9 +96,18 @@ def test_mask_keeps_rare_heaps_rare() -> None:
     # Dawson's chess 0.137 (values 0..9, period 34): no mask makes fewer heaps rare than
     # the one the run keeps; its period, proved early, gives the rest
     run = octal_run("0.137", 4000, periodic=False)
-    best = min(int((np.bitwise_count(run.values[1:] & m) & 1 == 0).sum()) for m in range(1, 16))
+    heaps = np.arange(1, 4000)
+    best = min(
+        int(((np.bitwise_count(run.values[1:] & m) ^ (dom * ((heaps + 1) & 1))) & 1 == 0).sum())
+        for m in range(1, 16)
+        for dom in (0, 1)
+    )
     assert run.rare <= 1.01 * best
-    assert choose_mask(run.values, run.mask) == run.mask
+    # the classes of the domain form (Flammenkamp's position-dependent sparse space) make
+    # fewer heaps rare here than any mask of the range form
+    assert run.domain
+    assert choose_sparse(run.values, (run.mask, 1), tpar=1) == (run.mask, 1)
+    assert choose_mask(run.values) != 0
     long = octal_run("0.137", 1 << 20)
     assert long.period is not None and long.period[1] == 34 and long.computed <= 4096
     # Dawson's chess is Dawson's Kayles 0.07 shifted by one heap (OEIS A002187)

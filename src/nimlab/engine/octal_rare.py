@@ -48,8 +48,9 @@ import numpy.typing as npt
 from numba import njit
 
 from nimlab.core.errors import InvalidParameterError, StoreError
+from nimlab.engine._octal_kernels import rare_fill
 
-__all__ = ["OctalRun", "octal_run", "rules_of_code"]
+__all__ = ["OctalRun", "choose_sparse", "octal_run", "rules_of_code"]
 
 #: Terms computed by the direct method before the rare-value method starts.
 NAIVE_TERMS = 2048
@@ -102,120 +103,6 @@ def _direct_fill(
 
 
 @njit(cache=True, nogil=True)
-def _rare_fill(
-    ends: Any,
-    ones: Any,
-    splits: Any,
-    uneq: Any,
-    out: Any,
-    start: int,
-    par: Any,
-    rare: Any,
-    rarev: Any,
-    state: Any,
-    stamp: Any,
-    wit: Any,
-    witk: Any,
-) -> Any:  # pragma: no cover - compiled
-    """Fill ``out[start:]`` by rare values under the parity table *par* (``par[v]`` is 1
-    for a common value); ``rare[:state[0]]`` lists the rare heaps and ``rarev`` their
-    values; ``state[1]`` counts the splits tried in witness searches. Values stay below
-    ``len(stamp)``, a power of two (so a XOR of two values does too). Returns the first
-    heap not done (when a value reaches ``len(stamp) - 1`` or ``state[2]`` is set)."""
-    n = out.shape[0]
-    cap = stamp.shape[0]
-    ns = splits.shape[0]
-    nr = state[0]
-    smin = 0
-    if ns:
-        smin = splits[0]
-        for j in range(ns):
-            smin = min(smin, splits[j])
-    for h in range(start, n):
-        if state[2] != 0 or nr >= rare.shape[0]:
-            state[0] = nr
-            return h
-        # options leaving no heap or one heap
-        for i in range(ends.shape[0]):
-            if ends[i] == h:
-                stamp[0] = h
-        for i in range(ones.shape[0]):
-            k = ones[i]
-            if k < h:
-                stamp[out[h - k]] = h
-        # every split with a rare part: all the options of odd parity
-        for j in range(ns):
-            r = h - splits[j]
-            if r < 2:
-                continue
-            if uneq[j]:
-                for i in range(nr):
-                    a = rare[i]
-                    if a >= r:
-                        break
-                    if 2 * a != r:
-                        stamp[rarev[i] ^ out[r - a]] = h
-            else:
-                for i in range(nr):
-                    a = rare[i]
-                    if a >= r:
-                        break
-                    stamp[rarev[i] ^ out[r - a]] = h
-        # the first odd-parity value no option has
-        w = 0
-        while w < cap and (stamp[w] == h or par[w] == 0):
-            w += 1
-        if w >= cap - 1:
-            state[0] = nr
-            return h
-        # even-parity values below w still missing: look for a common x common witness
-        need = 0
-        for v in range(w):
-            if stamp[v] != h:
-                a = wit[v]
-                j = witk[v]
-                if a > 0:
-                    c = h - splits[j] - a
-                    if c >= a and not (uneq[j] and c == a) and (out[a] ^ out[c]) == v:
-                        stamp[v] = h
-                        continue
-                need += 1
-        if need > 0:
-            amax = (h - smin) // 2
-            a = 1
-            tried = 0
-            while a <= amax:
-                ga = out[a]
-                for j in range(ns):
-                    c = h - splits[j] - a
-                    if c < a or (uneq[j] and c == a):
-                        continue
-                    v = ga ^ out[c]
-                    if v < w and stamp[v] != h:
-                        stamp[v] = h
-                        wit[v] = a
-                        witk[v] = j
-                        need -= 1
-                tried += 1
-                if need == 0:
-                    break
-                a += 1
-            state[1] += tried
-        g = w
-        if need > 0:
-            g = 0
-            while stamp[g] == h:
-                g += 1
-        out[h] = g
-        if par[g] == 0:
-            rare[nr] = h
-            rarev[nr] = g
-            nr += 1
-    state[0] = nr
-    return n
-
-
-@njit(cache=True, nogil=True)
 def _tail_period(seq: Any) -> Any:  # pragma: no cover - compiled
     """The smallest ``p`` with ``seq[i + p] == seq[i]`` on a tail of at least ``2p`` terms
     and half the sequence (as the Guy–Smith theorem needs), and ``n0``, where that tail
@@ -260,6 +147,13 @@ class _Rules:
     def guy_smith(self) -> bool:
         """Whether the Guy–Smith periodicity theorem applies (no ``!``, no three heaps)."""
         return not self.triples and not any(self.uneq)
+
+    @property
+    def tpar(self) -> int | None:
+        """The parity of every split's take, or None when they differ (then only the
+        range form of the sparse space applies)."""
+        parities = {s & 1 for s in self.splits}
+        return parities.pop() if len(parities) == 1 else None
 
     def arrays(self) -> tuple[npt.NDArray[np.int64], ...]:
         return (
@@ -320,11 +214,16 @@ class OctalRun:
     period : tuple of (int, int) or None
         ``(preperiod, period)`` proved by the Guy–Smith theorem during the run, if any.
     witness_steps : int
-        Splits tried in the searches for even-parity values (the common × common work).
+        Small parts tried in the searches for values of the rare parity (the common ×
+        common work).
     resumed : int
         Terms read from a checkpoint.
     seconds : float
         Wall time of the run.
+    domain : bool
+        Whether the classes are those of the domain form (a heap is rare when the parity
+        of its value under the mask equals that of ``n + t``, ``t`` a take of the splits;
+        Flammenkamp's "1+pos" masks) rather than the range form (its value has even parity).
     """
 
     values: npt.NDArray[np.int64]
@@ -335,6 +234,7 @@ class OctalRun:
     witness_steps: int
     resumed: int
     seconds: float
+    domain: bool = False
 
     @property
     def rate(self) -> float:
@@ -348,18 +248,62 @@ def _parity_table(mask: int, cap: int) -> npt.NDArray[np.uint8]:
     return table
 
 
-def _rare_count(vals: npt.NDArray[Any], masks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """For each mask, the number of *vals* of even parity under it."""
-    uniq, counts = np.unique(vals, return_counts=True)
-    par = np.bitwise_count(uniq[:, None].astype(np.int64) & masks[None, :]) & 1
+def _rare_count(
+    vals: npt.NDArray[Any], masks: npt.NDArray[np.int64], flips: npt.NDArray[Any] | None = None
+) -> npt.NDArray[np.int64]:
+    """For each mask, the number of *vals* whose class is rare (even parity, XOR the
+    heap's *flips* bit in the domain form)."""
+    keys = vals.astype(np.int64) * 2 + (0 if flips is None else flips)
+    uniq, counts = np.unique(keys, return_counts=True)
+    par = np.bitwise_count((uniq[:, None] >> 1) & masks[None, :]) & 1
+    par ^= (uniq[:, None] & 1).astype(par.dtype)
     return np.asarray(counts @ (1 - par), dtype=np.int64)
 
 
-def choose_mask(values: npt.NDArray[Any], current: int = 0) -> int:
-    """The mask that makes the fewest heaps rare, the recent half counted twice.
+def choose_sparse(
+    values: npt.NDArray[Any], current: tuple[int, int] = (0, 0), tpar: int | None = None
+) -> tuple[int, int]:
+    """The mask and form ``(mask, domain)`` that make the fewest heaps rare, the recent
+    half counted twice; the domain form is tried only when *tpar* (the parity of every
+    split's take) is given.
 
-    *current* is kept unless the best mask makes at most :data:`MASK_GAIN` of its rare
-    heaps (changing the mask rebuilds the rare list and forgets the witnesses).
+    *current* is kept unless the best makes at most :data:`MASK_GAIN` of its rare heaps
+    (changing the classes rebuilds the rare list).
+
+    Examples
+    --------
+    >>> vals = np.array([0, 1, 2, 4, 7, 1, 2, 4, 7, 8, 11, 13, 14] * 10)
+    >>> choose_sparse(vals)
+    (15, 0)
+    """
+    vals = np.asarray(values, dtype=np.int64)[1:]
+    if vals.size == 0:
+        return current if current[0] else (1, 0)
+    nbits = max(1, int(vals.max()).bit_length())
+    if nbits > 14:
+        return current if current[0] else (1, 0)
+    masks = np.arange(1, 1 << nbits, dtype=np.int64)
+    recent = len(vals) // 2
+    scores = [_rare_count(vals, masks) + _rare_count(vals[recent:], masks)]
+    if tpar is not None:
+        flips = (np.arange(1, len(vals) + 1) + tpar) & 1
+        scores.append(
+            _rare_count(vals, masks, flips) + _rare_count(vals[recent:], masks, flips[recent:])
+        )
+    score = np.concatenate(scores)
+    k = int(np.argmin(score))
+    best = (int(masks[k % len(masks)]), k // len(masks))
+    cur_mask, cur_dom = current
+    if cur_mask and cur_mask < (1 << nbits) and cur_dom < len(scores):
+        cur = int(score[cur_dom * len(masks) + cur_mask - 1])
+        if score[k] > MASK_GAIN * cur:
+            return current
+    return best
+
+
+def choose_mask(values: npt.NDArray[Any], current: int = 0) -> int:
+    """The mask of the range form that makes the fewest heaps rare (see
+    :func:`choose_sparse`).
 
     Examples
     --------
@@ -367,20 +311,24 @@ def choose_mask(values: npt.NDArray[Any], current: int = 0) -> int:
     >>> bin(choose_mask(vals))
     '0b1111'
     """
-    vals = np.asarray(values[1:], dtype=np.int64)
-    if vals.size == 0:
-        return current or 1
-    nbits = max(1, int(vals.max()).bit_length())
-    if nbits > 14:
-        return current
-    masks = np.arange(1, 1 << nbits, dtype=np.int64)
-    score = _rare_count(vals, masks) + _rare_count(vals[len(vals) // 2 :], masks)
-    best = int(masks[int(np.argmin(score))])
-    if current and current < (1 << nbits):
-        cur = int(score[current - 1])
-        if score[best - 1] > MASK_GAIN * cur:
-            return current
-    return best
+    return choose_sparse(values, (current, 0))[0]
+
+
+def _small_parts(values: npt.NDArray[Any], limit: int = 1 << 17, per: int = 80) -> Any:
+    """Small parts for the witness searches: the first *per* heaps below *limit* of each
+    value, the values taken in turn, the most frequent (in the recent half) first. A split
+    with a part of a frequent value ``y`` gives the rare value ``v`` when its other part
+    has the value ``v ^ y``: each value of the rare parity is soon met."""
+    vals = np.asarray(values, dtype=np.int64)
+    head = vals[1 : min(len(vals), limit)]
+    freq = np.bincount(vals[len(vals) // 2 :], minlength=int(vals.max()) + 1)
+    by_value = np.argsort(head, kind="stable")  # heaps by value, then by size
+    sorted_vals = head[by_value]
+    rank = np.arange(len(head)) - np.searchsorted(sorted_vals, sorted_vals, side="left")
+    sel = (rank < per) & (freq[sorted_vals] > 0)
+    heaps, ranks, vals_sel = by_value[sel] + 1, rank[sel], sorted_vals[sel]
+    pos = np.lexsort((vals_sel, -freq[vals_sel], ranks))  # in turn, frequent values first
+    return np.ascontiguousarray(heaps[pos], dtype=np.int64)
 
 
 def _proved_period(out: npt.NDArray[Any], stop: int, t: int) -> tuple[int, int] | None:
@@ -415,6 +363,104 @@ def _write_checkpoint(path: Path, code: str, values: npt.NDArray[Any], mask: int
     small = values.astype(np.uint16 if top < 1 << 16 else np.int64)
     np.savez(tmp, code=np.array(code), values=small, mask=np.array(mask))
     os.replace(tmp, path)
+
+
+class _Run:
+    """The state of one :func:`octal_run`: the values, the classes and the rare list."""
+
+    def __init__(self, code: str, n: int, rules: _Rules, direct: bool) -> None:
+        self.code, self.n, self.rules = code, n, rules
+        self.moves = rules.arrays()
+        self.out: npt.NDArray[Any] = np.zeros(n, dtype=np.uint16)
+        self.done = 1
+        self.cap = 256  # stamp length: a power of two above twice every value
+        self.stamp = np.full(self.cap, -1, np.int64)
+        self.use_rare = not direct and not rules.triples and bool(rules.splits)
+        self.sparse = (0, 0)  # (mask, domain form)
+        self.next_choice = 0
+        self.state = np.zeros(2, np.int64)
+        self.rare = np.zeros(1 << 10, np.int64)
+        self.rarev = np.zeros_like(self.rare)
+        self.order = np.zeros(0, np.int64)
+
+    def load(self, vals: npt.NDArray[Any]) -> None:
+        """Start from the terms *vals* (a checkpoint)."""
+        self.done = max(1, min(self.n, len(vals)))
+        top = int(vals[: self.done].max()) if self.done else 0
+        self.widen(top)
+        self.out[: self.done] = vals[: self.done]
+
+    def widen(self, top: int) -> None:
+        """Make room for values up to *top*: a longer stamp, int32 values past uint16."""
+        while self.cap <= 2 * top + 2:
+            self.cap *= 2
+        if len(self.stamp) != self.cap:
+            self.stamp = np.full(self.cap, -1, np.int64)
+        if self.cap > 1 << 17 and self.out.dtype != np.int32:
+            self.out = self.out.astype(np.int32)
+
+    def direct(self, stop: int) -> None:
+        ends, ones, splits, uneq, triples = self.moves
+        while self.done < stop:
+            args = (ends, ones, splits, uneq, triples)
+            h = int(_direct_fill(*args, self.out[:stop], self.done, self.stamp))
+            self.done = h
+            if h < stop:
+                self.widen(self.cap)
+
+    def classes(self) -> None:
+        """Choose the classes again when the run has doubled; rebuild the rare list."""
+        if self.sparse[0] and self.done < self.next_choice:
+            return
+        self.next_choice = 2 * self.done
+        vals = self.out[: self.done]
+        self.order = _small_parts(vals)
+        new = choose_sparse(vals, self.sparse, self.rules.tpar)
+        if new == self.sparse:
+            return
+        self.sparse = new
+        mask, dom = new
+        tpar = self.rules.tpar or 0
+        cls = _parity_table(mask, self.cap)[vals] ^ (dom * ((np.arange(self.done) + tpar) & 1))
+        idx = np.flatnonzero(cls[1:] == 0) + 1
+        if len(idx) >= len(self.rare):
+            self.rare = np.zeros(2 * len(idx) + 1, np.int64)
+            self.rarev = np.zeros_like(self.rare)
+        self.rare[: len(idx)] = idx
+        self.rarev[: len(idx)] = vals[idx]
+        self.state[0] = len(idx)
+
+    def sparse_fill(self, stop: int) -> None:
+        ends, ones, splits, uneq, _ = self.moves
+        mask, dom = self.sparse
+        while self.done < stop:
+            cls = (_parity_table(mask, self.cap), dom, self.rules.tpar or 0)
+            orders = (self.order, self.out[self.order])
+            work = (self.rare, self.rarev, orders, self.state, self.stamp)
+            h = int(rare_fill((ends, ones, splits, uneq), self.out[:stop], self.done, cls, *work))
+            self.done = h
+            if h >= stop:
+                break
+            if self.state[0] >= len(self.rare):  # the rare list is full: twice as long
+                self.rare = np.concatenate([self.rare, np.zeros_like(self.rare)])
+                self.rarev = np.concatenate([self.rarev, np.zeros_like(self.rarev)])
+            else:
+                self.widen(self.cap)
+
+    def step(self, stop: int) -> None:
+        """Compute the terms up to *stop*."""
+        if not self.use_rare or self.done < NAIVE_TERMS:
+            self.direct(min(stop, NAIVE_TERMS) if self.use_rare else stop)
+            return
+        self.classes()
+        self.sparse_fill(stop)
+
+    def detail(self) -> str:
+        mask, dom = self.sparse
+        if not mask:
+            return "direct"
+        form = " by position" if dom else ""
+        return f"mask {mask:#x}{form}, {int(self.state[0]):,} rare"
 
 
 def octal_run(
@@ -466,113 +512,54 @@ def octal_run(
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise InvalidParameterError(f"n must be an integer >= 0 (the number of terms), got {n!r}")
     n = int(n)
-    rules = rules_of_code(code)
-    ends, ones, splits, uneq, triples = rules.arrays()
     t0 = time.perf_counter()
-    out = np.zeros(n, dtype=np.int64)
+    run = _Run(code, n, rules_of_code(code), direct)
     path = Path(checkpoint) if checkpoint is not None else None
-    done, mask = 1, 0
-    if path is not None:
-        got = _read_checkpoint(path, code)
-        if got is not None:
-            vals, mask = got
-            done = max(1, min(n, len(vals)))
-            out[:done] = vals[:done]
-    resumed = done if done > 1 else 0
-    cap = 256
-    while n and cap <= 2 * int(out[:done].max()) + 2:
-        cap *= 2
-    stamp = np.full(cap, -1, np.int64)
-    use_rare = not direct and not rules.triples and bool(rules.splits)
-    period: tuple[int, int] | None = None
-    bar = Progress(f"octal({code}): Grundy values", n, "terms", start=done, enabled=progress)
+    got = _read_checkpoint(path, code) if path is not None else None
+    if got is not None:
+        run.load(got[0])
+    resumed = run.done if run.done > 1 else 0
+    bar = Progress(f"octal({code}): Grundy values", n, "terms", start=run.done, enabled=progress)
     step = chunk if chunk is not None else max(1 << 14, n // 200)
+    period = _loop(run, bar, step, periodic, path)
+    computed = run.done
+    if path is not None:
+        _write_checkpoint(path, code, run.out[:computed], run.sparse[0])
+    if period is None and periodic and run.rules.guy_smith and n:
+        period = _proved_period(run.out, n, run.rules.t)
+    return OctalRun(
+        values=run.out.astype(np.int64),
+        mask=run.sparse[0],
+        rare=int(run.state[0]) if run.sparse[0] else 0,
+        computed=computed,
+        period=period,
+        witness_steps=int(run.state[1]),
+        resumed=resumed,
+        seconds=time.perf_counter() - t0,
+        domain=bool(run.sparse[1]),
+    )
+
+
+def _loop(
+    run: _Run, bar: Any, step: int, periodic: bool, path: Path | None
+) -> tuple[int, int] | None:
+    """Compute chunk after chunk; extend a period once it is proved. Returns the period."""
     last_save = time.perf_counter()
-    state = np.zeros(3, np.int64)
-    rare = np.zeros(min(max(n, 1), 1 << 12), np.int64)
-    rarev = np.zeros_like(rare)
-    wit = np.zeros(cap, np.int64)
-    witk = np.zeros(cap, np.int64)
-    next_mask = 0
-    built = False
-
-    def grow(c: int) -> tuple[Any, ...]:
-        return np.full(c, -1, np.int64), np.zeros(c, np.int64), np.zeros(c, np.int64)
-
-    def rebuild(m: int) -> None:
-        nonlocal rare, rarev
-        par = _parity_table(m, cap)
-        idx = np.flatnonzero(par[out[1:done]] == 0) + 1
-        if len(idx) >= len(rare):
-            rare = np.zeros(2 * len(idx) + 1, np.int64)
-            rarev = np.zeros_like(rare)
-        rare[: len(idx)] = idx
-        rarev[: len(idx)] = out[idx]
-        state[0] = len(idx)
-
+    n = run.n
     try:
-        while done < n:
-            stop = min(n, done + max(1, step))
-            if not use_rare or done < NAIVE_TERMS:
-                if use_rare:
-                    stop = min(n, NAIVE_TERMS)
-                while True:
-                    h = int(
-                        _direct_fill(ends, ones, splits, uneq, triples, out[:stop], done, stamp)
-                    )
-                    done = h
-                    if h >= stop:
-                        break
-                    cap *= 2
-                    stamp = np.full(cap, -1, np.int64)
-            else:
-                if mask == 0 or done >= next_mask:
-                    new = choose_mask(out[:done], mask)
-                    next_mask = 2 * done
-                    if new != mask or not built:
-                        mask, built = new, True
-                        wit[:] = 0
-                        rebuild(mask)
-                par = _parity_table(mask, cap)
-                while True:
-                    moves = (ends, ones, splits, uneq)
-                    work = (par, rare, rarev, state, stamp, wit, witk)
-                    h = int(_rare_fill(*moves, out[:stop], done, *work))
-                    done = h
-                    if h >= stop:
-                        break
-                    if state[0] >= len(rare):  # the rare list is full: twice as long
-                        rare = np.concatenate([rare, np.zeros_like(rare)])
-                        rarev = np.concatenate([rarev, np.zeros_like(rarev)])
-                        continue
-                    cap *= 2
-                    stamp, wit, witk = grow(cap)
-                    par = _parity_table(mask, cap)
-            bar.update(done, f"mask {mask:#x}, {int(state[0]):,} rare" if mask else "direct")
-            if periodic and rules.guy_smith and done < n:
-                period = _proved_period(out, done, rules.t)
+        while run.done < n:
+            run.step(min(n, run.done + max(1, step)))
+            bar.update(run.done, run.detail())
+            if periodic and run.rules.guy_smith and run.done < n:
+                period = _proved_period(run.out, run.done, run.rules.t)
                 if period is not None:
                     n0, p = period
-                    idx = np.arange(done, n)
-                    out[done:] = out[n0 + (idx - n0) % p]
-                    break
+                    idx = np.arange(run.done, n)
+                    run.out[run.done :] = run.out[n0 + (idx - n0) % p]
+                    return period
             if path is not None and time.perf_counter() - last_save > CHECKPOINT_SECONDS:
-                _write_checkpoint(path, code, out[:done], mask)
+                _write_checkpoint(path, run.code, run.out[: run.done], run.sparse[0])
                 last_save = time.perf_counter()
     finally:
         bar.close()
-    computed = done
-    if path is not None:
-        _write_checkpoint(path, code, out[:computed], mask)
-    if period is None and periodic and rules.guy_smith and n:
-        period = _proved_period(out, n, rules.t)
-    return OctalRun(
-        values=out,
-        mask=mask,
-        rare=int(state[0]) if mask else 0,
-        computed=computed,
-        period=period,
-        witness_steps=int(state[1]),
-        resumed=resumed,
-        seconds=time.perf_counter() - t0,
-    )
+    return None

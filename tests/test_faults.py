@@ -33,6 +33,7 @@ def _alive(pid: int) -> bool:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_pool_workers_end_with_a_killed_client(tmp_path: Path) -> None:
     env = dict(os.environ, NIMLAB_VERIFY_CHUNK_SLEEP="0.5", NIMLAB_STORE=str(tmp_path / "s.sqlite"))
+    env["NIMLAB_VERIFY_POOL"] = "processes"  # compiled chunks run on threads otherwise
     client = subprocess.Popen(
         [sys.executable, "-m", "nimlab", "verify", "--game", "nim", "--formula", "a^b^c",
          "--bound", "40", "--heaps", "3", "--workers", "2", "--chunk-size", "200"],

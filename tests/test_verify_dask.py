@@ -30,7 +30,7 @@ def _free_port() -> int:
 def test_local_cluster_counts_equal_process_pool() -> None:
     pool = verify("nim", "a ^ b ^ c", bound=9, workers=2, chunk_size=81)
     dask = verify("nim", "a ^ b ^ c", bound=9, workers=2, chunk_size=81, dask_local=True)
-    assert dask.backend == "dask" and pool.backend == "processes"
+    assert dask.backend == "dask" and pool.backend == "threads"  # compiled: threads
     assert dask.ok and pool.ok
     assert dask.positions_checked == pool.positions_checked == 729
     assert dask.chunks == pool.chunks == 9

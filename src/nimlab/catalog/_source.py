@@ -110,8 +110,10 @@ def module_source(functions: list[tuple[str, Any, tuple[str, ...]]]) -> str | No
             if bound.get(n, line) != line:
                 return False
             bound[n] = line
-        inline = getattr(disp, "targetoptions", {}).get("inline") == "always"
-        deco = '_nimlab_njit(inline="always")' if inline else "_nimlab_njit(cache=True)"
+        options = getattr(disp, "targetoptions", {})
+        deco = "_nimlab_njit(cache=True" + (", nogil=True)" if options.get("nogil") else ")")
+        if options.get("inline") == "always":
+            deco = '_nimlab_njit(inline="always")'
         if inspect.isgeneratorfunction(fn):
             # not cached itself: a generator loaded from numba's cache cannot be lowered
             # into a caller compiled later (KeyError in lowering); the cached callers

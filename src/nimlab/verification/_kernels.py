@@ -44,7 +44,7 @@ def _add_row_p(
             diagp[b - a + n - 1] = True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def fill_bits(
     blk: Any, s: int, n: int, W: int, line_a: bool, line_d: bool, colbits: Any, diagbits: Any
 ) -> None:  # pragma: no cover - compiled
@@ -54,7 +54,7 @@ def fill_bits(
         _add_row_bits(blk, r, s + r, n, lim, line_a, line_d, colbits, diagbits)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def grundy_kernel(
     F: Any,
     h0: int,
@@ -116,14 +116,14 @@ def grundy_kernel(
     return 0, 0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def fill_p(blk: Any, s: int, n: int, colp: Any, diagp: Any) -> None:  # pragma: no cover
     """Mark columns and diagonals that hold a claimed P-position in rows ``s..``."""
     for r in range(blk.shape[0]):
         _add_row_p(blk, r, s + r, n, colp, diagp)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def pset_kernel(
     F: Any,
     h0: int,

@@ -204,7 +204,7 @@ def _make_kernels(mode: int) -> tuple[Any, Any, Any, Any]:
             ok = False
         return ok
 
-    @njit
+    @njit(nogil=True)
     def grundy(
         gen: Any, claim: Any, table: Any, radix: Any, h: Any, count: int, low: int, bound: int
     ) -> Any:  # pragma: no cover - compiled
@@ -233,7 +233,7 @@ def _make_kernels(mode: int) -> tuple[Any, Any, Any, Any]:
             h = advance(h, low, bound)
         return 0, count
 
-    @njit
+    @njit(nogil=True)
     def pset(
         gen: Any,
         claim: Any,
@@ -391,8 +391,8 @@ def _walks_source(claim_src: str, imports: list[str], files: list[str], walks: b
     if walks:
         lines += [
             _WALKS,
-            "note_walk = njit(cache=True)(note_walk)",
-            "reach_walk = njit(cache=True)(reach_walk)",
+            "note_walk = njit(cache=True, nogil=True)(note_walk)",
+            "reach_walk = njit(cache=True, nogil=True)(reach_walk)",
         ]
     return "\n".join(lines) + "\n"
 
@@ -526,7 +526,7 @@ def _index_walks(spec: Any, note: Any, reaches: Any) -> tuple[Any, Any]:
                 "next_sorted": _next_sorted,
             }
             exec(_WALKS, ns)
-            hit = (njit(ns["note_walk"]), njit(ns["reach_walk"]))
+            hit = (njit(nogil=True)(ns["note_walk"]), njit(nogil=True)(ns["reach_walk"]))
         _WALK_CACHE[key] = hit
     return hit
 
@@ -1039,6 +1039,31 @@ def index_part(spec: Any, chunks: range) -> Any:
         h, count = _starts(sp, i)
         note_walk(table, radix, tuple(np.int64(x) for x in h), count, sp.low, index, aux)
     return np.packbits(index)
+
+
+def index_cells(spec: Any) -> int:
+    """Cells of the option index of *spec* (0 when it uses none)."""
+    hook = _index_hook(spec)
+    return 0 if hook is None else int(hook[2])
+
+
+def note_chunk(spec: Any, i: int, index: Any) -> None:
+    """Record the claimed P-positions of chunk *i* of *spec* in *index* (unpacked
+    cells, one byte each): a thread's share of :func:`index_part`."""
+    hook = _index_hook(spec)
+    got = compiled_claim(spec)
+    assert hook is not None and got is not None
+    note, reaches, _cells, aux = hook
+    note_walk, _ = _index_walks(spec, note, reaches)
+    h, count = _starts(spec.space, i)
+    note_walk(got[1], got[2], tuple(np.int64(x) for x in h), count, spec.space.low, index, aux)
+
+
+def install_merged(spec: Any, index: Any) -> None:
+    """Install the whole option index of *spec* (unpacked cells), recorded by threads."""
+    with _LOCK:
+        _INDEXES.clear()  # one spec at a time, as install_index
+        _INDEXES[spec.key()] = index
 
 
 def uses_index(spec: Any) -> bool:

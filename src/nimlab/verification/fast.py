@@ -248,3 +248,269 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
     if fail is None:
         return None  # kernel and Python disagree: let the exact Python path decide
     return int(idx) + 1, fail
+
+
+# -- several threads over one box ---------------------------------------------------------
+#
+# A chunk's check needs the values of every row above it along its lines (columns and
+# diagonals). One thread per block of consecutive chunks: each thread evaluates the claim
+# over its block once (kept for the check when it fits MAX_KEPT_BYTES), ORs the block's
+# rows into a summary of its lines and publishes it; the thread of block j starts its
+# check from the OR of the summaries of blocks 0..j-1. So every row's claim is evaluated
+# once in all (re-evaluated only when the kept values would not fit), and the only work
+# added to one thread's run is filling the summaries (one OR per position, a few per cent).
+
+#: Claim values a block run keeps between its two passes (else evaluated again).
+MAX_KEPT_BYTES = 1 << 31
+#: Rows of the claim sampled to estimate the cost of each chunk (for equal blocks).
+COST_SAMPLE_ROWS = 16
+
+
+@dataclass
+class Lines:
+    """Line state of the vectorised check: per column and per diagonal, a bitset of the
+    values seen (Grundy claims, *width* 64-bit words) or a flag "holds a claimed
+    P-position" (P-set claims, *width* 0)."""
+
+    col: Any
+    diag: Any
+    width: int
+
+    @classmethod
+    def empty(cls, model: MoveModel, n: int, width: int) -> Lines:
+        """No row yet; *width* words per bitset (0: P-set flags)."""
+        import numpy as np
+
+        if width == 0:  # the P-set kernels mark every column and diagonal
+            return cls(np.zeros(n, np.bool_), np.zeros(2 * n - 1, np.bool_), 0)
+        ncol = n if model.line_a else 1
+        ndiag = 2 * n - 1 if model.line_d else 1
+        return cls(np.zeros((ncol, width), np.uint64), np.zeros((ndiag, width), np.uint64), width)
+
+    def widened(self, width: int) -> Lines:
+        """This state with at least *width* words per bitset (a copy when wider)."""
+        import numpy as np
+
+        if self.width == 0 or width <= self.width:
+            return self
+        col = np.zeros((self.col.shape[0], width), np.uint64)
+        diag = np.zeros((self.diag.shape[0], width), np.uint64)
+        col[:, : self.width] = self.col
+        diag[:, : self.width] = self.diag
+        return Lines(col, diag, width)
+
+    def merged(self, other: Lines) -> Lines:
+        """This state ORed with *other* (in place when this one is wide enough)."""
+        out = self.widened(other.width)
+        if out.width == 0:
+            out.col |= other.col
+            out.diag |= other.diag
+        else:
+            out.col[:, : other.width] |= other.col
+            out.diag[:, : other.width] |= other.diag
+        return out
+
+    def fill(self, model: MoveModel, F: Any, h0: int, a0: int, a1: int, n: int) -> None:
+        """OR rows ``a0..a1`` of the claim (``F`` holds rows from ``h0``) into the state."""
+        from nimlab.verification import _kernels as k
+
+        if not (model.line_a or model.line_d) or a1 <= a0:
+            return
+        rows = F[a0 - h0 : a1 - h0]
+        if self.width == 0:
+            k.fill_p(rows, a0, n, self.col, self.diag)
+        else:
+            k.fill_bits(rows, a0, n, self.width, model.line_a, model.line_d, self.col, self.diag)
+
+
+def _need(F: Any, start: int) -> int:
+    """Words a bitset needs for the values of ``F[start:]`` (at least 1)."""
+    top = int(F[start:].max()) if F.shape[0] > start else 0
+    return max(1, (max(top, 0) >> 6) + 1)
+
+
+def chunk_costs(spec: Any, chunks: int, pending: set[int]) -> list[float]:
+    """Estimated cost of each of the first *chunks* chunks: rows times the words a
+    position's check reads (from the claim on a sample of rows); a chunk that is only
+    read (done in an earlier run) costs a quarter of one that is checked."""
+    import numpy as np
+
+    sp: BoxSpace = spec.space
+    n = sp.bound
+    fn = spec.claim.vectorised(spec.game, n)
+    rows = np.unique(np.linspace(0, n - 1, min(n, COST_SAMPLE_ROWS)).astype(np.int64))
+    a = np.broadcast_to(rows[:, None], (len(rows), n))
+    b = np.broadcast_to(np.arange(n, dtype=np.int64), (len(rows), n))
+    vals = np.asarray(fn(a, b), dtype=np.int64).reshape(len(rows), n)
+    if spec.kind == "grundy":
+        # evaluating the claim costs about as much as reading 16 words (measured: S18-T8)
+        per_row = (16 + (np.maximum(vals, 0) >> 6)).sum(axis=1).astype(np.float64)
+    else:
+        per_row = np.full(len(rows), float(n))
+    out = []
+    for c in range(chunks):
+        a0, a1 = sp.row_range(c)
+        cost = float(np.interp((a0 + a1 - 1) / 2, rows, per_row)) * (a1 - a0)
+        out.append(cost if c in pending else cost / 4)
+    return out
+
+
+def split_blocks(costs: list[float], parts: int) -> list[list[int]]:
+    """Cut the chunks ``0..len(costs)-1`` into at most *parts* runs of consecutive chunks
+    of about equal cost.
+
+    Examples
+    --------
+    >>> split_blocks([1, 1, 1, 1, 4], 2)
+    [[0, 1, 2, 3], [4]]
+    >>> split_blocks([1.0] * 5, 3)
+    [[0, 1], [2], [3, 4]]
+    """
+    total = sum(costs) or 1.0
+    blocks: list[list[int]] = [[]]
+    acc = 0.0
+    for c, cost in enumerate(costs):
+        k = len(blocks)
+        if blocks[-1] and k < parts and acc + cost / 2 > total * k / parts:
+            blocks.append([])
+        blocks[-1].append(c)
+        acc += cost
+    return blocks
+
+
+class BlockRun:
+    """One vectorised check of a box on several threads, a block of consecutive chunks
+    each (see the comment above :data:`MAX_KEPT_BYTES`).
+
+    *emit* receives each checked chunk's ``(index, count, failure)``; *exact(i)* checks
+    chunk *i* on the exact Python path (where the kernel and the exact check disagree);
+    *stop* is the runner's list holding the first failing chunk once one is known;
+    *cancel* ends every block early.
+    """
+
+    def __init__(
+        self,
+        spec: Any,
+        pending: list[int],
+        workers: int,
+        stop: list[int],
+        cancel: threading.Event,
+    ) -> None:
+        import numpy as np
+
+        sp: BoxSpace = spec.space
+        self.spec, self.stop, self.cancel = spec, stop, cancel
+        self.pending = set(pending)
+        model = move_model(spec.game)
+        assert model is not None
+        self.model = model
+        self.fn = spec.claim.vectorised(spec.game, sp.bound)
+        self.n = sp.bound
+        self.hist = max((da for da, _ in model.offsets), default=0)
+        self.offs = np.array(model.offsets or [(0, 0)], dtype=np.int64).reshape(-1, 2)
+        last = max(pending) + 1 if pending else 0
+        self.blocks = split_blocks(chunk_costs(spec, last, self.pending), workers)
+        self.keep = sp.row_range(last - 1)[1] * self.n * 8 <= MAX_KEPT_BYTES if last else True
+        self.summaries: list[Lines | None] = [None] * len(self.blocks)
+        self.ready = [threading.Event() for _ in self.blocks]
+
+    def _rows(self, c: int) -> tuple[Any, int, int, int]:
+        """The claim over chunk *c*'s rows (and the rows its offset moves read):
+        ``(F, h0, a0, a1)``."""
+        a0, a1 = self.spec.space.row_range(c)
+        h0 = max(0, a0 - self.hist)
+        return _eval_rows(self.fn, h0, a1, self.n), h0, a0, a1
+
+    def _summarise(self, j: int, kept: dict[int, Any]) -> int:
+        """Evaluate block *j* (kept in *kept*), publish its summary; the words its
+        values need (1 for P-set claims)."""
+        grundy = self.spec.kind == "grundy"
+        last = j == len(self.blocks) - 1
+        need = 1
+        summary: Lines | None = None
+        try:
+            for c in self.blocks[j]:
+                if self.cancel.is_set():
+                    return need
+                F, h0, a0, a1 = kept[c] = self._rows(c)
+                if grundy:
+                    need = max(need, _need(F, a0 - h0))
+                if not last:
+                    if summary is None:
+                        summary = Lines.empty(self.model, self.n, need if grundy else 0)
+                    summary = summary.widened(need)
+                    summary.fill(self.model, F, h0, a0, a1, self.n)
+                if not self.keep:
+                    del kept[c]
+            self.summaries[j] = summary
+        finally:
+            self.ready[j].set()  # also on an error: no block waits for ever
+        return need
+
+    def _prefix(self, j: int, need: int) -> Lines | None:
+        """The state after every row of blocks ``0..j-1`` (None if cancelled)."""
+        grundy = self.spec.kind == "grundy"
+        state = Lines.empty(self.model, self.n, need if grundy else 0)
+        for i in range(j):
+            while not self.ready[i].wait(0.2):
+                if self.cancel.is_set():
+                    return None
+            got = self.summaries[i]
+            if got is None:
+                return None  # block i failed or was cancelled
+            state = state.merged(got)
+        return state
+
+    def run_block(
+        self,
+        j: int,
+        emit: Callable[[int, int, Failure | None, str], None],
+        exact: Callable[[int], None],
+    ) -> None:
+        """Check the pending chunks of block *j* in order, each reported through
+        ``emit(index, count, failure, method)`` (or ``exact(index)``)."""
+        from nimlab.verification import _kernels as k
+
+        kept: dict[int, Any] = {}
+        need = self._summarise(j, kept)
+        lines = 3 * self.n * need * 8 if self.spec.kind == "grundy" else 0
+        if lines > MAX_STATE_BYTES:  # too wide a state: the exact path, chunk by chunk
+            for c in self.blocks[j]:
+                if c in self.pending and not self._stopped(c):
+                    exact(c)
+            return
+        state = self._prefix(j, need)
+        if state is None:
+            return
+        state = state.widened(need)
+        model, n = self.model, self.n
+        for c in self.blocks[j]:
+            if self._stopped(c):
+                return
+            F, h0, a0, a1 = kept.pop(c, None) or self._rows(c)
+            if c not in self.pending:
+                state.fill(model, F, h0, a0, a1, n)
+                continue
+            shape = (model.line_a, model.line_b, model.line_d, self.offs, len(model.offsets))
+            if state.width:
+                status, idx = k.grundy_kernel(
+                    F, h0, a0, a1, n, state.width, *shape, state.col, state.diag
+                )
+            else:
+                status, idx = k.pset_kernel(F, h0, a0, a1, n, *shape, state.col, state.diag)
+            if status == 0:
+                emit(c, (a1 - a0) * n, None, "vectorised")
+                continue
+            pos = (a0 + int(idx) // n, int(idx) % n)
+            fail = check_position(self.spec.game, self.spec.kind, self._claim, pos, self.spec.space)
+            if fail is not None:
+                emit(c, int(idx) + 1, fail, "vectorised")
+                return  # the chunks after a failure need no check
+            exact(c)  # the kernel and the exact check disagree: the exact path decides
+            state.fill(model, F, h0, a0, a1, n)  # the kernel stopped inside the chunk
+
+    def _claim(self, position: Any) -> Any:
+        return self.spec.claim.value(self.spec.game, position)
+
+    def _stopped(self, c: int) -> bool:
+        return self.cancel.is_set() or bool(self.stop and c > self.stop[0])

@@ -162,7 +162,7 @@ class VerificationResult:
     method : str
         ``vectorised`` or ``python``.
     backend : str
-        ``serial``, ``processes`` or ``dask``.
+        ``serial``, ``threads``, ``processes`` or ``dask``.
     """
 
     target: str
@@ -1046,11 +1046,20 @@ def _run(
         backend = "processes"
         if spec.fast and len(pending) < FAST_MIN_POOL:
             backend = "serial"  # a few vectorised chunks: cheaper than starting processes
+        from nimlab.verification.pool import uses_threads
+
+        if uses_threads(spec):
+            backend = "threads"  # kernels without Python's lock: no process, no copy
     prog = _Progress(spec.target, n_chunks, progress)
     prog.advance(len(done), sum(counts.values()))
     it: Iterator[ChunkResult]
     if backend == "serial":
         it = _serial(spec, pending, stop)
+    elif backend == "threads":
+        from nimlab.verification.pool import thread_chunks, warm_up_threads
+
+        warm_up_threads(spec)
+        it = thread_chunks(spec, pending, n_workers, stop)
     elif backend == "processes":
         if spec.fast:
             from nimlab.verification.fast import supports_fast, warm_up

@@ -1,0 +1,100 @@
+"""Checks on several threads (verification/pool.py): the same counts and the same first
+counterexample as one worker, on the vectorised and the compiled paths."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import nimlab
+from nimlab.verification import verify
+from nimlab.verification.chunks import check_chunk
+from nimlab.verification.fast import split_blocks
+from nimlab.verification.pool import thread_chunks, uses_threads
+from nimlab.verification.runner import conjecture_spec
+
+RYUO = "3*((a//3)^(b//3)) + (a+b)%3"
+
+
+def _same(game: Any, claim: dict[str, Any]) -> None:
+    one = verify(game, bound=64, heaps=2, workers=1, chunk_size=256, **claim)
+    two = verify(game, bound=64, heaps=2, workers=2, chunk_size=256, **claim)
+    assert two.backend == "threads" and one.backend == "serial"
+    assert (one.ok, one.positions_checked, one.chunks) == (
+        two.ok,
+        two.positions_checked,
+        two.chunks,
+    )
+    assert one.counterexample == two.counterexample
+
+
+@pytest.mark.parametrize(
+    ("game", "claim"),
+    [
+        ("ryuo", {"formula": RYUO}),  # lines and offset moves, values growing with the heaps
+        ("ryuo", {"formula": RYUO + " + (a==41)*(b==60)"}),  # fails in the last block
+        ("ryuo", {"formula": RYUO + " + (a==3)*(b==60)"}),  # fails in the first block
+        ("ryuo", {"p_set": "a//3 == b//3 and (a+b)%3==0"}),
+        ("ryuo", {"p_set": "a//3 == b//3 and (a+b)%3==0 or a==50 and b==3"}),
+        ("wythoff", {"formula": RYUO}),  # diagonals, fails at once
+    ],
+)
+def test_vectorised_threads_agree_with_one_worker(game: str, claim: dict[str, Any]) -> None:
+    g = nimlab.game(game, p=3) if game == "ryuo" else nimlab.game(game)
+    _same(g, claim)
+
+
+def test_vectorised_threads_resume_with_chunks_done() -> None:
+    # chunks done by an earlier run are read into the line state, not checked again
+    g = nimlab.game("ryuo", p=3)
+    for claim in (RYUO, RYUO + " + (a==41)*(b==60)"):
+        spec = conjecture_spec(g, claim, bound=64, heaps=2, chunk_size=256)
+        assert spec.fast and uses_threads(spec)
+        pending = list(range(5, spec.space.n_chunks))
+        got = {r.index: r for r in thread_chunks(spec, pending, 3, [])}
+        want = {i: check_chunk(spec, i) for i in pending}
+        first = min([i for i, r in want.items() if r.failure] or [spec.space.n_chunks])
+        assert set(range(5, min(first + 1, spec.space.n_chunks))) <= set(got)
+        for i, r in got.items():
+            assert (r.count, r.failure) == (want[i].count, want[i].failure)
+
+
+def test_compiled_threads_agree_with_one_worker() -> None:
+    claim = {"formula": "a ^ b ^ c", "bound": 12, "chunk_size": 100}
+    one = verify("nim", workers=1, **claim)  # type: ignore[arg-type]
+    two = verify("nim", workers=2, **claim)  # type: ignore[arg-type]
+    assert two.backend == "threads" and two.method == one.method == "compiled"
+    assert (one.ok, one.positions_checked) == (two.ok, two.positions_checked) == (True, 1728)
+    bad = {"formula": "a ^ b ^ c ^ (a == 9) * (c == 2)", "bound": 12, "chunk_size": 100}
+    one = verify("nim", workers=1, **bad)  # type: ignore[arg-type]
+    two = verify("nim", workers=2, **bad)  # type: ignore[arg-type]
+    assert not one.ok and one.counterexample == two.counterexample
+    assert one.positions_checked == two.positions_checked
+
+
+def test_option_index_threads_agree_with_one_worker() -> None:
+    from nimlab.theory.registry import check_theorem
+    from nimlab.verification import compiled
+
+    one = check_theorem("Sh-T6*", bound=24, workers=1, store=False)
+    compiled._INDEXES.clear()
+    two = check_theorem("Sh-T6*", bound=24, workers=2, store=False)
+    assert one.ok and two.ok and one.positions_checked == two.positions_checked
+
+
+def test_process_pool_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = conjecture_spec("nim", "a ^ b ^ c", bound=6)
+    monkeypatch.setenv("NIMLAB_VERIFY_POOL", "processes")
+    assert not uses_threads(spec)
+    monkeypatch.setenv("NIMLAB_VERIFY_POOL", "fibres")
+    with pytest.raises(nimlab.NimlabError, match="threads or processes"):
+        uses_threads(spec)
+
+
+def test_blocks_cover_every_chunk_in_order() -> None:
+    costs = [float(1 + (i % 7)) for i in range(50)]
+    for parts in (1, 2, 3, 16, 60):
+        blocks = split_blocks(costs, parts)
+        assert [c for b in blocks for c in b] == list(range(50))
+        assert len(blocks) <= parts and all(blocks)

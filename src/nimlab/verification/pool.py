@@ -83,10 +83,10 @@ def warm_up_threads(spec: Any) -> None:
         warm_up_compiled(spec)
 
 
-#: Figures of the last threaded run in this process (for benchmarks): ``start`` and
-#: ``end`` (``time.perf_counter()`` when the first thread started and the last ended)
-#: and ``cpu``, each thread's CPU seconds.
-LAST_RUN: dict[str, Any] = {}
+#: Figures of the threaded runs of this process, the last 100 (for benchmarks): each
+#: with ``start`` and ``end`` (``time.perf_counter()`` when its first thread started and
+#: its last ended) and ``cpu``, each thread's CPU seconds.
+RUNS: list[dict[str, Any]] = []
 
 
 class _Threads:
@@ -113,8 +113,8 @@ class _Threads:
                 self.cpu.append(time.thread_time() - c0)
                 self.results.put(None)
 
-        LAST_RUN.clear()
-        LAST_RUN.update(start=time.perf_counter(), cpu=self.cpu)
+        self.figures: dict[str, Any] = {"start": time.perf_counter(), "cpu": self.cpu}
+        RUNS[:] = [*RUNS[-99:], self.figures]
 
         for k, target in enumerate(targets):
             t = threading.Thread(target=run, args=(target,), name=f"nimlab-check-{k}", daemon=True)
@@ -136,7 +136,7 @@ class _Threads:
             self.cancel.set()  # the consumer stopped (an error, Ctrl-C): every thread ends
             for t in self.threads:
                 t.join()
-            LAST_RUN["end"] = time.perf_counter()
+            self.figures["end"] = time.perf_counter()
 
 
 def thread_chunks(

@@ -20,6 +20,7 @@ import itertools
 import operator
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from nimlab.catalog.registry import load_game_file
@@ -231,6 +232,10 @@ def check_yield_type(game: HeapRuleset, gen: Any, heaps: int) -> None:
     checked = _TYPED.setdefault(id(gen), set())
     if heaps in checked:
         return
+    marker = _typed_marker(game, heaps)
+    if marker is not None and marker.is_file():  # checked by an earlier process
+        checked.add(heaps)
+        return
     from numba import types
     from numba.core.errors import NumbaError
 
@@ -253,9 +258,38 @@ def check_yield_type(game: HeapRuleset, gen: Any, heaps: int) -> None:
             "the game's definition"
         )
     checked.add(heaps)
+    if marker is not None:
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.touch()
+        except OSError:
+            pass  # a cache we cannot write: the next process checks again
 
 
 _TYPED: dict[int, set[int]] = {}
+
+
+def _typed_marker(game: HeapRuleset, heaps: int) -> Path | None:
+    """The file that records that the move function of *game* (its source text, as the
+    engine's disk cache writes it) yields tuples of *heaps* ints under this Python,
+    numba and nimlab, so that a later process skips compiling it to see (None when the
+    function cannot be written as source)."""
+    import hashlib
+    import sys
+
+    import numba
+
+    from nimlab import __version__
+    from nimlab.core.settings import cache_root
+
+    source_of = getattr(game, "compiled_source", None)
+    text = source_of() if source_of is not None else None
+    if text is None:
+        return None
+    key = "\n".join([sys.version, numba.__version__, __version__, str(heaps), text])
+    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+    return cache_root() / "compiled" / "typed" / f"{digest}-{heaps}"
+
 
 _MAX_CONSTANT = 100_000  # elements of a global array written into cached source
 
@@ -379,13 +413,16 @@ def move_source(fn: Callable[..., Any], args: tuple[Any, ...], label: str) -> st
         "",
         body,
         "",
-        f"{name} = _nimlab_njit(cache=True)({name})",
+        # generators are not numba-cached themselves: one loaded from numba's cache
+        # cannot be lowered into a caller compiled later (KeyError in lowering); the
+        # cached callers (the engine's solve kernel, the verification walks) hold its code
+        f"{name} = _nimlab_njit({name})",
     ]
     if args:
         out += [
             "",
             "",
-            "@_nimlab_njit(cache=True)",
+            "@_nimlab_njit",
             "def gen(h):",
             f"    for o in {name}({call}):",
             "        yield o",

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import math
 import os
+from pathlib import Path
 
 from nimlab.core.errors import InvalidArgumentError
 
-__all__ = ["ENVIRONMENT", "check_environment", "env_float", "env_int", "number"]
+__all__ = ["ENVIRONMENT", "cache_root", "check_environment", "env_float", "env_int", "number"]
 
 #: Longest text read as a number (a longer one is refused before it is converted).
 MAX_NUMBER_TEXT = 40
@@ -125,3 +126,22 @@ def check_environment() -> None:
     """
     for name, low, high, what in ENVIRONMENT:
         env_float(name, 0.0, low=low, high=high, what=what)
+
+
+def cache_root() -> Path:
+    """nimlab's cache directory: ``$NIMLAB_CACHE_DIR``, else ``$XDG_CACHE_HOME/nimlab``,
+    else ``~/.cache/nimlab`` (not created here).
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ["NIMLAB_CACHE_DIR"] = "/tmp/nimlab-doctest-cache"
+    >>> str(cache_root())
+    '/tmp/nimlab-doctest-cache'
+    >>> del os.environ["NIMLAB_CACHE_DIR"]
+    """
+    base = os.environ.get("NIMLAB_CACHE_DIR")
+    if not base:
+        xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        base = str(Path(xdg) / "nimlab")
+    return Path(base)

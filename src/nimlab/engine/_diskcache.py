@@ -97,11 +97,9 @@ def cache_dir() -> Path:
     '/tmp/nimlab-doctest-cache/compiled'
     >>> del os.environ["NIMLAB_CACHE_DIR"]
     """
-    base = os.environ.get("NIMLAB_CACHE_DIR")
-    if not base:
-        xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        base = str(Path(xdg) / "nimlab")
-    return Path(base) / "compiled"
+    from nimlab.core.settings import cache_root
+
+    return cache_root() / "compiled"
 
 
 def _fingerprint() -> str:

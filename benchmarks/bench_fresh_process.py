@@ -12,6 +12,8 @@ Run: ``python benchmarks/bench_fresh_process.py [--cache-dir DIR] [--repeat K]``
 3. The C references (``../shared/reference`` where present, else
    ``benchmarks/reference_c``) are compiled with ``gcc -O2`` into a temporary directory
    and run in the same run, as a new process each (wall time of the whole process).
+4. Each line ends with the 1-minute load average when it was measured (the machine may
+   be shared: then the CPU times are the steadier figures).
 
 Targets (issue 20): ``nimlab tour`` <= 3 s; ``nimlab table single-delete --heaps 4 --size
 64`` <= C + 1 s; ``nimlab grundy wythoff 300 500`` <= 1 s; a user game's 512 x 512 table
@@ -178,7 +180,7 @@ def main() -> None:
         print()
         print(
             f"{'command (new process each)':48s} {'wall':>7s} {'CPU':>7s} {'compile':>10s} "
-            f"{'in-process':>10s}  {'C (new process): wall, CPU':>28s}  target"
+            f"{'in-process':>10s}  {'C (new process): wall, CPU':>28s}  target  load"
         )
         for label, args, c, target in CASES:
             t, tcpu = wall([*nimlab, *args], env, opts.repeat)
@@ -190,9 +192,10 @@ def main() -> None:
                 if exe is not None:
                     tc, ccpu = wall([exe, *c[1]], env, opts.repeat)
                     c_text = f"{tc:.2f} s, {ccpu:.2f} s ({c[0]} {' '.join(c[1])})"
+            load = os.getloadavg()[0]  # the machine is shared: the 1-minute load average
             print(
                 f"{label:48s} {t:6.2f}s {tcpu:6.2f}s {s:6.2f}s ({n}) {w:9.2f}s  "
-                f"{c_text:>28s}  {target}"
+                f"{c_text:>28s}  {target}  {load:.1f}"
             )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -28,6 +28,7 @@ Examples
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -43,8 +44,10 @@ __all__ = [
     "Method",
     "Plan",
     "Question",
+    "check_method",
     "has_compiled_model",
     "plan",
+    "register_check",
 ]
 
 
@@ -243,6 +246,48 @@ def has_compiled_model(game: Ruleset[Any]) -> bool:
         isinstance(game, HeapRuleset)
         and type(game).compiled_options is not HeapRuleset.compiled_options
     )
+
+
+#: Whether a check method can run a check (its space, claim and the game's hooks): each
+#: test is registered by the module that owns the method's kernels
+#: (``verification.fast``, ``verification.compiled``) and asked by the planner only.
+_CAN_RUN: dict[Method, Callable[[Any], bool]] = {}
+
+
+def register_check(method: Method, can_run: Callable[[Any], bool]) -> None:
+    """Register *can_run(spec)*, whether the check method *method* can run the check
+    *spec*; :func:`plan` asks it for a check given as ``spec=`` (a method without a test
+    is not chosen for a spec).
+
+    Examples
+    --------
+    >>> def never(spec):
+    ...     return False
+    >>> register_check(Method.PYTHON_CHECK, never)
+    >>> _CAN_RUN.pop(Method.PYTHON_CHECK) is never
+    True
+    """
+    _CAN_RUN[method] = can_run
+
+
+def _can_run(method: Method, spec: Any) -> bool:
+    test = _CAN_RUN.get(method)
+    return test is not None and bool(test(spec))
+
+
+def check_method(spec: Any) -> Method:
+    """The method that runs the chunks of the check *spec* (a verification
+    ``CheckSpec``): :func:`plan` of its space, kind and allowed paths, each kept when its
+    registered test says it can run (a chunk is a slice of a space: no compiled sequence).
+
+    Examples
+    --------
+    >>> from nimlab.verification.runner import conjecture_spec
+    >>> str(check_method(conjecture_spec("nim", "a ^ b", bound=8, compiled=False)))
+    'python check'
+    """
+    avoid = frozenset({Method.COMPILED_SEQUENCE})
+    return plan(spec.game, Question.CHECK, spec=spec, avoid=avoid).method
 
 
 def _cells(shape: tuple[int, ...]) -> int:
@@ -634,6 +679,7 @@ def plan(
     space: Any = None,
     vectorised: bool = False,
     compiled: bool = False,
+    spec: Any = None,
 ) -> Plan:
     """Choose how to answer *question* about *game* (at a valid *position*).
 
@@ -672,6 +718,10 @@ def plan(
         the claim's (``grundy``, ``p-set``, ``misere-p-set``).
     vectorised, compiled : bool
         For checks: a vectorised form of the claim exists; the claim may be compiled.
+    spec : object, optional
+        For checks: the check itself (a verification ``CheckSpec``): its space, kind and
+        the paths it allows (``fast``, ``compiled``), each kept only when the test that
+        the method's module registered (:func:`register_check`) says it can run.
 
     Returns
     -------
@@ -721,6 +771,10 @@ def plan(
         return _table_plan(g, tuple(shape), kind, method, budgets, avoid)
     if q is Question.SEQUENCE:
         return _sequence_plan(g)
+    if spec is not None:
+        space, kind = spec.space, spec.kind
+        vectorised = bool(getattr(spec, "fast", False)) and _can_run(Method.VECTORISED_CHECK, spec)
+        compiled = bool(getattr(spec, "compiled", False)) and _can_run(Method.COMPILED_CHECK, spec)
     return _check_plan(
         g,
         space,

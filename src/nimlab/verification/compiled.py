@@ -27,6 +27,7 @@ from numba.cpython.unsafe.tuple import tuple_setitem
 
 from nimlab.core.errors import NimlabError
 from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.planner import Method, register_check
 from nimlab.verification.local import Failure, check_position
 from nimlab.verification.spaces import (
     BoxSpace,
@@ -1260,3 +1261,6 @@ def compiled_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
     if fail is None:
         return None  # the kernel and the exact check disagree: redo the chunk in Python
     return int(k) + 1, fail
+
+
+register_check(Method.COMPILED_CHECK, supports_compiled)  # the planner asks it

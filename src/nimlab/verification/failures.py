@@ -52,9 +52,10 @@ def _advance(sp: Any, h: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _compiled_failures(spec: Any, i: int, limit: int) -> list[Failure] | None:
+    from nimlab.planner import Method, check_method
     from nimlab.verification import compiled as c
 
-    if not c.supports_compiled(spec):
+    if check_method(spec) is not Method.COMPILED_CHECK:
         return None
     import numpy as np
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from nimlab.core.kernels import LinesKernel, WythoffKernel
 from nimlab.core.ruleset import Ruleset
+from nimlab.planner import Method, register_check
 from nimlab.verification.local import Failure, check_position
 from nimlab.verification.spaces import BoxSpace
 
@@ -514,3 +515,6 @@ class BlockRun:
 
     def _stopped(self, c: int) -> bool:
         return self.cancel.is_set() or bool(self.stop and c > self.stop[0])
+
+
+register_check(Method.VECTORISED_CHECK, supports_fast)  # the planner asks it

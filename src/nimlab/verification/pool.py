@@ -59,15 +59,13 @@ def uses_threads(spec: Any) -> bool:
         )
     if choice == "processes":
         return False
-    if getattr(spec, "fast", False):
-        from nimlab.verification.fast import supports_fast
+    from nimlab.planner import Method, check_method
+    from nimlab.verification import compiled, fast  # noqa: F401 - they register their tests
 
-        return supports_fast(spec)
-    if getattr(spec, "compiled", False) and not isinstance(spec.space, IndexSpace):
-        from nimlab.verification.compiled import supports_compiled
-
-        return supports_compiled(spec)
-    return False
+    method = check_method(spec)
+    if method is Method.VECTORISED_CHECK:
+        return True
+    return method is Method.COMPILED_CHECK and not isinstance(spec.space, IndexSpace)
 
 
 def warm_up_threads(spec: Any) -> None:

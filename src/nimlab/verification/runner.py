@@ -1062,9 +1062,10 @@ def _run(
         it = thread_chunks(spec, pending, n_workers, stop)
     elif backend == "processes":
         if spec.fast:
-            from nimlab.verification.fast import supports_fast, warm_up
+            from nimlab.planner import Method, check_method
+            from nimlab.verification.fast import warm_up
 
-            if supports_fast(spec):
+            if check_method(spec) is Method.VECTORISED_CHECK:
                 warm_up()  # forked workers inherit the loaded kernels
         if spec.compiled and isinstance(spec.space, IndexSpace):
             from nimlab.verification.indexed import warm_up_indexed
@@ -1368,20 +1369,18 @@ def conjecture_spec(
     multisets = _multiset_space(g, claim, space, chunk_size, compiled)
     spec = CheckSpec(g, kind, claim, multisets or space, target, b)
     if isinstance(space, BoxSpace):
-        from nimlab.verification.fast import supports_fast
+        from nimlab.planner import Method, Question, check_method, plan
+        from nimlab.verification import compiled as _compiled  # noqa: F401 - registers
+        from nimlab.verification import fast as _fast  # noqa: F401 - its test to the planner
 
         fast_space = heap_space(g, b, heaps, fast=True, chunk_size=chunk_size)
-        from nimlab.planner import Method, Question, plan
-
         fast_spec = CheckSpec(g, kind, claim, fast_space, target, b, True)
-        vectorised = supports_fast(fast_spec)
+        vectorised = check_method(fast_spec) is Method.VECTORISED_CHECK
         comp_spec = None
         if not vectorised and compiled:
-            from nimlab.verification.compiled import supports_compiled
-
             big = multisets or heap_space(g, b, heaps, chunk_size=chunk_size or COMPILED_CHUNK)
             comp_spec = CheckSpec(g, kind, claim, big, target, b, False, True)
-            if not supports_compiled(comp_spec):
+            if check_method(comp_spec) is not Method.COMPILED_CHECK:
                 comp_spec = None
         # the planner chooses among the paths this space and claim allow
         method = plan(

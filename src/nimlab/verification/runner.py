@@ -391,20 +391,6 @@ def _pool_chunk(i: int) -> ChunkResult:
     return check_chunk(spec, i)
 
 
-def dask_chunk(blob: bytes, i: int, prepared: Any = None) -> ChunkResult:
-    """Check chunk *i* of a pickled spec (the task run on Dask workers), with the merged
-    set-up of its chunks (:func:`~nimlab.verification.chunks.install_prepared`) if any."""
-    spec = _load_spec(blob)
-    if prepared is not None:
-        install_prepared(spec, [prepared])
-    return check_chunk(spec, i)
-
-
-def dask_prepare(blob: bytes, first: int, stop: int) -> Any:
-    """The set-up part of chunks ``first..stop-1`` of a pickled spec (a Dask task)."""
-    return prepare_part(_load_spec(blob), range(first, stop))
-
-
 def _pool_prepare(first: int, stop: int) -> Any:
     spec = next(iter(_WORKER_SPEC.values()))
     return prepare_part(spec, range(first, stop))
@@ -615,58 +601,12 @@ def _dask_run(
     try:
         for path in user_files(pickle.loads(blob)):
             client.upload_file(path)  # the user's own game or claim reaches every worker
-        try:
-            blob_f = client.scatter(blob, broadcast=True)
-        except NimlabError:
-            raise
-        except Exception as exc:
-            raise _cluster_lost(scheduler, exc, stored) from None
-        tag = hashlib.sha1(blob).hexdigest()[:10]
-        prepared_f = None
-        spec = pickle.loads(blob)
-        if pending and needs_prepare(spec):
-            try:
-                n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
-                part_futs = [
-                    client.submit(dask_prepare, blob_f, a, b, pure=False)
-                    for a, b in _part_ranges(spec.space.n_chunks, n_workers)
-                ]
-                parts = client.gather(part_futs)
-            except NimlabError:
-                raise
-            except Exception as exc:
-                raise _cluster_lost(scheduler, exc, stored) from None
-            merged = install_prepared(spec, parts)
-            if merged is not None:
-                prepared_f = client.scatter(merged, broadcast=True)
-        futs = {
-            client.submit(
-                dask_chunk,
-                blob_f,
-                i,
-                prepared_f,
-                pure=False,
-                key=f"nimlab-{tag}-{i}-{time.time_ns()}",
-            ): i
-            for i in pending
-        }
-        ac = as_completed(list(futs))
-        for f in ac:
-            i = futs[f]
-            if stop and i > stop[0]:
-                f.cancel()
-                continue
-            try:
-                res = f.result()
-            except NimlabError:
-                raise
-            except Exception as exc:
-                raise _cluster_lost(scheduler, exc, stored) from None
-            yield res
-            if stop:
-                for g, j in futs.items():
-                    if j > stop[0]:
-                        g.cancel()
+        from nimlab.verification.cluster import dask_chunks
+
+        def lost(exc: BaseException) -> NimlabError:
+            return _cluster_lost(scheduler, exc, stored)
+
+        yield from dask_chunks(client, blob, pending, workers, stop, lost, as_completed)
     finally:
         client.close()
         if cluster is not None:

@@ -1,0 +1,191 @@
+"""Chunks on a Dask cluster: tasks of consecutive chunks, sized as results come in.
+
+One Dask task checks a run of consecutive chunks and returns their results, which the
+runner stores at once (a run killed at any point resumes from the store). Task sizes
+adapt to the cluster: the first tasks (one per worker and one more) hold a quarter of the
+chunks per worker each, and later ones as many chunks as take about :data:`TASK_SECONDS` at the rate measured so
+far, but never more than a share of what is left (so every worker keeps work to the end,
+and a failure found early cancels little). A P-set check with an option index records
+the index on the workers (one part each); each worker merges the parts once, before its
+first chunk task, receiving them from the other workers, not through this process.
+
+Workers load the compiled kernels from the disk cache (``$NIMLAB_CACHE_DIR``, one per
+machine: a worker on another host compiles them once, then loads them), so a warm
+cluster starts checking at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from nimlab.core.errors import NimlabError
+from nimlab.verification.chunks import check_chunk, install_prepared, prepare_part
+from nimlab.verification.local import ChunkResult
+from nimlab.verification.spaces import IndexSpace
+
+__all__ = ["TASK_SECONDS", "check_task", "dask_chunks", "prepare_task"]
+
+#: About how long one task should take once the rate of checking is known.
+TASK_SECONDS = 1.0
+#: A task holds at most this share of the chunks left per worker.
+SHARE = 0.5
+
+#: A pickled spec larger than this is scattered to the workers once, not sent with tasks.
+SCATTER_BYTES = 1 << 16
+
+_SPECS: dict[str, Any] = {}
+
+
+def _spec(blob: bytes) -> Any:
+    """The spec of a pickled *blob*, unpickled once per worker process."""
+    key = hashlib.sha1(blob).hexdigest()
+    spec = _SPECS.get(key)
+    if spec is None:
+        _SPECS.clear()
+        spec = _SPECS[key] = pickle.loads(blob)
+    return spec
+
+
+def check_task(blob: bytes, chunks: list[int], *parts: Any) -> list[ChunkResult]:
+    """Check *chunks* (consecutive) of a pickled spec: the task run on Dask workers;
+    *parts*: the set-up parts of every chunk (:func:`prepare_task`), merged here once."""
+    spec = _spec(blob)
+    if any(p is not None for p in parts):
+        from nimlab.verification.compiled import has_index
+
+        if not has_index(spec):
+            install_prepared(spec, list(parts))
+    return [check_chunk(spec, i) for i in chunks]
+
+
+def prepare_task(blob: bytes, first: int, stop: int) -> Any:
+    """The set-up part (option index) of chunks ``first..stop-1`` (a Dask task)."""
+    return prepare_part(_spec(blob), range(first, stop))
+
+
+def _ranges(n: int, parts: int) -> list[tuple[int, int]]:
+    parts = max(1, min(parts, n))
+    cuts = [n * k // parts for k in range(parts + 1)]
+    return [(cuts[k], cuts[k + 1]) for k in range(parts) if cuts[k] < cuts[k + 1]]
+
+
+class _Sizer:
+    """How many chunks the next task takes, from the seconds per chunk measured so far.
+
+    Examples
+    --------
+    >>> s = _Sizer(workers=2)
+    >>> s.next_size(400)  # nothing measured: a quarter of the chunks per worker
+    50
+    >>> s.record([ChunkResult(0, 10, 0.01)] * 50)  # 10 ms a chunk: 100 chunks a second
+    >>> s.next_size(300), s.next_size(60), s.next_size(1)
+    (75, 15, 1)
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self.seconds = 0.0
+        self.chunks = 0
+
+    def record(self, results: list[ChunkResult]) -> None:
+        self.seconds += sum(r.seconds for r in results)
+        self.chunks += len(results)
+
+    def next_size(self, left: int) -> int:
+        cap = max(1, int(left * SHARE / self.workers))
+        if not self.chunks:
+            return max(1, cap // 2)  # the first round: a quarter of the chunks per worker
+        rate = self.seconds / self.chunks
+        want = int(TASK_SECONDS / rate) if rate > 0 else left
+        return max(1, min(want, cap))
+
+
+def dask_chunks(
+    client: Any,
+    blob: bytes,
+    pending: list[int],
+    workers: int,
+    stop: list[int],
+    lost: Callable[[BaseException], NimlabError],
+    as_completed: Any,
+) -> Iterator[ChunkResult]:
+    """Check the *pending* chunks of the pickled spec *blob* on *client*'s cluster,
+    yielding each chunk's result as its task ends; *lost* turns an error of the cluster
+    into nimlab's one clear error."""
+    try:
+        # a small spec travels with each task (no round trip to scatter it first)
+        blob_f = blob if len(blob) <= SCATTER_BYTES else client.scatter(blob, broadcast=True)
+        n_workers = _workers(client, workers)
+        parts = _prepare(client, blob, blob_f, pending, n_workers)
+    except NimlabError:
+        raise
+    except Exception as exc:
+        raise lost(exc) from None
+    todo = list(pending)
+    sizer = _Sizer(n_workers)
+    tag = hashlib.sha1(blob).hexdigest()[:10]
+    futs: dict[Any, list[int]] = {}
+
+    def submit() -> Any:
+        size = sizer.next_size(len(todo))
+        take, todo[:size] = todo[:size], []
+        f = client.submit(
+            check_task,
+            blob_f,
+            take,
+            *parts,
+            pure=False,
+            key=f"nimlab-{tag}-{take[0]}-{time.time_ns()}",
+        )
+        futs[f] = take
+        return f
+
+    ac = as_completed([submit() for _ in range(min(len(todo), n_workers + 1))])
+    for f in ac:
+        chunks = futs.pop(f)
+        if stop and chunks[0] > stop[0]:
+            f.cancel()
+            continue
+        try:
+            results = f.result()
+        except NimlabError:
+            raise
+        except Exception as exc:
+            raise lost(exc) from None
+        sizer.record(results)
+        yield from results
+        if stop:
+            todo[:] = [i for i in todo if i <= stop[0]]
+            for g, js in list(futs.items()):
+                if js[0] > stop[0]:
+                    g.cancel()
+        while todo and len(futs) < 2 * n_workers:
+            ac.add(submit())
+
+
+def _workers(client: Any, asked: int) -> int:
+    """The cluster's number of workers (*asked* when the scheduler does not say)."""
+    try:
+        return max(1, len(client.scheduler_info().get("workers", {})) or asked)
+    except Exception:  # an older or a fake client: the number asked
+        return max(1, asked)
+
+
+def _prepare(
+    client: Any, blob: bytes, blob_f: Any, pending: list[int], n_workers: int
+) -> list[Any]:
+    """The futures of the set-up parts of the chunks, one per worker (none when the
+    chunks need no set-up); every chunk task merges them where it runs."""
+    spec = _spec(blob)
+    # whether the chunks share a set-up is decided on the workers (prepare_part gives
+    # None when they do not): this process loads no kernel
+    if not pending or not getattr(spec, "compiled", False) or isinstance(spec.space, IndexSpace):
+        return []
+    return [
+        client.submit(prepare_task, blob_f, a, b, pure=False)
+        for a, b in _ranges(spec.space.n_chunks, n_workers)
+    ]

@@ -87,18 +87,28 @@ import json, sys
 from nimlab.engine._compilewatch import CompileWatch
 from nimlab.cli import main
 with CompileWatch() as w:
-    code = main(["verify", "Sh-T6*", "--bound", "14", "--json"])
+    code = main(["verify", sys.argv[1], "--bound", sys.argv[2], "--json"])
 print(json.dumps({"code": code, "compiles": [n for n, _ in w.compiles]}))
 """
 
 
 @pytest.mark.slow
-def test_second_process_loads_verification_walks_from_disk(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("theorem", "bound"),
+    [("Sh-T6*", "14"), ("S19-T6", "6")],  # heap walks; an index space's walks (indexed.py)
+)
+def test_second_process_loads_verification_walks_from_disk(
+    tmp_path: Path, theorem: str, bound: str
+) -> None:
     env = {**os.environ, "NIMLAB_CACHE_DIR": str(tmp_path)}
 
     def run() -> dict[str, object]:
         r = subprocess.run(
-            [sys.executable, "-c", _VERIFY], capture_output=True, text=True, timeout=500, env=env
+            [sys.executable, "-c", _VERIFY, theorem, bound],
+            capture_output=True,
+            text=True,
+            timeout=500,
+            env=env,
         )
         assert r.returncode == 0, r.stderr
         out: dict[str, object] = json.loads(r.stdout.strip().splitlines()[-1])

@@ -56,6 +56,7 @@ def module_source(functions: list[tuple[str, Any, tuple[str, ...]]]) -> str | No
     import hashlib
     import inspect
     import textwrap
+    import types
     from pathlib import Path
 
     from nimlab.catalog.user import _binding, _code_names
@@ -106,7 +107,11 @@ def module_source(functions: list[tuple[str, Any, tuple[str, ...]]]) -> str | No
         for n in sorted(_code_names(code)):
             if n in free or n in dropped or n not in fn.__globals__:
                 continue
-            line = f"from {mod} import {n}"
+            value = fn.__globals__[n]
+            if isinstance(value, types.ModuleType):  # numpy as np in two source modules
+                line = f"import {value.__name__} as {n}"
+            else:
+                line = f"from {mod} import {n}"
             if bound.get(n, line) != line:
                 return False
             bound[n] = line

@@ -172,7 +172,8 @@ def claim_table(spec: Any) -> Any:
         try:
             for i0 in range(0, m.size, step):
                 n = min(step, m.size - i0)
-                rows = _decode_rows(m.decode, m.params, i0, n, m.width).tolist()
+                codes = _call(_decode_rows, (("decode", m.decode),), m.params, i0, n, m.width)
+                rows = codes.tolist()
                 for r, row in enumerate(rows):
                     v = value(game, position(tuple(row)))
                     if v is None or isinstance(v, float) or int(v) != v:
@@ -197,21 +198,59 @@ def _plist(spec: Any, table: Any) -> Any:
     return hit
 
 
+#: (kernel, its model functions) -> (module name, walk) of the disk cache, or None
+_DISK: dict[tuple[Any, ...], tuple[str, Any] | None] = {}
+
+
+def _call(kernel: Any, named: tuple[tuple[str, Any], ...], *args: Any) -> Any:
+    """Run *kernel* with the model's compiled functions *named* (its first parameters, by
+    name) bound: from a module of the disk cache that holds the kernel and the functions
+    (:func:`nimlab.engine._diskcache.cached_module`), so that numba keeps the machine
+    code for every later process; compiled in memory when they cannot be written out or
+    the cache cannot be used."""
+    key = (kernel, *named)
+    with _LOCK:
+        known = key in _DISK
+        disk = _DISK.get(key)
+    if not known:
+        from nimlab.catalog._source import module_source
+        from nimlab.engine import _diskcache
+
+        funcs = [(n, f, ()) for n, f in named]
+        text = module_source([*funcs, ("walk", kernel, tuple(n for n, _ in named))])
+        got = _diskcache.cached_module(text) if text is not None else None
+        disk = (got[0], got[1].walk) if got is not None else None
+        with _LOCK:
+            _DISK[key] = disk
+    if disk is not None:
+        try:
+            return disk[1](*args)
+        except Exception:  # numba could not load or keep its files: compile in memory
+            from nimlab.engine import _diskcache
+
+            _diskcache.discard_module(disk[0])
+            with _LOCK:
+                _DISK[key] = None
+    return kernel(*(f for _, f in named), *args)
+
+
 def _run(spec: Any, i0: int, count: int) -> tuple[int, int] | None:
     table = claim_table(spec)
     if table is None:
         return None
     m = spec.space.model()
-    args = (m.decode, m.encode, m.options, m.params, table, i0, count)
+    named = (("decode", m.decode), ("encode", m.encode), ("gen", m.options))
+    args = (m.params, table, i0, count)
     if spec.kind == "grundy":
-        return _grundy(*args)  # type: ignore[no-any-return]
+        return _call(_grundy, named, *args)  # type: ignore[no-any-return]
     misere = spec.kind == "misere-p-set"
     if m.is_option is not None:
         plist = _plist(spec, table)
-        return _pset_listed(  # type: ignore[no-any-return]
-            m.decode, m.options, m.is_option, m.params, table, plist, i0, count, misere
+        listed = (("decode", m.decode), ("gen", m.options), ("is_option", m.is_option))
+        return _call(  # type: ignore[no-any-return]
+            _pset_listed, listed, m.params, table, plist, i0, count, misere
         )
-    return _pset_moves(*args, misere)  # type: ignore[no-any-return]
+    return _call(_pset_moves, named, *args, misere)  # type: ignore[no-any-return]
 
 
 def supports_indexed(spec: Any) -> bool:

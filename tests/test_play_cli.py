@@ -131,3 +131,26 @@ def test_computer_wins_every_game_it_should(
         assert result.final == seq[-1]
         assert not list(g.moves(result.final))
     assert wins >= 6  # random opponents blunder: the computer wins most games
+
+
+def test_parse_and_legal_move_agree_with_the_moves() -> None:
+    """The one home of play (terminal and web): a typed move is legal exactly when it is one
+    of the game's own options, for every HEAP:SIZE pair of small Nim and Wythoff positions."""
+    import itertools
+
+    import nimlab
+
+    for name in ("nim", "wythoff"):
+        g = nimlab.game(name)
+        for pos in itertools.product(range(4), repeat=2):
+            options = set(g.moves(pos))
+            for i, v in itertools.product((1, 2), range(4)):
+                new = nimlab.parse_move(g, pos, f"{i}:{v}")
+                assert new == pos[: i - 1] + (v,) + pos[i:]
+                try:
+                    assert nimlab.legal_move(g, pos, new) == new and new in options
+                except nimlab.IllegalMoveError:
+                    assert new not in options
+            for opt in options:  # the whole position typed
+                text = " ".join(map(str, opt))
+                assert nimlab.legal_move(g, pos, nimlab.parse_move(g, pos, text)) == opt

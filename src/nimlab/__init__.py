@@ -46,6 +46,7 @@ _LAZY: dict[str, str] = {
     "OutputPathError": "nimlab.core.errors",
     "StoreError": "nimlab.core.errors",
     "WorkTooLargeError": "nimlab.core.errors",
+    "IllegalMoveError": "nimlab.core.errors",
     # registry and users' own games
     "heap_game": "nimlab.catalog.user",
     "take_and_break": "nimlab.catalog.takebreak",
@@ -66,6 +67,8 @@ _LAZY: dict[str, str] = {
     "Session": "nimlab.engine.compiled",
     "winning_move": "nimlab.solvers.strategy",
     "explain": "nimlab.solvers.explain",
+    "parse_move": "nimlab.solvers.play",
+    "legal_move": "nimlab.solvers.play",
     "Explanation": "nimlab.solvers.explain",
     # theorem registry
     "theorems": "nimlab.theory",
@@ -144,6 +147,7 @@ __all__ = [
     "GameTree",
     "Genus",
     "HeapRuleset",
+    "IllegalMoveError",
     "InvalidArgumentError",
     "InvalidParameterError",
     "InvalidPositionError",
@@ -194,6 +198,7 @@ __all__ = [
     "heap_game",
     "i_position",
     "last_mover",
+    "legal_move",
     "li_ranking",
     "local_check",
     "misere_canonical_form",
@@ -207,6 +212,7 @@ __all__ = [
     "nim_square",
     "nimmul",
     "outcome",
+    "parse_move",
     "periodicity",
     "periodicity_of",
     "render",
@@ -254,6 +260,7 @@ if TYPE_CHECKING:
     from nimlab.core.errors import (
         ClusterError,
         GameDefinitionError,
+        IllegalMoveError,
         InvalidArgumentError,
         MoveSetTooLargeError,
         OutputPathError,
@@ -307,6 +314,7 @@ if TYPE_CHECKING:
         multiplayer_moves,
         symmetric_profiles,
     )
+    from nimlab.solvers.play import legal_move, parse_move
     from nimlab.solvers.strategy import winning_move
     from nimlab.theory import Theorem, check_theorem, status_of, theorem, theorems
     from nimlab.theory.reproduce import Counterexamples, counterexamples, reproduce

@@ -22,7 +22,7 @@ from nimlab.cli.app import (
     position_from_cli,
 )
 
-__all__ = ["PlayResult", "parse_move", "play_cmd", "read_line", "run_play"]
+__all__ = ["PlayResult", "play_cmd", "read_line", "run_play"]
 
 HELP_MOVES = (
     "Type the position after your move (for example 3 4 1; groups with commas, 1,2 3,3), "
@@ -42,59 +42,6 @@ class PlayResult:
     winner: str | None
     record: list[tuple[str, Any]] = field(default_factory=list)
     final: Any = None
-
-
-class _BadMove(Exception):
-    pass
-
-
-def parse_move(g: Any, position: Any, text: str) -> Any:
-    """Read a move typed by the player: the resulting position, or ``HEAP:SIZE`` pairs.
-
-    Returns the resulting position (validated, not yet checked for legality).
-
-    Examples
-    --------
-    >>> from nimlab import game
-    >>> parse_move(game("nim"), (3, 4, 5), "3:1")
-    (3, 4, 1)
-    >>> parse_move(game("nim"), (3, 4, 5), "1 4 5")
-    (1, 4, 5)
-    """
-    tokens = text.replace(";", " ").split()
-    if not tokens:
-        raise _BadMove("type a move, or hint, undo, moves, quit")
-    if all(":" in t for t in tokens):
-        if not (isinstance(position, tuple) and all(isinstance(h, int) for h in position)):
-            raise _BadMove("HEAP:SIZE moves are for games of heaps; type the whole position")
-        new = list(position)
-        for t in tokens:
-            i_txt, _, v_txt = t.partition(":")
-            try:
-                i, v = int(i_txt), int(v_txt)
-            except ValueError:
-                raise _BadMove(
-                    f"cannot read {t!r}: write HEAP:SIZE, for example 3:1 (heap 3 becomes 1)"
-                ) from None
-            if not 1 <= i <= len(new):
-                raise _BadMove(f"there is no heap {i}: heaps are numbered 1 to {len(new)}")
-            new[i - 1] = v
-        return g.validate(tuple(new))
-    return g.parse_position(tokens)
-
-
-def _legal_as(g: Any, position: Any, new: Any, budget: int = 1_000_000) -> Any:
-    """The move of *position* equal to *new* (or to it up to symmetry), else None."""
-    target = g.canonical(new)
-    match = None
-    for count, m in enumerate(g.moves(position)):
-        if m == new:
-            return m
-        if match is None and g.canonical(m) == target:
-            match = m
-        if count >= budget:
-            break
-    return match
 
 
 def _stones(pos: Any) -> int:
@@ -152,6 +99,99 @@ def read_line(prompt: str) -> str:
     return line
 
 
+@dataclass
+class _Game:
+    """A game in progress: the positions so far and who made each move."""
+
+    g: Any
+    pos: Any
+    misere: bool
+    output_fn: OutputFn
+    history: list[Any] = field(default_factory=list)
+    record: list[tuple[str, Any]] = field(default_factory=list)
+
+    def move(self, who: str, new: Any) -> None:
+        self.pos = new
+        self.record.append((who, new))
+        self.history.append(new)
+
+    def computer_moves(self) -> None:
+        from nimlab import NimlabError, winning_move
+
+        fmt = self.g.format_position
+        try:
+            mv = winning_move(self.g, self.pos, self.misere)
+        except NimlabError:
+            mv = None
+        if mv is None:
+            mv = _some_move(self.g, self.pos)
+        self.output_fn(f"computer: {fmt(self.pos)} → {fmt(mv)}")
+        self.move("computer", mv)
+
+    def command(self, cmd: str) -> bool:
+        """Run a command (help, hint, moves, undo); False when *cmd* is none."""
+        from nimlab import NimlabError, explain
+
+        g, out = self.g, self.output_fn
+        if cmd in ("help", "?"):
+            out(HELP_MOVES)
+        elif cmd == "hint":
+            try:
+                out(explain(g, self.pos, self.misere).render_text())
+            except NimlabError as e:
+                out(f"no hint: {e}")
+        elif cmd == "moves":
+            opts = []
+            for count, m in enumerate(g.moves(self.pos)):
+                if count >= 50:
+                    opts.append("...")
+                    break
+                opts.append(g.format_position(m))
+            out("your options: " + " | ".join(opts))
+        elif cmd == "undo":
+            self.undo()
+        else:
+            return False
+        return True
+
+    def undo(self) -> None:
+        """Take back the human's last move (and the computer's reply after it)."""
+        idx = max((i for i, (who, _) in enumerate(self.record) if who == "human"), default=None)
+        if idx is None:
+            self.output_fn("nothing to undo.")
+            return
+        del self.record[idx:]
+        del self.history[idx + 1 :]
+        self.pos = self.history[-1]
+        self.output_fn(f"undone; back to {self.g.format_position(self.pos)}")
+
+    def human_moves(self, line: str) -> bool:
+        """Play the move typed on *line*; False (and why, written) when it is no legal move."""
+        import nimlab
+
+        if not line:
+            self.output_fn("illegal input: type a move, or hint, undo, moves, quit")
+            return False
+        try:
+            new = nimlab.parse_move(self.g, self.pos, line)
+        except nimlab.NimlabError as e:
+            self.output_fn(f"illegal input: {e}")
+            return False
+        try:
+            legal = nimlab.legal_move(self.g, self.pos, new)
+        except nimlab.IllegalMoveError as e:
+            self.output_fn(f"{e}; try again (or type hint)")
+            return False
+        self.move("human", legal)
+        return True
+
+    def winner(self, turn: str) -> str:
+        """Who won, now that the player whose *turn* it is has no move."""
+        last = self.record[-1][0] if self.record else ("computer" if turn == "human" else "human")
+        other = "human" if last == "computer" else "computer"
+        return other if self.misere else last
+
+
 def run_play(
     g: Any,
     position: Any,
@@ -181,95 +221,33 @@ def run_play(
     PlayResult
         The winner and the record of moves.
     """
-    from nimlab import NimlabError, explain, winning_move
-
     fmt = g.format_position
     play = "misère play: the last mover loses" if misere else "normal play: the last mover wins"
     output_fn(f"nimlab play: {g.label()} ({play}).")
     output_fn(HELP_MOVES)
-    history: list[Any] = [position]
-    record: list[tuple[str, Any]] = []
+    game = _Game(g, position, misere, output_fn, [position])
     turn = first
-    pos = position
     while True:
-        if not _has_moves(g, pos):
-            last = record[-1][0] if record else ("computer" if turn == "human" else "human")
-            other = "human" if last == "computer" else "computer"
-            winner = other if misere else last
-            output_fn(f"position: {fmt(pos)} (no moves left)")
+        if not _has_moves(g, game.pos):
+            winner = game.winner(turn)
+            output_fn(f"position: {fmt(game.pos)} (no moves left)")
             output_fn("You win!" if winner == "human" else "The computer wins.")
-            return PlayResult(winner, record, pos)
+            return PlayResult(winner, game.record, game.pos)
         if turn == "computer":
-            try:
-                mv = winning_move(g, pos, misere)
-            except NimlabError:
-                mv = None
-            if mv is None:
-                mv = _some_move(g, pos)
-            output_fn(f"computer: {fmt(pos)} → {fmt(mv)}")
-            pos = mv
-            record.append(("computer", mv))
-            history.append(pos)
+            game.computer_moves()
             turn = "human"
             continue
-        output_fn(f"position: {fmt(pos)}")
+        output_fn(f"position: {fmt(game.pos)}")
         try:
             line = input_fn("your move> ").strip()
         except EOFError:
             output_fn("end of input: game abandoned.")
-            return PlayResult(None, record, pos)
-        cmd = line.lower()
-        if cmd in ("quit", "q", "exit"):
+            return PlayResult(None, game.record, game.pos)
+        if line.lower() in ("quit", "q", "exit"):
             output_fn("game abandoned.")
-            return PlayResult(None, record, pos)
-        if cmd in ("help", "?"):
-            output_fn(HELP_MOVES)
-            continue
-        if cmd == "hint":
-            try:
-                output_fn(explain(g, pos, misere).render_text())
-            except NimlabError as e:
-                output_fn(f"no hint: {e}")
-            continue
-        if cmd == "moves":
-            opts = []
-            for count, m in enumerate(g.moves(pos)):
-                if count >= 50:
-                    opts.append("...")
-                    break
-                opts.append(fmt(m))
-            output_fn("your options: " + " | ".join(opts))
-            continue
-        if cmd == "undo":
-            # take back the human's last move (and the computer's reply after it)
-            idx = max((i for i, (who, _) in enumerate(record) if who == "human"), default=None)
-            if idx is None:
-                output_fn("nothing to undo.")
-                continue
-            del record[idx:]
-            del history[idx + 1 :]
-            pos = history[-1]
-            output_fn(f"undone; back to {fmt(pos)}")
-            continue
-        try:
-            new = parse_move(g, pos, line)
-        except (_BadMove, NimlabError) as e:
-            output_fn(f"illegal input: {e}")
-            continue
-        if new == pos:
-            output_fn(f"illegal move: {fmt(new)} is the current position; a move must change it")
-            continue
-        legal = _legal_as(g, pos, new)
-        if legal is None:
-            output_fn(
-                f"illegal move: {fmt(new)} cannot be reached from {fmt(pos)} in one move "
-                f"of {g.name}; try again (or type hint)"
-            )
-            continue
-        pos = legal
-        record.append(("human", legal))
-        history.append(pos)
-        turn = "computer"
+            return PlayResult(None, game.record, game.pos)
+        if not game.command(line.lower()) and game.human_moves(line):
+            turn = "computer"
 
 
 @click.command("play", context_settings=HEAP_CONTEXT)

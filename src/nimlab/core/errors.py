@@ -102,3 +102,16 @@ class ClusterError(NimlabError, RuntimeError):
 class GameDefinitionError(NimlabError, ValueError):
     """A user's own game is broken: its file does not run, or its move function raised,
     never ended, or gave something that is not an option of the position."""
+
+
+class IllegalMoveError(InvalidPositionError):
+    """A move that is not one of the position's options (or text that is not a move).
+
+    Examples
+    --------
+    >>> from nimlab import legal_move
+    >>> legal_move("nim", (3, 4, 5), (3, 5, 5))
+    Traceback (most recent call last):
+    ...
+    nimlab.core.errors.IllegalMoveError: illegal move: 3 5 5 cannot be reached from 3 4 5 in one move of nim
+    """

@@ -262,6 +262,11 @@ def read_position(g: nimlab.Ruleset[Any], text: str, limits: Limits) -> Any:
     ...
     nimlab.core.errors.InvalidPositionError: nim: heap 2 is -4, but heaps must be integers >= 0
     """
+    return g.parse_position(_check_text(text, limits))
+
+
+def _check_text(text: str, limits: Limits) -> list[str]:
+    """The parts of a position (or move) typed, once its length and count are checked."""
     if len(text) > limits.max_position_chars:
         raise WebInputError(
             f"the position is too long ({len(text)} characters; at most "
@@ -273,7 +278,7 @@ def read_position(g: nimlab.Ruleset[Any], text: str, limits: Limits) -> Any:
             f"the position has {len(tokens)} parts; the playground takes at most "
             f"{limits.max_tokens} heaps (or groups, or coins)"
         )
-    return g.parse_position(tokens)
+    return tokens
 
 
 def _is_int(x: object) -> bool:
@@ -575,47 +580,12 @@ def _require_playable(g: nimlab.Ruleset[Any], pos: Any, limits: Limits) -> None:
         )
 
 
-def _read_move(g: nimlab.Ruleset[Any], pos: Any, text: str, limits: Limits) -> Any:
-    tokens = text.replace(";", " ").split()
-    if not tokens:
-        raise WebInputError("type a move: the position after it (3 4 1) or HEAP:SIZE (3:1)")
-    if all(":" in t for t in tokens):
-        if not (isinstance(pos, tuple) and all(_is_int(h) for h in pos)):
-            raise WebInputError("HEAP:SIZE moves are for games of heaps; type the whole position")
-        new = list(pos)
-        for t in tokens:
-            i_txt, _, v_txt = t.partition(":")
-            try:
-                i, v = int(i_txt), int(v_txt)
-            except ValueError:
-                raise WebInputError(
-                    f"cannot read {t[:40]!r}: write HEAP:SIZE, for example 3:1 (heap 3 becomes 1)"
-                ) from None
-            if not 1 <= i <= len(new):
-                raise WebInputError(f"there is no heap {i}: heaps are numbered 1 to {len(new)}")
-            new[i - 1] = v
-        return g.validate(tuple(new))
-    return read_position(g, text, limits)
-
-
-def _legal(g: nimlab.Ruleset[Any], pos: Any, new: Any, limits: Limits) -> Any:
-    """The option of *pos* equal to *new* (or to it up to the game's symmetry), else None."""
-    _lane_by_moves(g, pos, limits)
-    target = g.canonical(new)
-    match = None
-    for m in islice(g.moves(pos), limits.max_moves):
-        if m == new:
-            return m
-        if match is None and g.canonical(m) == target:
-            match = m
-    return match
-
-
 def apply_move(g: nimlab.Ruleset[Any], pos: Any, move_text: str, limits: Limits) -> dict[str, Any]:
     """Check a move typed (or clicked) by the player and return the new state.
 
-    Raises ``InvalidPositionError`` (or :class:`WebInputError`) with a clear message for an
-    illegal move.
+    Raises ``IllegalMoveError`` (an ``InvalidPositionError``; :func:`nimlab.parse_move`,
+    :func:`nimlab.legal_move`) or :class:`WebInputError` with a clear message for an illegal
+    move.
 
     Examples
     --------
@@ -625,19 +595,13 @@ def apply_move(g: nimlab.Ruleset[Any], pos: Any, move_text: str, limits: Limits)
     >>> apply_move(g, (3, 4, 5), "3 5 5", Limits())
     Traceback (most recent call last):
     ...
-    nimlab.web.service.WebInputError: illegal move: 3 5 5 cannot be reached from 3 4 5 in one move of nim
+    nimlab.core.errors.IllegalMoveError: illegal move: 3 5 5 cannot be reached from 3 4 5 in one move of nim
     """
     _require_playable(g, pos, limits)
-    new = _read_move(g, pos, move_text, limits)
-    fmt = g.format_position
-    if new == pos:
-        raise WebInputError(f"illegal move: {fmt(new)} is the current position; a move changes it")
-    legal = _legal(g, pos, new, limits)
-    if legal is None:
-        raise WebInputError(
-            f"illegal move: {fmt(new)} cannot be reached from {fmt(pos)} in one move of {g.label()}"
-        )
-    return state(g, legal, limits)
+    _check_text(move_text, limits)
+    new = nimlab.parse_move(g, pos, move_text)
+    _lane_by_moves(g, pos, limits)
+    return state(g, nimlab.legal_move(g, pos, new, max_moves=limits.max_moves), limits)
 
 
 def _random_option(g: nimlab.Ruleset[Any], pos: Any, limits: Limits, rng: random.Random) -> Any:

@@ -61,6 +61,7 @@ from nimlab.core.errors import (
 )
 from nimlab.core.results import Outcome
 from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.misere._extension import Interpolation
 
 __all__ = [
     "MisereQuotient",
@@ -505,6 +506,7 @@ def _build(
     # (state, letter) -> option states that heap brings: the same for every candidate of a
     # heap and for later heaps, as long as the quotient (its states) does not change
     shared: dict[tuple[int, int], int] = {}
+    quick: Interpolation | None = None
     for n in range(len(q.phi), max_heap + 1):
         if work is not None:
             work.heap = n
@@ -524,6 +526,18 @@ def _build(
                 report(n, q.size, 0)
             continue
         tn = {q.elem(w) for w in words}
+        if quick is None:
+            quick = _interpolation(q, n)
+        tmask = sum(1 << t for t in tn)
+        found = quick.element(tmask)
+        if found is not None:
+            q.phi.append(found)
+            if report is not None:
+                report(n, q.size, 0)
+            if checkpoint is not None:
+                checkpoint(q)
+            continue
+        quick = None  # rebuilt with the sums of this heap (more least sets) at the next
         want_p = not any(q.is_p[t] for t in tn)
         letters = [h for h in range(1, n + 1) if q.heap_opts[h]]
         lidx = {h: i for i, h in enumerate(letters)}
@@ -550,6 +564,15 @@ def _build(
             checkpoint(q)
     q.gens = _generator_heaps(q)
     return q
+
+
+def _interpolation(q: _Quotient, n: int) -> Interpolation:
+    """The quick test of conservative extensions for the quotient of the heaps ``< n``."""
+    letters = []
+    for h in range(1, n):
+        if q.heap_opts[h]:
+            letters.append((q.phi[h], sum(1 << t for t in {q.elem(w) for w in q.heap_opts[h]})))
+    return Interpolation(q.mul, q.is_p, letters, _spend)
 
 
 def _generator_heaps(q: _Quotient) -> list[int]:

@@ -70,8 +70,6 @@ EXCEPTIONS: dict[str, str] = {
     "solvers/explain.py::explain": _TO_SPLIT,
     "theory/registry.py::check_theorem": _TO_SPLIT,
     "web/app.py::create_app": _TO_SPLIT,
-    "web/service.py": _TO_SPLIT,
-    "web/service.py::analyse": _TO_SPLIT,
 }
 
 

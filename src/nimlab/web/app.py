@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import nimlab
 from nimlab.catalog.registry import no_game_files
 from nimlab.web import service
+from nimlab.web import teacher as teacher_view
 from nimlab.web.limits import Busy, Limits, RemoteError, TooSlow, WorkerPool
 from nimlab.web.models import (
     AnalysisRequest,
@@ -473,7 +474,7 @@ def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = 
                 except ValueError:
                     raise service.WebInputError("the number of positions is a number") from None
                 g = service.build_game(canonical, params)
-                return service.sheet(
+                return teacher_view.sheet(
                     g,
                     str(form["outcome"]),
                     str(form["difficulty"]),
@@ -492,7 +493,7 @@ def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = 
     @app.get("/theorem/{tid}", response_class=HTMLResponse, include_in_schema=False)
     async def theorem_page(request: Request, tid: str) -> Response:
         """A result of the papers: its statement, paper and status."""
-        info = await run(service.theorem_info, tid)
+        info = await run(teacher_view.theorem_info, tid)
         return templates.TemplateResponse(request, "theorem.html", {"t": info})
 
     @app.get("/multiplayer", response_class=HTMLResponse, include_in_schema=False)

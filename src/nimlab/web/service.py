@@ -26,27 +26,28 @@ Examples
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
 import random
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
-from pathlib import Path
 from typing import Any, Literal
 
 import nimlab
-from nimlab.catalog.registry import load_game_file, no_game_files
+from nimlab.catalog.registry import no_game_files
 from nimlab.planner import Method, plan
 from nimlab.web.limits import Limits, heavy
+from nimlab.web.menu import GameMenu, catalog, game_info
 
 __all__ = [
     "STRENGTHS",
     "GameMenu",
+    "Shapes",
     "Task",
     "analyse",
     "apply_move",
     "build_game",
+    "candidates",
     "catalog",
     "computer_move",
     "estimate_moves",
@@ -77,148 +78,6 @@ class WebInputError(nimlab.NimlabError, ValueError):
 
 
 # -- games --------------------------------------------------------------------------------
-
-
-def _param_text(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, (set, frozenset)):
-        return ",".join(str(v) for v in sorted(value))
-    if isinstance(value, tuple):
-        return ",".join(_param_text(v) for v in value)
-    return str(value)
-
-
-def _doc_line(cls: type) -> str:
-    """The first line of a class's own docstring ('' for none, or a dataclass's signature)."""
-    doc = cls.__dict__.get("__doc__") or ""
-    line = (doc.strip().splitlines() or [""])[0]
-    return "" if line.startswith(cls.__name__ + "(") else line
-
-
-def game_info(info: nimlab.GameInfo) -> dict[str, Any]:
-    """One game of the registry, JSON-ready: name, rules, theorem ids, parameters.
-
-    Examples
-    --------
-    >>> import nimlab
-    >>> d = game_info(nimlab.games()[[i.name for i in nimlab.games()].index("moore")])
-    >>> d["params"][0]["name"], d["params"][0]["required"]
-    ('k', True)
-    """
-    return {
-        "name": info.name,
-        "aliases": list(info.aliases),
-        "summary": info.summary or _doc_line(info.cls) or f"{info.name} (no summary given)",
-        "theorems": list(info.theorems),
-        "params": [
-            {
-                "name": p.name,
-                "doc": p.doc,
-                "required": p.required,
-                "default": None if p.required else _param_text(p.default),
-            }
-            for p in info.params
-        ],
-    }
-
-
-def catalog() -> list[dict[str, Any]]:
-    """Every game of the registry (:func:`nimlab.games`), as :func:`game_info` dicts."""
-    return [game_info(i) for i in nimlab.games()]
-
-
-#: a game name of a request: letters, digits, ``-``, ``_``, ``+``, ``.`` and spaces only
-_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_+. ")
-MAX_NAME_CHARS = 64
-
-
-def _name_key(name: str) -> str:
-    return name.strip().lower().replace("_", "-").replace(" ", "-")
-
-
-class GameMenu:
-    """The games a server plays: fixed when it starts, the only names a request may use.
-
-    The menu is the registry as it is when the server starts: the catalog, the installed
-    plugins (entry points ``nimlab.games``) and the games of the files the operator named
-    (``nimlab serve my_games.py``, loaded by :meth:`at_startup` before serving). A request
-    names a game by its name or an alias; :meth:`resolve` refuses anything else (a path, a
-    ``FILE.py:NAME`` spec, a game registered later) *before* the registry is asked, so no
-    request can make the server read or import a file.
-
-    Parameters
-    ----------
-    infos : iterable of nimlab.GameInfo
-        The games served.
-    files : tuple of str
-        The game files they come from (a worker process loads them too).
-
-    Examples
-    --------
-    >>> menu = GameMenu(nimlab.games())
-    >>> menu.resolve("MooreNim"), menu.resolve("Nim_K")
-    ('moore', 'moore')
-    >>> menu.resolve("/tmp/evil.py:x")
-    Traceback (most recent call last):
-    ...
-    nimlab.core.errors.UnknownGameError: unknown game '/tmp/evil.py:x': the playground plays only the games it was started with, named as in its game menu (a file cannot be named in a request)
-    """
-
-    def __init__(self, infos: Iterable[nimlab.GameInfo], files: tuple[str, ...] = ()) -> None:
-        self.infos = tuple(infos)
-        self.files = files
-        self.entries = [game_info(i) for i in self.infos]
-        self._keys: dict[str, str] = {}
-        for i in self.infos:
-            for n in (i.name, *i.aliases):
-                self._keys.setdefault(_name_key(n), i.name)
-
-    @classmethod
-    def at_startup(cls, game_files: Iterable[str | Path] = ()) -> GameMenu:
-        """Load the operator's game files (each once), then fix the menu: every registered game.
-
-        Raises the registry's errors for a missing or broken file (``UnknownGameError``,
-        ``GameDefinitionError``).
-
-        Examples
-        --------
-        >>> "nim" in [e["name"] for e in GameMenu.at_startup().entries]
-        True
-        """
-        files = tuple(str(p) for p in game_files)
-        for path in files:
-            load_game_file(path)
-        return cls(nimlab.games(), files)
-
-    def resolve(self, name: str) -> str:
-        """The canonical name of the game *name* names, or ``UnknownGameError``.
-
-        Checked on the text alone: nothing is read, imported or looked up in the registry.
-        """
-        shown = name[:MAX_NAME_CHARS]
-        if (
-            len(name) > MAX_NAME_CHARS
-            or not set(name.lower()) <= _NAME_CHARS
-            or ".py" in name.lower()
-        ):
-            raise nimlab.UnknownGameError(
-                f"unknown game {shown!r}: the playground plays only the games it was started "
-                "with, named as in its game menu (a file cannot be named in a request)"
-            )
-        canonical = self._keys.get(_name_key(name))
-        if canonical is None:
-            close = difflib.get_close_matches(_name_key(name), list(self._keys), n=3)
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise nimlab.UnknownGameError(
-                f"unknown game {shown!r}{hint} (the games of this playground are listed on "
-                "its home page and at /api/games)"
-            )
-        return canonical
-
-    def info(self, canonical: str) -> dict[str, Any]:
-        """The :func:`game_info` dict of a resolved game."""
-        return next(e for e in self.entries if e["name"] == canonical)
 
 
 def build_game(name: str, params: Mapping[str, str]) -> nimlab.Ruleset[Any]:
@@ -471,30 +330,42 @@ def analyse(
     else:
         opts, more = _options(g, pos, limits, limits.max_options)
         out["more_options"] = more
-        listed = []
-        for m in opts:
-            p = solver.is_p(m, misere)
-            entry: dict[str, Any] = {
-                "position": g.format_position(m),
-                "winning": p,
-                "outcome": "P" if p else "N",
-            }
-            if not misere:
-                # no value for the options when the position's own value is beyond the
-                # search budget (four-heap Single-delete: its outcome is a criterion's)
-                entry["value"] = None if value is None else solver.grundy(m)
-            listed.append(entry)
-        shown = {e["position"] for e in listed}
-        for m in winning:  # a winning move beyond the listed options is listed too
-            if g.format_position(m) not in shown:
-                entry = {"position": g.format_position(m), "winning": True, "outcome": "P"}
-                if not misere:
-                    entry["value"] = 0
-                listed.insert(0, entry)
-        out["options"] = listed
+        out["options"] = _listed_options(g, opts, winning, solver, misere, value is not None)
     if explain:
         out["explanation"] = _explanation(g, pos, misere, winning[0] if winning else None)
     return out
+
+
+def _listed_options(
+    g: nimlab.Ruleset[Any],
+    opts: list[Any],
+    winning: list[Any],
+    solver: nimlab.Solver[Any],
+    misere: bool,
+    with_values: bool,
+) -> list[dict[str, Any]]:
+    """The options of a position as the page lists them, a winning move beyond them first."""
+    listed = []
+    for m in opts:
+        p = solver.is_p(m, misere)
+        entry: dict[str, Any] = {
+            "position": g.format_position(m),
+            "winning": p,
+            "outcome": "P" if p else "N",
+        }
+        if not misere:
+            # no value for the options when the position's own value is beyond the
+            # search budget (four-heap Single-delete: its outcome is a criterion's)
+            entry["value"] = solver.grundy(m) if with_values else None
+        listed.append(entry)
+    shown = {e["position"] for e in listed}
+    for m in winning:  # a winning move beyond the listed options is listed too
+        if g.format_position(m) not in shown:
+            entry = {"position": g.format_position(m), "winning": True, "outcome": "P"}
+            if not misere:
+                entry["value"] = 0
+            listed.insert(0, entry)
+    return listed
 
 
 def tree_svg(g: nimlab.Ruleset[Any], pos: Any, limits: Limits) -> dict[str, Any]:
@@ -666,21 +537,39 @@ def _weight(pos: Any) -> int:
     return 0
 
 
-def _candidates(g: nimlab.Ruleset[Any], size: int, rng: random.Random) -> Iterator[object]:
-    """Random positions of every shape the playground draws, for the game to validate."""
+@dataclass(frozen=True)
+class Shapes:
+    """The sizes of the random positions of :func:`candidates`: heaps of ``low..top``
+    (at least the game's ``min_heap_size``), groups of values ``0..top``, coins of
+    coordinates ``1..coin_top``, and how many heaps, groups and coins (ranges)."""
+
+    top: int
+    low: int
+    heaps: tuple[int, int]
+    groups: tuple[int, int]
+    coin_top: int
+    coins: tuple[int, int]
+
+
+def candidates(
+    g: nimlab.Ruleset[Any], rng: random.Random, shapes: Shapes, tries: int
+) -> Iterator[object]:
+    """Random positions of every shape the playground draws, for the game to validate:
+    a row of heaps, heaps in groups and a board of coins, *tries* of each."""
     lo = int(getattr(g, "min_heap_size", 0))
     fixed = getattr(g, "n_heaps", None)
     least = int(getattr(g, "min_heaps", 0))
-    for _ in range(200):
-        n = fixed if isinstance(fixed, int) else max(least, rng.randint(2, 4))
-        yield tuple(rng.randint(lo, max(lo, size)) for _ in range(n))
+    top = shapes.top
+    for _ in range(tries):
+        n = fixed if isinstance(fixed, int) else max(least, rng.randint(*shapes.heaps))
+        yield tuple(rng.randint(max(lo, shapes.low), max(lo, top)) for _ in range(n))
         yield tuple(
-            tuple(rng.randint(0, size) for _ in range(rng.randint(1, 3)))
-            for _ in range(rng.randint(2, 3))
+            tuple(rng.randint(0, top) for _ in range(rng.randint(1, 3)))
+            for _ in range(rng.randint(*shapes.groups))
         )
         yield frozenset(
-            (rng.randint(1, max(1, size)), rng.randint(1, max(1, size)))
-            for _ in range(rng.randint(1, 3))
+            (rng.randint(1, max(1, shapes.coin_top)), rng.randint(1, max(1, shapes.coin_top)))
+            for _ in range(rng.randint(*shapes.coins))
         )
 
 
@@ -699,7 +588,7 @@ def random_position(
         raise WebInputError(f"size must be 1 to 100, got {size}")
     rng = random.Random(seed)
     fallback = None
-    for cand in _candidates(g, size, rng):
+    for cand in candidates(g, rng, Shapes(size, 0, (2, 4), (2, 3), size, (1, 3)), 200):
         try:
             pos = g.validate(cand)
         except nimlab.NimlabError:
@@ -880,134 +769,3 @@ def start_worker(game_files: tuple[str, ...]) -> None:
         os.nice(WORKER_NICENESS)
     GameMenu.at_startup(game_files)
     no_game_files().__enter__()  # never left: no request of this process loads a file
-
-
-# -- the teacher's view -------------------------------------------------------------------
-
-#: Difficulty of a sheet: (largest heap, fewest heaps, most heaps) of its positions.
-DIFFICULTIES: dict[str, tuple[int, int, int]] = {
-    "easy": (5, 2, 2),
-    "medium": (12, 2, 3),
-    "hard": (30, 3, 4),
-}
-MAX_SHEET = 20
-
-
-def theorem_info(tid: str) -> dict[str, Any]:
-    """A result of the papers as a page shows it: id, statement, paper, status, game.
-
-    Examples
-    --------
-    >>> t = theorem_info("S19-T1")
-    >>> t["id"], t["statement"], t["game"]
-    ('S19-T1', 'Nim (Bouton): G(n1,...,nr) = n1 XOR ... XOR nr', 'nim')
-    """
-    if len(tid) > 40:
-        raise WebInputError("a result id is short, like S19-T1")
-    t = nimlab.theorem(tid)
-    status = getattr(t.status, "state", None) or str(t.status)
-    return {
-        "id": t.id,
-        "statement": t.statement,
-        "paper": t.paper,
-        "status": status,
-        "game": t.game,
-        "aliases": list(t.aliases),
-    }
-
-
-def _sized_candidates(
-    g: nimlab.Ruleset[Any], difficulty: str, rng: random.Random
-) -> Iterator[object]:
-    """Random positions of the difficulty's size, of every shape the playground draws."""
-    top, least, most = DIFFICULTIES[difficulty]
-    lo = int(getattr(g, "min_heap_size", 0))
-    fixed = getattr(g, "n_heaps", None)
-    min_heaps = int(getattr(g, "min_heaps", 0))
-    for _ in range(400):
-        n = fixed if isinstance(fixed, int) else max(min_heaps, rng.randint(least, most))
-        yield tuple(rng.randint(max(lo, top // 3), max(lo, top)) for _ in range(n))
-        yield tuple(
-            tuple(rng.randint(0, top) for _ in range(rng.randint(1, 3)))
-            for _ in range(rng.randint(least, most))
-        )
-        yield frozenset(
-            (rng.randint(1, max(1, top // 2)), rng.randint(1, max(1, top // 2)))
-            for _ in range(rng.randint(least, most))
-        )
-
-
-def sheet(
-    g: nimlab.Ruleset[Any],
-    outcome: str,
-    difficulty: str,
-    count: int,
-    misere: bool,
-    limits: Limits,
-    seed: int | None = None,
-) -> dict[str, Any]:
-    """Positions chosen to be P (or N) at a difficulty, each with its answer.
-
-    An answer is the outcome, the winning move(s) of an N-position and the result that
-    decides it (its id), as the playground finds them.
-
-    Examples
-    --------
-    >>> s = sheet(build_game("nim", {}), "P", "easy", 3, False, Limits(), seed=1)
-    >>> [nimlab.outcome("nim", nimlab.game("nim").parse_position(p["position"].split())).value
-    ...  for p in s["positions"]]
-    ['P', 'P', 'P']
-    """
-    if outcome not in ("P", "N"):
-        raise WebInputError(f"outcome must be P or N, got {outcome!r}")
-    if difficulty not in DIFFICULTIES:
-        raise WebInputError(f"difficulty must be easy, medium or hard, got {difficulty!r}")
-    if not 1 <= count <= MAX_SHEET:
-        raise WebInputError(f"a sheet has 1 to {MAX_SHEET} positions, got {count}")
-    rng = random.Random(seed)
-    seen: set[Any] = set()
-    out: list[dict[str, Any]] = []
-    for cand in _sized_candidates(g, difficulty, rng):
-        if len(out) >= count:
-            break
-        try:
-            pos = g.validate(cand)
-        except nimlab.NimlabError:
-            continue
-        if _too_many_moves(g, pos, limits) or not _has_moves(g, pos):
-            continue
-        try:
-            a = nimlab.answer(g, pos, misere=misere)
-            if outcome == "P" and str(a.value) == "N":
-                # P-positions are rare at random: the winning move of an N-position is one
-                pos = nimlab.winning_move(g, pos, misere=misere)
-                a = nimlab.answer(g, pos, misere=misere)
-        except nimlab.NimlabError:
-            continue
-        key = g.canonical(pos)
-        if str(a.value) != outcome or key in seen or not _has_moves(g, pos):
-            continue
-        seen.add(key)
-        moves: list[str] = []
-        if outcome == "N":
-            try:
-                moves = [
-                    g.format_position(m)
-                    for m in nimlab.winning_moves(g, pos, misere=misere, limit=3)
-                ]
-            except nimlab.NimlabError:
-                continue
-        out.append(
-            {
-                "position": g.format_position(pos),
-                "outcome": outcome,
-                "winning_moves": moves,
-                "theorem": a.theorem,
-                "method": a.method,
-            }
-        )
-    if not out:
-        raise WebInputError(
-            f"no {outcome}-position of {g.label()} found at this difficulty; try another"
-        )
-    return {"game": g.label(), "misere": misere, "difficulty": difficulty, "positions": out}

@@ -65,7 +65,6 @@ EXCEPTIONS: dict[str, str] = {
     "cli/multiplayer_play.py::run_multiplayer_play": _TO_SPLIT,
     "cli/render_cmd.py::table_cmd": _TO_SPLIT,
     "render/heatmaps.py::heatmap": _TO_SPLIT,
-    "render/tables.py": _TO_SPLIT,
     "render/tree.py::game_tree": _TO_SPLIT,
     "solvers/explain.py::explain": _TO_SPLIT,
     "theory/registry.py::check_theorem": _TO_SPLIT,

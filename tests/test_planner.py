@@ -55,10 +55,9 @@ DECIDERS = {
 #: itself (its own guard: ``supports_compiled`` inside ``verification/compiled.py``); the
 #: others ask the planner (``planner.check_method``: the tests the modules registered).
 ALLOWED = {
-    # executors: they run a plan (or report whether its method can run)
-    ("solvers/api.py", "compiled_value"): "runs the planner's compiled-engine plan",
+    # executors report whether a method can run (a call that runs the method a plan
+    # chose, inside `if p.method is Method.X:`, is no choice and needs no entry)
     ("solvers/api.py", "has_compiled_model"): "the planner's predicate, in an error message",
-    ("engine/tables.py", "compiled_table"): "runs the planner's compiled-engine table plan",
     ("engine/tables.py", "table_kernel"): "has_kernel, a public fact about the game",
     ("engine/warm.py", "has_compiled_model"): "lists every compiled kernel, to compile ahead",
     ("engine/warm.py", "has_kernel"): "lists every compiled kernel, to compile ahead",
@@ -106,12 +105,40 @@ def _called(node: ast.Call) -> str | None:
     return None
 
 
+def _runs_a_plan(tree: ast.AST) -> set[int]:
+    """The nodes inside the branch of an ``if`` that tests the method a plan chose
+    (``p.method is Method.X``, ``==``): they run that method, they do not choose one."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
+            continue
+        t = node.test
+        sides = [t.left, *t.comparators]
+        if (
+            len(t.ops) == 1
+            and isinstance(t.ops[0], (ast.Is, ast.Eq))
+            and any(isinstance(x, ast.Attribute) and x.attr == "method" for x in sides)
+            and any(
+                isinstance(x, ast.Attribute)
+                and isinstance(x.value, ast.Name)
+                and x.value.id in ("Method", "PlanMethod")
+                for x in sides
+            )
+        ):
+            for stmt in node.body:
+                out |= {id(n) for n in ast.walk(stmt)}
+    return out
+
+
 def test_only_the_planner_chooses_a_method() -> None:
     offenders = []
     seen = set()
     for rel, tree in _modules():
         own = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        runs = _runs_a_plan(tree)
         for node in ast.walk(tree):
+            if id(node) in runs:
+                continue
             if isinstance(node, ast.Name) and node.id in THRESHOLDS:
                 offenders.append(f"{rel}:{node.lineno}: threshold {node.id} (use planner.Budgets)")
             elif isinstance(node, ast.Call) and _called(node) in DECIDERS - own:
@@ -141,6 +168,16 @@ def test_the_audit_catches_a_planted_choice(tmp_path: Path) -> None:
     assert "KERNEL_MIN_CELLS" in names & THRESHOLDS
     assert "closed_grundy" in calls & DECIDERS
     assert ("solvers/explain.py", "closed_grundy") not in ALLOWED
+    # the method a plan chose, run in its branch: no choice; the same call elsewhere is one
+    run = ast.parse(
+        "def f(g, p, pos):\n"
+        "    if p.method is Method.COMPILED_ENGINE:\n"
+        "        return compiled_value(g, pos)\n"
+        "    return compiled_value(g, pos)\n"
+    )
+    inside = _runs_a_plan(run)
+    calls_of = sorted((n for n in ast.walk(run) if isinstance(n, ast.Call)), key=lambda n: n.lineno)
+    assert [id(n) in inside for n in calls_of] == [True, False]
 
 
 # -- the planner's choices ----------------------------------------------------------------

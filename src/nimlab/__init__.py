@@ -99,7 +99,7 @@ _LAZY: dict[str, str] = {
     "sequence": "nimlab.engine.sequences",
     "periodicity": "nimlab.engine.periodicity",
     "periodicity_of": "nimlab.engine.periodicity",
-    "warm": "nimlab.engine.warm",
+    "warm": "nimlab.theory.warmup",
     "WarmReport": "nimlab.engine.warm",
     "Periodicity": "nimlab.engine.periodicity",
     # multiplayer play with preferences
@@ -276,7 +276,7 @@ if TYPE_CHECKING:
     from nimlab.engine.periodicity import Periodicity, periodicity, periodicity_of
     from nimlab.engine.sequences import sequence
     from nimlab.engine.tables import table
-    from nimlab.engine.warm import WarmReport, warm
+    from nimlab.engine.warm import WarmReport
     from nimlab.misere import (
         Genus,
         MisereQuotient,
@@ -318,4 +318,5 @@ if TYPE_CHECKING:
     from nimlab.solvers.strategy import winning_move
     from nimlab.theory import Theorem, check_theorem, status_of, theorem, theorems
     from nimlab.theory.reproduce import Counterexamples, counterexamples, reproduce
+    from nimlab.theory.warmup import warm
     from nimlab.verification import VerificationResult, local_check, runs, verify

@@ -163,19 +163,30 @@ def nimmul_cmd(a: str, b: str, as_json: bool) -> None:
     metavar="N",
     help="Numbers of heaps for games of any number of heaps (repeatable; default 2 3 4).",
 )
+@click.option(
+    "--theorems",
+    is_flag=True,
+    help="Also the verification walks of every registered result (each checked once at "
+    "its default bound: a few minutes the first time).",
+)
 @json_option
 def warm_cmd(
-    game_names: tuple[str, ...], params: tuple[str, ...], heaps: tuple[int, ...], as_json: bool
+    game_names: tuple[str, ...],
+    params: tuple[str, ...],
+    heaps: tuple[int, ...],
+    theorems: bool,
+    as_json: bool,
 ) -> None:
     """Compile the catalog's kernels once, ahead of time (kept on disk for every process).
 
     Without GAME: the catalog's usual games and parameters. Kernels already on disk load
-    in milliseconds. Examples: nimlab warm; nimlab warm subtraction -p S=1,2,5 --heaps 1.
+    in milliseconds. Examples: nimlab warm; nimlab warm --theorems (verify and reproduce
+    too); nimlab warm subtraction -p S=1,2,5 --heaps 1.
     """
     import nimlab
 
     games = [game_from_cli(name, params) for name in game_names] or None
-    r = nimlab.warm(games, heaps=heaps or None, progress=not as_json)
+    r = nimlab.warm(games, heaps=heaps or None, theorems=theorems, progress=not as_json)
     if as_json:
         emit_json(
             {

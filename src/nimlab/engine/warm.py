@@ -104,6 +104,7 @@ def warm(
     *,
     heaps: Sequence[int] | None = None,
     progress: bool = False,
+    extra: Sequence[tuple[str, Callable[[], object]]] = (),
 ) -> WarmReport:
     """Compile (or load from the disk cache) the kernels of the catalog's games.
 
@@ -116,6 +117,10 @@ def warm(
         Numbers of heaps for games that take any number (default 2, 3 and 4).
     progress : bool
         Show a progress bar counting kernels on a terminal.
+    extra : sequence of (str, callable)
+        More kernels to warm, each a label and a call that runs it (the layers above the
+        engine give theirs: :func:`nimlab.warm` with ``theorems=True`` adds the
+        verification walks of the registered results).
 
     Returns
     -------
@@ -142,7 +147,7 @@ def warm(
         chosen: list[Ruleset[Any]] = [game(name, **params) for name, params in WARM_GAMES]
     else:
         chosen = [game(g) if isinstance(g, str) else g for g in games]
-    steps = _steps(chosen, heaps)
+    steps = [*_steps(chosen, heaps), *extra]
     bar = Progress("nimlab warm: compiling kernels", len(steps), "kernels", enabled=progress)
     done: list[tuple[str, float]] = []
     failed: list[tuple[str, str]] = []

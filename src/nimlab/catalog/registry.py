@@ -57,6 +57,7 @@ CATALOG_MODULES: tuple[str, ...] = (
     "nimlab.catalog.emperor",
     "nimlab.catalog.ryuo",
     "nimlab.catalog.octal",
+    "nimlab.catalog.tbcode",
 )
 
 _CLASSES: dict[str, type[Ruleset[Any]]] = {}

@@ -301,7 +301,7 @@ PARAMS: dict[str, dict[str, str]] = {
     "moore": {"k": "2"},
     "nimhoff": {"k": "1"},
     "octal": {"code": "0.77"},
-    "tbcode": {"code": "{2+}!.0"},
+    "tbcode": {"code": "4!.0"},
     "restricted-ryuo": {"p": "3", "q": "4"},
     "rgames": {"g0": "nim", "parts": "allbut:8;allbut:4,8"},
     "ryuo": {"p": "3"},

@@ -468,16 +468,44 @@ class Solver(Generic[P]):
             pos, kids, idx = stack[-1]
             i = idx[0]
             n = len(kids)
-            while i < n and kids[i] in memo:
+            while i < n and (kids[i] in memo or self._sum_known(kids[i], memo)):
                 i += 1
             idx[0] = i
             if i < n:
-                self._descend(stack, on_stack, kids[i], len(memo) - self._base_grundy, "Grundy")
+                nxt = self._first_unknown_part(kids[i], memo)
+                self._descend(stack, on_stack, nxt, len(memo) - self._base_grundy, "Grundy")
                 continue
             memo[pos] = mex(memo[k] for k in kids)
             stack.pop()
             on_stack.discard(pos)
         return memo[root]
+
+    def _parts(self, position: P) -> list[P] | None:
+        """The positions of the components of *position* when it is a sum of several
+        positions of this same game (take-and-break heaps), else None."""
+        comps = self.game.components(position)
+        if comps is None or len(comps) < 2 or any(g_ != self.game for g_, _ in comps):
+            return None
+        return [self.game.canonical(p_) for _, p_ in comps]
+
+    def _sum_known(self, position: P, memo: dict[P, int]) -> bool:
+        """Record the value of a sum whose parts are all known (their XOR); whether done."""
+        parts = self._parts(position)
+        if parts is None or any(p_ not in memo for p_ in parts):
+            return False
+        total = 0
+        for p_ in parts:
+            total ^= memo[p_]
+        memo[position] = total
+        return True
+
+    def _first_unknown_part(self, position: P, memo: dict[P, int]) -> P:
+        """The position to search next for *position*: a part of a sum not known yet (the
+        sum's value is their XOR), else the position itself."""
+        parts = self._parts(position)
+        if parts is None:
+            return position
+        return next(p_ for p_ in parts if p_ not in memo)
 
     # -- outcomes ---------------------------------------------------------------
     def is_p(self, position: P, misere: bool = False, method: Method = "auto") -> bool:

@@ -68,7 +68,6 @@ EXCEPTIONS: dict[str, str] = {
     "render/tree.py::game_tree": _TO_SPLIT,
     "solvers/explain.py::explain": _TO_SPLIT,
     "theory/registry.py::check_theorem": _TO_SPLIT,
-    "web/app.py::create_app": _TO_SPLIT,
 }
 
 

@@ -218,6 +218,9 @@ def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = 
     lim = limits or Limits()
     games_menu = menu or service.GameMenu.at_startup()
     pool = WorkerPool(lim, service.start_worker, (games_menu.files,))
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.globals["version"] = nimlab.__version__
+    templates.env.filters["markup"] = _markup
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> Any:
@@ -242,99 +245,221 @@ def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = 
     app.state.limits = lim
     app.state.pool = pool
     app.state.menu = games_menu
-    templates = Jinja2Templates(directory=str(HERE / "templates"))
-    templates.env.globals["version"] = nimlab.__version__
-    templates.env.filters["markup"] = _markup
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    site = _Site(lim, games_menu, pool, templates)
+    _add_error_handlers(app, site)
+    _add_api(app, site)
+    _add_pages(app, site)
+    app.add_middleware(BodyLimit, max_bytes=lim.max_body_bytes)
+    return app
 
-    def wants_json(request: Request) -> bool:
-        return request.url.path.startswith("/api") or request.url.path == "/openapi.json"
 
-    def page_error(request: Request, status: int, message: str) -> Response:
-        return templates.TemplateResponse(
+def _wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api") or request.url.path == "/openapi.json"
+
+
+def _sealed(fn: Callable[..., Any], *args: Any) -> Any:
+    with no_game_files():  # no request ever loads a game file, whatever it names
+        return fn(*args)
+
+
+def _truthy(value: str | None) -> bool:
+    return value in ("1", "on", "true")
+
+
+class _Site:
+    """What the routes of one app share: its limits, menu, worker pool and templates."""
+
+    def __init__(
+        self,
+        lim: Limits,
+        games_menu: service.GameMenu,
+        pool: WorkerPool,
+        templates: Jinja2Templates,
+    ) -> None:
+        self.lim = lim
+        self.menu = games_menu
+        self.pool = pool
+        self.templates = templates
+
+    def page_error(self, request: Request, status: int, message: str) -> Response:
+        return self.templates.TemplateResponse(
             request, "error.html", {"message": message, "status": status}, status_code=status
         )
 
+    def error(
+        self,
+        request: Request,
+        status: int,
+        message: str,
+        kind: str,
+        headers: dict[str, str] | None = None,
+    ) -> Response:
+        """An error as JSON for the API, as a page for the pages."""
+        if _wants_json(request):
+            return JSONResponse(_error_body(message, kind), status_code=status, headers=headers)
+        return self.page_error(request, status, message)
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await self.pool.run(_sealed, fn, *args)
+
+    async def catalog(self) -> list[dict[str, Any]]:
+        """The games of this server, fixed when it started."""
+        return self.menu.entries
+
+    async def compute(self, req: GameRequest, kind: str, **options: Any) -> dict[str, Any]:
+        """The request's computation, in a worker of the pool (with its time limit). The
+        game's name is checked against the menu here, before anything else: nothing is
+        read or imported for a refused name."""
+        task = service.Task(
+            kind,
+            self.menu.resolve(req.game),
+            tuple(req.param_texts().items()),
+            getattr(req, "position", ""),
+            self.lim,
+            tuple(options.items()),
+        )
+        result: dict[str, Any] = await self.pool.run(service.run_task, task)
+        return result
+
+    def setup_context(self, request: Request, name: str) -> dict[str, Any]:
+        info = self.menu.info(self.menu.resolve(name))  # checked first: nothing is read
+        q = request.query_params
+        return {
+            "info": info,
+            "values": {
+                p["name"]: q.get("p." + p["name"], p["default"] or "") for p in info["params"]
+            },
+            "position": q.get("position", ""),
+            "misere": _truthy(q.get("misere")),
+            "first": q.get("first", "human"),
+            "strength": q.get("strength", "perfect"),
+        }
+
+    async def play_page(self, request: Request) -> Response:
+        q = request.query_params
+        name = q.get("game", "")
+        if not name:
+            raise nimlab.UnknownGameError("choose a game: /play?game=nim&position=3+4+5")
+        ctx = self.setup_context(request, name)
+        canonical = ctx["info"]["name"]
+        params = {k[2:]: v for k, v in q.multi_items() if k.startswith("p.")}
+        lim = self.lim
+
+        def work() -> dict[str, Any]:
+            g = service.build_game(canonical, params)
+            pos = service.read_position(g, ctx["position"], lim)
+            return {**service.state(g, pos, lim), "params": {k: v for k, v in params.items() if v}}
+
+        try:
+            init = await self.run(work)
+        except nimlab.NimlabError as e:
+            ctx["error"] = _first_line(str(e))
+            return self.templates.TemplateResponse(request, "setup.html", ctx, status_code=400)
+        if ctx["first"] not in ("human", "computer") or ctx["strength"] not in service.STRENGTHS:
+            ctx["error"] = "first must be human or computer; strength perfect, random or mixed"
+            return self.templates.TemplateResponse(request, "setup.html", ctx, status_code=400)
+        init.update(
+            name=ctx["info"]["name"],
+            misere=ctx["misere"],
+            first=ctx["first"],
+            strength=ctx["strength"],
+        )
+        return self.templates.TemplateResponse(
+            request, "play.html", {**ctx, "init": init, "two_heaps": _two_heaps(init)}
+        )
+
+    async def teacher_page(self, request: Request) -> Response:
+        """A printable sheet: positions chosen P or N at a difficulty, answers at the end."""
+        q = request.query_params
+        form = {
+            "game": q.get("game", ""),
+            "outcome": q.get("outcome", "N"),
+            "difficulty": q.get("difficulty", "easy"),
+            "count": q.get("count", "8"),
+            "misere": _truthy(q.get("misere")),
+            "answers": _truthy(q.get("answers", "1")),
+        }
+        ctx: dict[str, Any] = {
+            "games": await self.catalog(),
+            "form": form,
+            "sheet": None,
+            "info": None,
+        }
+        if form["game"]:
+            ctx["info"] = self.setup_context(request, str(form["game"]))["info"]
+            canonical = ctx["info"]["name"]
+            params = {k[2:]: v for k, v in q.multi_items() if k.startswith("p.") and v}
+            ctx["params"] = params
+            lim = self.lim
+
+            def work() -> dict[str, Any]:
+                try:
+                    count = int(str(form["count"]))
+                except ValueError:
+                    raise service.WebInputError("the number of positions is a number") from None
+                g = service.build_game(canonical, params)
+                return teacher_view.sheet(
+                    g,
+                    str(form["outcome"]),
+                    str(form["difficulty"]),
+                    count,
+                    bool(form["misere"]),
+                    lim,
+                )
+
+            try:
+                ctx["sheet"] = await self.run(work)
+            except nimlab.NimlabError as e:
+                ctx["error"] = _first_line(str(e))
+                return self.templates.TemplateResponse(
+                    request, "teacher.html", ctx, status_code=400
+                )
+        return self.templates.TemplateResponse(request, "teacher.html", ctx)
+
+
+def _add_error_handlers(app: FastAPI, site: _Site) -> None:
+    """Errors as ``{error, type}`` JSON with a 4xx status for the API, a page for pages."""
+
     @app.exception_handler(RequestValidationError)
     async def on_validation(request: Request, exc: RequestValidationError) -> Response:
-        msg = _validation_message(exc)
-        if wants_json(request):
-            return JSONResponse(_error_body(msg, "InvalidRequest"), status_code=422)
-        return page_error(request, 422, msg)
+        return site.error(request, 422, _validation_message(exc), "InvalidRequest")
 
     @app.exception_handler(nimlab.NimlabError)
     async def on_nimlab(request: Request, exc: nimlab.NimlabError) -> Response:
-        status = _status_of(exc)
-        msg = _first_line(str(exc))
-        if wants_json(request):
-            return JSONResponse(_error_body(msg, type(exc).__name__), status_code=status)
-        return page_error(request, status, msg)
+        return site.error(request, _status_of(exc), _first_line(str(exc)), type(exc).__name__)
 
     @app.exception_handler(RemoteError)
     async def on_remote(request: Request, exc: RemoteError) -> Response:
-        msg = _first_line(str(exc))
-        if wants_json(request):
-            return JSONResponse(_error_body(msg, exc.kind), status_code=exc.status)
-        return page_error(request, exc.status, msg)
+        return site.error(request, exc.status, _first_line(str(exc)), exc.kind)
 
     @app.exception_handler(Busy)
     @app.exception_handler(TooSlow)
     async def on_limit(request: Request, exc: Exception) -> Response:
         status = _status_of(exc)
         headers = {"Retry-After": "5"} if status == 429 else None
-        if wants_json(request):
-            return JSONResponse(
-                _error_body(str(exc), type(exc).__name__), status_code=status, headers=headers
-            )
-        return page_error(request, status, str(exc))
+        return site.error(request, status, str(exc), type(exc).__name__, headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(request: Request, exc: StarletteHTTPException) -> Response:
         msg = str(exc.detail) if exc.status_code != 404 else f"no page at {request.url.path}"
-        if wants_json(request):
-            return JSONResponse(_error_body(msg, "HTTPError"), status_code=exc.status_code)
-        return page_error(request, exc.status_code, msg)
+        return site.error(request, exc.status_code, msg, "HTTPError")
 
     @app.exception_handler(Exception)
     async def on_unexpected(request: Request, exc: Exception) -> Response:
         log.exception("unexpected error on %s", request.url.path)
         msg = "internal error: the request could not be answered (see the server log)"
-        if wants_json(request):
-            return JSONResponse(_error_body(msg, "InternalError"), status_code=500)
-        return page_error(request, 500, msg)
+        return site.error(request, 500, msg, "InternalError")
 
-    # -- JSON API -------------------------------------------------------------------------
 
-    def sealed(fn: Callable[..., Any], *args: Any) -> Any:
-        with no_game_files():  # no request ever loads a game file, whatever it names
-            return fn(*args)
-
-    async def run(fn: Callable[..., Any], *args: Any) -> Any:
-        return await pool.run(sealed, fn, *args)
-
-    async def catalog() -> list[dict[str, Any]]:
-        """The games of this server, fixed when it started."""
-        return games_menu.entries
-
-    async def compute(req: GameRequest, kind: str, **options: Any) -> dict[str, Any]:
-        """The request's computation, in a worker of the pool (with its time limit). The
-        game's name is checked against the menu here, before anything else: nothing is
-        read or imported for a refused name."""
-        task = service.Task(
-            kind,
-            games_menu.resolve(req.game),
-            tuple(req.param_texts().items()),
-            getattr(req, "position", ""),
-            lim,
-            tuple(options.items()),
-        )
-        result: dict[str, Any] = await pool.run(service.run_task, task)
-        return result
+def _add_api(app: FastAPI, site: _Site) -> None:
+    """The JSON API under ``/api``: each route one computation of :mod:`.service`."""
+    compute = site.compute
 
     @app.get("/api/games", tags=["games"], summary="Every game of the registry")
     async def api_games() -> list[dict[str, Any]]:
         """Name, aliases, one-line rules, theorem ids and parameters of every game."""
-        return await catalog()
+        return await site.catalog()
 
     @app.post("/api/position", tags=["play"], summary="Validate a position")
     async def api_position(req: PositionRequest) -> dict[str, Any]:
@@ -387,118 +512,41 @@ def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = 
             to_move=req.to_move,
         )
 
-    # -- pages ----------------------------------------------------------------------------
+
+def _add_pages(app: FastAPI, site: _Site) -> None:
+    """The pages: home, a game's setup, play, the teacher's sheet, results, multiplayer."""
+    templates = site.templates
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def index(request: Request) -> Response:
-        games = await catalog()
+        games = await site.catalog()
         return templates.TemplateResponse(request, "index.html", {"games": games})
-
-    def setup_context(request: Request, name: str) -> dict[str, Any]:
-        info = games_menu.info(games_menu.resolve(name))  # checked first: nothing is read
-        q = request.query_params
-        return {
-            "info": info,
-            "values": {
-                p["name"]: q.get("p." + p["name"], p["default"] or "") for p in info["params"]
-            },
-            "position": q.get("position", ""),
-            "misere": q.get("misere") in ("1", "on", "true"),
-            "first": q.get("first", "human"),
-            "strength": q.get("strength", "perfect"),
-        }
 
     @app.get("/game/{name}", response_class=HTMLResponse, include_in_schema=False)
     async def setup(request: Request, name: str) -> Response:
-        ctx = setup_context(request, name)
+        ctx = site.setup_context(request, name)
         if not ctx["position"]:
-            ctx["position"] = await run(_example_position, ctx, lim)
+            ctx["position"] = await site.run(_example_position, ctx, site.lim)
         return templates.TemplateResponse(request, "setup.html", ctx)
 
     @app.get("/play", response_class=HTMLResponse, include_in_schema=False)
     async def play(request: Request) -> Response:
-        q = request.query_params
-        name = q.get("game", "")
-        if not name:
-            raise nimlab.UnknownGameError("choose a game: /play?game=nim&position=3+4+5")
-        ctx = setup_context(request, name)
-        canonical = ctx["info"]["name"]
-        params = {k[2:]: v for k, v in q.multi_items() if k.startswith("p.")}
-
-        def work() -> dict[str, Any]:
-            g = service.build_game(canonical, params)
-            pos = service.read_position(g, ctx["position"], lim)
-            return {**service.state(g, pos, lim), "params": {k: v for k, v in params.items() if v}}
-
-        try:
-            init = await run(work)
-        except nimlab.NimlabError as e:
-            ctx["error"] = _first_line(str(e))
-            return templates.TemplateResponse(request, "setup.html", ctx, status_code=400)
-        if ctx["first"] not in ("human", "computer") or ctx["strength"] not in service.STRENGTHS:
-            ctx["error"] = "first must be human or computer; strength perfect, random or mixed"
-            return templates.TemplateResponse(request, "setup.html", ctx, status_code=400)
-        init.update(
-            name=ctx["info"]["name"],
-            misere=ctx["misere"],
-            first=ctx["first"],
-            strength=ctx["strength"],
-        )
-        return templates.TemplateResponse(
-            request, "play.html", {**ctx, "init": init, "two_heaps": _two_heaps(init)}
-        )
+        return await site.play_page(request)
 
     @app.get("/teacher", response_class=HTMLResponse, include_in_schema=False)
     async def teacher(request: Request) -> Response:
         """A printable sheet: positions chosen P or N at a difficulty, answers at the end."""
-        q = request.query_params
-        games = await catalog()
-        form = {
-            "game": q.get("game", ""),
-            "outcome": q.get("outcome", "N"),
-            "difficulty": q.get("difficulty", "easy"),
-            "count": q.get("count", "8"),
-            "misere": q.get("misere") in ("1", "on", "true"),
-            "answers": q.get("answers", "1") in ("1", "on", "true"),
-        }
-        ctx: dict[str, Any] = {"games": games, "form": form, "sheet": None, "info": None}
-        if form["game"]:
-            ctx["info"] = setup_context(request, str(form["game"]))["info"]
-            canonical = ctx["info"]["name"]
-            params = {k[2:]: v for k, v in q.multi_items() if k.startswith("p.") and v}
-            ctx["params"] = params
-
-            def work() -> dict[str, Any]:
-                try:
-                    count = int(str(form["count"]))
-                except ValueError:
-                    raise service.WebInputError("the number of positions is a number") from None
-                g = service.build_game(canonical, params)
-                return teacher_view.sheet(
-                    g,
-                    str(form["outcome"]),
-                    str(form["difficulty"]),
-                    count,
-                    bool(form["misere"]),
-                    lim,
-                )
-
-            try:
-                ctx["sheet"] = await run(work)
-            except nimlab.NimlabError as e:
-                ctx["error"] = _first_line(str(e))
-                return templates.TemplateResponse(request, "teacher.html", ctx, status_code=400)
-        return templates.TemplateResponse(request, "teacher.html", ctx)
+        return await site.teacher_page(request)
 
     @app.get("/theorem/{tid}", response_class=HTMLResponse, include_in_schema=False)
     async def theorem_page(request: Request, tid: str) -> Response:
         """A result of the papers: its statement, paper and status."""
-        info = await run(teacher_view.theorem_info, tid)
+        info = await site.run(teacher_view.theorem_info, tid)
         return templates.TemplateResponse(request, "theorem.html", {"t": info})
 
     @app.get("/multiplayer", response_class=HTMLResponse, include_in_schema=False)
     async def multiplayer_page(request: Request) -> Response:
-        games = await catalog()
+        games = await site.catalog()
         return templates.TemplateResponse(request, "multiplayer.html", {"games": games})
 
     @app.get("/api", response_class=HTMLResponse, include_in_schema=False)
@@ -511,9 +559,6 @@ def create_app(limits: Limits | None = None, *, menu: service.GameMenu | None = 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
         return FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")
-
-    app.add_middleware(BodyLimit, max_bytes=lim.max_body_bytes)
-    return app
 
 
 def _markup(text: object) -> Markup:

@@ -294,6 +294,24 @@ def tail(x):
 
 
 @njit(cache=True)
+def msum(m, *hs):
+    top = 0
+    for x in hs:
+        top = max(top, x)
+    out = 0
+    place = 1
+    col = 0
+    while (top >> col) > 0:
+        s = 0
+        for x in hs:
+            s += (x >> col) & 1
+        out += (s % m) * place
+        place *= m
+        col += 1
+    return out
+
+
+@njit(cache=True)
 def isqrt(x):
     r = np.int64(np.sqrt(np.float64(x)))
     while r * r > x:
@@ -563,6 +581,18 @@ def _compile_numpy(tree: ast.expr, n_heaps: int, consts: Mapping[str, int]) -> C
         r += (r + 1) * (r + 1) <= v
         return r
 
+    def np_msum(m: Any, *vs: Any) -> Any:
+        arrays = [np.asarray(v, dtype=np.int64) for v in vs]
+        if any(np.any(v < 0) for v in arrays):
+            raise InvalidParameterError("msum is defined for heaps >= 0")
+        top = max((int(v.max()) for v in arrays if v.size), default=0).bit_length()
+        out = np.zeros(np.broadcast_shapes(*(v.shape for v in arrays)), dtype=np.int64)
+        place = 1
+        for col in range(top):
+            out += (sum((v >> col) & 1 for v in arrays) % int(m)) * place
+            place *= int(m)
+        return out
+
     def np_min(*vs: Any) -> Any:
         out = vs[0]
         for v in vs[1:]:
@@ -584,6 +614,7 @@ def _compile_numpy(tree: ast.expr, n_heaps: int, consts: Mapping[str, int]) -> C
         "_np_v2": np_v2,
         "_np_tail": np_tail,
         "_np_isqrt": np_isqrt,
+        "_np_msum": np_msum,
         "_np_min": np_min,
         "_np_max": np_max,
         **consts,
@@ -596,6 +627,16 @@ def _compile_numpy(tree: ast.expr, n_heaps: int, consts: Mapping[str, int]) -> C
         return np.broadcast_to(np.asarray(out, dtype=np.int64), np.shape(heaps[0]))
 
     return fn
+
+
+def _msum_interval(rr: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """Bounds of ``msum(m, ...)`` for a constant modulus m >= 2 and heaps >= 0, or None."""
+    (m, m_hi), heaps = rr[0], rr[1:]
+    if m != m_hi or m < 2 or any(lo < 0 for lo, _ in heaps):
+        return None
+    top = max((hi for _, hi in heaps), default=0).bit_length()
+    hi = m**top - 1
+    return None if hi >= _LIMIT else (0, hi)
 
 
 def _interval(
@@ -646,6 +687,8 @@ def _interval(
                 if (scalar and rr[0][0] < 0) or rr[0][1] >= 1 << 52:
                     return None
                 return (0, math.isqrt(max(rr[0][1], 0)))
+            if n.func.id == "msum":
+                return _msum_interval(rr)
             if n.func.id == "min":
                 return (min(r[0] for r in rr), min(r[1] for r in rr))
             if n.func.id == "max":

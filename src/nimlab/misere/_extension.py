@@ -64,21 +64,26 @@ class Interpolation:
         least: list[list[int]] = [[] for _ in range(size)]
         # (class of a sum, its option classes); the empty sum is not recorded
         stack = [(0, 0)]
-        images: dict[tuple[int, int], int] = {}
+        images: dict[int, list[int]] = {}
+        gens = [g for g, _ in letters]
+        opts = [_bits(gmask) for _, gmask in letters]
         while stack:
             x, tmask = stack.pop()
             row = mul[x]
-            tb = _bits(tmask)
-            self.spend(len(letters) * (1 + len(tb)))
-            for g, gmask in letters:
-                key = (tmask, g)
-                img = images.get(key)
-                if img is None:
-                    img = 0
-                    for t in tb:
-                        img |= 1 << mul[t][g]
-                    images[key] = img
-                for t in _bits(gmask):
+            imgs = images.get(tmask)
+            if imgs is None:
+                tb = _bits(tmask)
+                self.spend(len(letters) * (1 + len(tb)))
+                imgs = [0] * len(gens)
+                for t in tb:
+                    trow = mul[t]
+                    for k, g in enumerate(gens):
+                        imgs[k] |= 1 << trow[g]
+                images[tmask] = imgs
+            self.spend(len(letters))
+            for k, g in enumerate(gens):
+                img = imgs[k]
+                for t in opts[k]:
                     img |= 1 << row[t]
                 y = row[g]
                 chain = least[y]
@@ -103,6 +108,17 @@ class Interpolation:
                     got |= 1 << y
             self.meximal[x] = got
         return got
+
+    def possible(self, options: int) -> list[int]:
+        """The elements a heap whose option classes are *options* (bit mask) can equal:
+        of its outcome, and mex-compatible with all its options (both necessary: a
+        P-position ``x·z`` of a sum with that heap has no option ``t·z`` in P)."""
+        want_p = not any(self.is_p[t] for t in _bits(options))
+        return [
+            x
+            for x in range(len(self.mul))
+            if self.is_p[x] == want_p and options & ~self._meximal(x) == 0
+        ]
 
     def element(self, options: int) -> int | None:
         """The class a heap whose option classes are *options* (bit mask) is equal to, or

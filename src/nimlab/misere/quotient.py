@@ -156,6 +156,45 @@ class _Quotient:
         return x
 
 
+def _refine(
+    d: Sequence[Sequence[int]], is_p: Sequence[bool], order: list[int], size: int
+) -> list[int]:
+    """Block of each state of *order* (reached states) in the coarsest partition that
+    separates P from N and is stable under every letter (Moore's refinement)."""
+    import numpy as np
+
+    nl = len(d[0]) if d else 0
+    ordr = np.array(order, dtype=np.int64)
+    pos = np.full(size, -1, dtype=np.int64)
+    pos[ordr] = np.arange(len(order), dtype=np.int64)
+    dp = pos[np.array(d, dtype=np.int64).reshape(size, nl)[ordr]]
+    block = np.array([is_p[x] for x in order], dtype=np.int64)
+    nblocks = len(np.unique(block))
+    while True:
+        _spend(len(order) * (nl + 1))
+        sig = np.column_stack([block, block[dp]])
+        _, inv = np.unique(sig, axis=0, return_inverse=True)
+        new = inv.reshape(-1).astype(np.int64)
+        count = int(new.max()) + 1 if len(new) else 0
+        if count == nblocks:
+            break
+        block, nblocks = new, count
+    return [int(b) for b in block]
+
+
+def _word_to(
+    parent: dict[tuple[int, int], tuple[tuple[int, int], int] | None], pair: tuple[int, int]
+) -> list[int]:
+    """The letters of the sum that reached *pair* (following *parent* to the start)."""
+    word: list[int] = []
+    node = parent[pair]
+    while node is not None:
+        cur, li = node
+        word.append(li)
+        node = parent[cur]
+    return word
+
+
 def _word_key(word: Word) -> tuple[int, int]:
     return (sum(word), -len(word))
 
@@ -267,31 +306,161 @@ class _Automaton:
     def least_failure(self, weights: Sequence[int], max_pairs: int) -> list[int] | None:
         """Like :meth:`verify`, but the failing sum returned is one of least weight.
 
-        The pairs are explored in order of the weight of the sums reaching them (the sum
-        of the letters' *weights*, Dijkstra's order), so the first failing pair popped
-        carries a failing sum of least weight. When every option of a sum weighs less
-        than the sum (weights are birthdays), all sums lighter than a least failure are
-        right, so its options are, and its true outcome is the opposite of the one this
-        automaton gives it: a least failure is a counterexample to learn from.
+        The failures are of two kinds (as in Siegel's MisereSolver). A *P-failure* is a
+        P-state with an option in P: the sum ``X + h`` for a state ``x``, a heap ``h``
+        with ``x·h`` in P and an option ``h'`` with ``x·h'`` in P; the lightest one is
+        the least sum of ``x`` plus ``h``, found by a loop over states and letters. An
+        *N-failure* is an N-state whose options miss P: the pairs (state, option states)
+        are explored in order of the weight of the sums reaching them (the sum of the
+        letters' *weights*, Dijkstra's order) up to the lightest P-failure; a pair whose
+        option states contain those of a pair of its state already explored is dropped
+        (every sum reached from it has a superset of the options, which cannot miss P
+        where the smaller set does not). When every option of a sum weighs less than the
+        sum (weights are birthdays), all sums lighter than a least failure are right, so
+        its options are, and its true outcome is the opposite of the one this automaton
+        gives it: a least failure is a counterexample to learn from.
         """
-        d, is_p, opts = self.delta, self.is_p, self.opts
-        pmask = 0
-        for x, pp in enumerate(is_p):
-            if pp:
-                pmask |= 1 << x
-        nl = len(self.letters)
-        letters = range(nl)
-        # added[x][li]: the states of the options heap li brings to a sum in state x
-        _spend(len(d) * sum(len(o) + sum(len(w) for w in o) for o in opts))
-        added = [
-            [sum({1 << self.apply(x, o) for o in opts[li]}) for li in letters]
-            for x in range(len(d))
-        ]
-        # an option state t below another a (every sum taking t to P takes a to P) adds
-        # nothing to "some option is P" now or after any heaps: sets of option states
-        # are kept to their maximal elements
-        strictly_above = self.dominators() if len(d) <= _MAX_DOMINATION else [0] * len(d)
+        if self.is_p[self.start]:
+            return []  # the empty sum is a misère N-position
+        added = self._added()
+        best = self._least_p_failure(weights, added)
+        return self._least_n_failure(weights, added, max_pairs, best)
 
+    def _added(self) -> list[list[int]]:
+        """``added[x][li]``: the states of the options heap li brings to a sum in state x."""
+        d, opts = self.delta, self.opts
+        _spend(len(d) * sum(len(o) + sum(len(w) for w in o) for o in opts))
+        out = []
+        for x in range(len(d)):
+            row = []
+            for olist in opts:
+                m = 0
+                for o in olist:
+                    y = x
+                    for li in o:
+                        y = d[y][li]
+                    m |= 1 << y
+                row.append(m)
+            out.append(row)
+        return out
+
+    def _least_sums(self, weights: Sequence[int]) -> tuple[list[int], list[tuple[int, int]]]:
+        """Least weight of a sum reaching each state, and (previous state, letter)."""
+        d = self.delta
+        nl = len(self.letters)
+        inf = 1 << 62
+        dist = [inf] * len(d)
+        back = [(-1, -1)] * len(d)
+        dist[self.start] = 0
+        hq = [(0, self.start)]
+        _spend(len(d) * nl)
+        while hq:
+            wt, x = heapq.heappop(hq)
+            if wt > dist[x]:
+                continue
+            row = d[x]
+            for li in range(nl):
+                y, w2 = row[li], wt + weights[li]
+                if w2 < dist[y]:
+                    dist[y] = w2
+                    back[y] = (x, li)
+                    heapq.heappush(hq, (w2, y))
+        return dist, back
+
+    def _least_p_failure(
+        self, weights: Sequence[int], added: list[list[int]]
+    ) -> tuple[int, list[int]] | None:
+        """The lightest P-state with an option in P: (weight, sum), or None."""
+        d, is_p = self.delta, self.is_p
+        pmask = sum(1 << x for x, pp in enumerate(is_p) if pp)
+        dist, back = self._least_sums(weights)
+        best: tuple[int, int, int] | None = None
+        for x in range(len(d)):
+            if dist[x] >= 1 << 62:
+                continue
+            row, add = d[x], added[x]
+            for li, y in enumerate(row):
+                if is_p[y] and add[li] & pmask:
+                    w = dist[x] + weights[li]
+                    if best is None or w < best[0]:
+                        best = (w, x, li)
+        if best is None:
+            return None
+        word = [best[2]]
+        x = best[1]
+        while x != self.start:
+            x, li = back[x]
+            word.append(li)
+        return best[0], word
+
+    def _least_n_failure(
+        self,
+        weights: Sequence[int],
+        added: list[list[int]],
+        max_pairs: int,
+        bound: tuple[int, list[int]] | None,
+    ) -> list[int] | None:
+        """The lightest N-failure lighter than *bound* (a P-failure), else *bound*'s sum."""
+        d, is_p = self.delta, self.is_p
+        pmask = sum(1 << x for x, pp in enumerate(is_p) if pp)
+        # letters acting alike on the states and on the option states: the lightest one
+        lightest: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        for li in range(len(self.letters)):
+            key = (tuple(row[li] for row in d), tuple(row[li] for row in added))
+            if key not in lightest or weights[li] < weights[lightest[key]]:
+                lightest[key] = li
+        use = sorted(lightest.values())
+        nl = len(use)
+        prune, image = self._option_sets(use)
+        limit = bound[0] if bound is not None else 1 << 62
+        start = (self.start, 0)
+        parent: dict[tuple[int, int], tuple[tuple[int, int], int] | None] = {start: None}
+        dist: dict[tuple[int, int], int] = {start: 0}
+        least: list[list[int]] = [[] for _ in d]
+        hq: list[tuple[int, int, tuple[int, int]]] = [(0, 0, start)]
+        tick = 0
+        while hq:
+            wt, _, pair = heapq.heappop(hq)
+            if wt >= limit:
+                break
+            x, tmask = pair
+            chain = least[x]
+            if dist[pair] < wt or any(old & tmask == old for old in chain):
+                continue
+            _spend(len(chain) + nl)
+            chain[:] = [old for old in chain if old & tmask != tmask]
+            chain.append(tmask)
+            if tmask and not is_p[x] and not tmask & pmask:
+                return _word_to(parent, pair)
+            img, row, add = image(tmask), d[x], added[x]
+            for k, li in enumerate(use):
+                nxt = (row[li], prune(add[li] | img[k]))
+                w2 = wt + weights[li]
+                old = dist.get(nxt)
+                if old is None or w2 < old:
+                    if old is None and len(dist) >= max_pairs:
+                        raise QuotientTooLargeError(
+                            "misère quotient: the proof of a candidate visits more than "
+                            f"{max_pairs:,} (class, option classes) pairs; raise max_pairs or "
+                            "lower the heap bound"
+                        )
+                    dist[nxt] = w2
+                    parent[nxt] = (pair, li)
+                    tick += 1
+                    heapq.heappush(hq, (w2, tick, nxt))
+        return None if bound is None else bound[1]
+
+    def _option_sets(
+        self, use: list[int]
+    ) -> tuple[Callable[[int], int], Callable[[int], list[int]]]:
+        """``prune`` (a set of option states kept to its undominated states) and ``image``
+        (a set's images under each letter), both memoised.
+
+        An option state t below another a (every sum taking t to P takes a to P) adds
+        nothing to "some option is P" now or after any heaps.
+        """
+        d = self.delta
+        strictly_above = self.dominators() if len(d) <= _MAX_DOMINATION else [0] * len(d)
         pruned: dict[int, int] = {}
 
         def prune(tmask: int) -> int:
@@ -306,7 +475,7 @@ class _Automaton:
                 pruned[tmask] = out
             return out
 
-        # images of (pruned) option-state sets under each letter, memoised per set
+        nl = len(use)
         images: dict[int, list[int]] = {0: [0] * nl}
 
         def image(tmask: int) -> list[int]:
@@ -319,51 +488,12 @@ class _Automaton:
                     low = m & -m
                     row = d[low.bit_length() - 1]
                     m ^= low
-                    for li in letters:
-                        got[li] |= 1 << row[li]
+                    for k, li in enumerate(use):
+                        got[k] |= 1 << row[li]
                 images[tmask] = got
             return got
 
-        start = (self.start, 0)
-        parent: dict[tuple[int, int], tuple[tuple[int, int], int] | None] = {start: None}
-        dist: dict[tuple[int, int], int] = {start: 0}
-        done: set[tuple[int, int]] = set()
-        hq: list[tuple[int, int, tuple[int, int]]] = [(0, 0, start)]
-        tick = 0
-        while hq:
-            wt, _, pair = heapq.heappop(hq)
-            if pair in done:
-                continue
-            done.add(pair)
-            x, tmask = pair
-            if is_p[x] != (tmask != 0 and not (tmask & pmask)):
-                word: list[int] = []
-                node = parent[pair]
-                while node is not None:
-                    cur, l2 = node
-                    word.append(l2)
-                    node = parent[cur]
-                return word
-            img = image(tmask)
-            row = d[x]
-            add = added[x]
-            _spend(nl)
-            for li in letters:
-                nxt = (row[li], prune(add[li] | img[li]))
-                w2 = wt + weights[li]
-                old = dist.get(nxt)
-                if old is None or w2 < old:
-                    if old is None and len(dist) >= max_pairs:
-                        raise QuotientTooLargeError(
-                            "misère quotient: the proof of a candidate visits more than "
-                            f"{max_pairs:,} (class, option classes) pairs; raise max_pairs or "
-                            "lower the heap bound"
-                        )
-                    dist[nxt] = w2
-                    parent[nxt] = (pair, li)
-                    tick += 1
-                    heapq.heappush(hq, (w2, tick, nxt))
-        return None
+        return prune, image
 
     def dominators(self) -> list[int]:
         """For each state t, the states a != t with "t·w is P implies a·w is P" for all w.
@@ -375,12 +505,13 @@ class _Automaton:
 
         n = len(self.delta)
         dm = np.array(self.delta, dtype=np.int64).reshape(n, len(self.letters))
+        dm = np.unique(dm, axis=1)  # letters acting alike: one of them is enough
         p = np.array(self.is_p, dtype=bool)
         rel = ~p[:, None] | p[None, :]
         while True:
             _spend(n * n * len(self.letters) // 16 + 1)
             new = rel.copy()
-            for li in range(len(self.letters)):
+            for li in range(dm.shape[1]):
                 col = dm[:, li]
                 new &= rel[np.ix_(col, col)]
             if np.array_equal(new, rel):
@@ -421,18 +552,8 @@ class _Automaton:
                 if not reach[y]:
                     reach[y] = True
                     order.append(y)
-        block = {x: int(self.is_p[x]) for x in order}
-        nblocks = len(set(block.values()))
-        while True:
-            _spend(len(order) * (nl + 1))
-            sig: dict[tuple[int, ...], int] = {}
-            new = {}
-            for x in order:
-                key = (block[x], *(block[d[x][li]] for li in range(nl)))
-                new[x] = sig.setdefault(key, len(sig))
-            if len(sig) == nblocks:
-                break
-            block, nblocks = new, len(sig)
+        blocks = _refine(d, self.is_p, order, size)
+        block = dict(zip(order, blocks, strict=True))
         ids: dict[int, int] = {}
         for x in order:
             ids.setdefault(block[x], len(ids))
@@ -537,15 +658,13 @@ def _build(
             if checkpoint is not None:
                 checkpoint(q)
             continue
+        possible = quick.possible(tmask)
         quick = None  # rebuilt with the sums of this heap (more least sets) at the next
-        want_p = not any(q.is_p[t] for t in tn)
         letters = [h for h in range(1, n + 1) if q.heap_opts[h]]
         lidx = {h: i for i, h in enumerate(letters)}
         lopts = [[tuple(lidx[v] for v in w) for w in q.heap_opts[h]] for h in letters]
         found = None
-        for x in range(q.size):
-            if q.is_p[x] != want_p:
-                continue
+        for x in possible:
             phi = [*q.phi, x]
             delta = [[row[phi[h]] for h in letters] for row in q.mul]
             if _Automaton(delta, q.is_p, letters, lopts).verify(max_pairs, shared) is None:
@@ -778,24 +897,35 @@ def _p_from_least_sums(
                 heapq.heappush(hq, (tot + weights[li], neg - 1, (*w, li), y))
     is_p = [False] * n
     _spend(n * nl)
+    # (state of the rest of a sum, letter) -> 0: no option, 1: options, none P, 2: a P option
+    seen: dict[tuple[int, int], int] = {}
     for x in order:
         w = tuple(sorted(least[x] or ()))
-        _spend(sum(len(lopts[li]) * (len(w) + 1) for li in set(w)))
         any_opt = False
         p_here = True
         for k, li in enumerate(w):
             if k and w[k - 1] == li:
                 continue
-            rest = w[:k] + w[k + 1 :]
-            for o in lopts[li]:
-                any_opt = True
-                y = 0
-                for v in sorted(rest + o):
-                    y = delta[y][v]
-                if is_p[y]:
-                    p_here = False
-                    break
-            if not p_here:
+            rest = 0  # the automaton is commutative: the order of the letters is free
+            for v in w[:k] + w[k + 1 :]:
+                rest = delta[rest][v]
+            key = (rest, li)
+            got = seen.get(key)
+            if got is None:
+                _spend(len(lopts[li]) * (len(w) + 1))
+                got = 0
+                for o in lopts[li]:
+                    got = 1
+                    y = rest
+                    for v in o:
+                        y = delta[y][v]
+                    if is_p[y]:
+                        got = 2
+                        break
+                seen[key] = got
+            any_opt = any_opt or got > 0
+            if got == 2:
+                p_here = False
                 break
         is_p[x] = any_opt and p_here
     return is_p

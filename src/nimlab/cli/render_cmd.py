@@ -8,7 +8,7 @@ game's criterion reads.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
@@ -227,33 +227,25 @@ def table_cmd(
     g = game_from_cli(game_name, params)
     sizes = _size(size_text)
     mark = parse_highlight(highlight)
-    n = heaps
-    if n is None and len(sizes) > 1:
-        n = len(sizes)
     from nimlab.render.tables import default_heaps
 
-    n = n if n is not None else default_heaps(g)
+    n = heaps if heaps is not None else len(sizes) if len(sizes) > 1 else default_heaps(g)
     budget = memory_budget(memory_text) if memory_text is not None else None
+    grids = {
+        "--markdown": md_file,
+        "--latex": latex_file,
+        "--png": png_file,
+        "--svg": svg_file,
+        "--highlight": highlight,
+    }
     if canonical or npy_file:
         flags = {
             "--slice": slice_text is not None,
             "--json-file": json_file,
-            "--markdown": md_file,
-            "--latex": latex_file,
-            "--png": png_file,
-            "--svg": svg_file,
-            "--highlight": highlight,
+            **grids,
             "--max-cells": max_cells is not None,
         }
-        used = [flag for flag, value in flags.items() if value]
-        if not canonical or used or len(sizes) != 1:
-            from nimlab.core.errors import InvalidParameterError
-
-            what = used[0] if used else ("--npy" if not canonical else "NxM")
-            raise InvalidParameterError(
-                f"{what} does not go with a canonical table: --canonical takes one --size N "
-                "and writes --csv, --npy or --json (--npy needs --canonical)"
-            )
+        _check_canonical(canonical, sizes, [flag for flag, value in flags.items() if value])
         _canonical(g, sizes[0], n, kind, budget, csv_file, npy_file, as_json)
         return
     fixed = _slice_sizes(slice_text, n)
@@ -261,22 +253,7 @@ def table_cmd(
     if n >= 4 and fixed:
         tv = _many_heaps_slice(g, sizes, n, kind, fixed, budget, max_cells)
     elif n >= 4:
-        grids = {
-            "--markdown": md_file,
-            "--latex": latex_file,
-            "--png": png_file,
-            "--svg": svg_file,
-            "--highlight": highlight,
-        }
-        used = [flag for flag, value in grids.items() if value]
-        if used:
-            from nimlab.core.errors import InvalidParameterError
-
-            raise InvalidParameterError(
-                f"{used[0]} draws a grid of 1 to 3 heaps; a table of {n} heaps is shown as "
-                f"a summary, or written with --csv, --json or --json-file; a 2-D slice "
-                f"(--slice {','.join(['0'] * (n - 2))}) draws it as a grid"
-            )
+        _refuse_grids(n, [flag for flag, value in grids.items() if value])
         _many_heaps(g, sizes, n, kind, budget, max_cells, csv_file, as_json, json_file)
         return
     else:
@@ -285,6 +262,55 @@ def table_cmd(
         tv = table_view(
             g, size, kind=kind, heaps=n, slice_z=slice_z, progress=True, max_bytes=budget, **cells
         )
+    files = _TableFiles(csv_file, json_file, md_file, latex_file, png_file, svg_file)
+    _show_table(tv, mark, files, latex_document, image_size, as_json)
+
+
+def _refuse_grids(n: int, used: list[str]) -> None:
+    """Refuse grid outputs (*used*: those given) for a table of *n* >= 4 heaps unsliced."""
+    if used:
+        from nimlab.core.errors import InvalidParameterError
+
+        raise InvalidParameterError(
+            f"{used[0]} draws a grid of 1 to 3 heaps; a table of {n} heaps is shown as "
+            f"a summary, or written with --csv, --json or --json-file; a 2-D slice "
+            f"(--slice {','.join(['0'] * (n - 2))}) draws it as a grid"
+        )
+
+
+def _check_canonical(canonical: bool, sizes: list[int], used: list[str]) -> None:
+    """Refuse options that do not go with a canonical table (*used*: those given)."""
+    if not canonical or used or len(sizes) != 1:
+        from nimlab.core.errors import InvalidParameterError
+
+        what = used[0] if used else ("--npy" if not canonical else "NxM")
+        raise InvalidParameterError(
+            f"{what} does not go with a canonical table: --canonical takes one --size N "
+            "and writes --csv, --npy or --json (--npy needs --canonical)"
+        )
+
+
+class _TableFiles(NamedTuple):
+    """The files a table is written to (None: not asked)."""
+
+    csv: str | None
+    json: str | None
+    markdown: str | None
+    latex: str | None
+    png: str | None
+    svg: str | None
+
+
+def _show_table(
+    tv: Any,
+    mark: Any,
+    files: _TableFiles,
+    latex_document: bool,
+    image_size: str,
+    as_json: bool,
+) -> None:
+    """Write a table view to its files, as JSON on stdout, or on screen when neither."""
+    csv_file, json_file, md_file, latex_file, png_file, svg_file = files
     wrote = False
     if csv_file:
         tv.write_csv(csv_file, progress=True)

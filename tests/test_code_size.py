@@ -55,8 +55,6 @@ EXCEPTIONS: dict[str, str] = {
     "misere/quotient.py::_Automaton.least_failure": _TO_SPLIT + " (misere)",
     "misere/quotient.py::misere_quotient": _TO_SPLIT + " (misere)",
     # discovery (discovery/**)
-    "discovery/grammar.py::enumerate_terms": _TO_SPLIT + " (discovery)",
-    "discovery/propose.py::conjecture": _TO_SPLIT + " (discovery)",
     # verification/expr.py: no owner this session
     "verification/expr.py::_interval": _TO_SPLIT,
     "verification/expr.py::_interval.go": _TO_SPLIT,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -51,3 +52,32 @@ def _check_deeper(
             "run_id": res.run_id,
         },
     )
+
+
+def _check_best(
+    g: Ruleset[Any],
+    found: list[Proposal],
+    n: int,
+    checks: tuple[int, int, int],
+    misere: bool,
+    store: Any,
+    deadline: float,
+    progress: bool,
+) -> tuple[list[Proposal], list[Proposal]]:
+    """The proposals that hold and the ones refuted deeper: the first *best* exact fits of
+    *found* checked from heaps below *low* to heaps below *bound* (``checks`` is ``(low,
+    bound, best)``; a bound of 0 checks nothing), each in its share of the time left."""
+    from nimlab.discovery._table import _say
+
+    low, bound, best = checks
+    kept: list[Proposal] = []
+    refuted: list[Proposal] = []
+    checked = 0
+    for prop in found:
+        if bound and prop.exceptions == 0 and checked < best:
+            _say(progress, f"checking {prop.statement} to heaps below {bound}")
+            left = max(deadline - time.monotonic(), 1.0) / (best - checked)
+            prop = _check_deeper(g, prop, n, (low, bound), misere, store, left)
+            checked += 1
+        (refuted if prop.refuted else kept).append(prop)
+    return kept, refuted

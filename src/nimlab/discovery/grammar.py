@@ -189,82 +189,110 @@ def enumerate_terms(
     >>> [t.text for t in enumerate_terms([a, b, c], max_size=1, constants=())]
     ['a', 'b', 'c']
     """
-    seen: set[bytes] = set()
-    by_size: dict[int, list[Term]] = {}
-    out: list[Term] = []
-    done = False
-
-    def add(t: Term) -> None:
-        nonlocal done
-        if done or t.size > max_size:
-            return
-        v = t.values
-        if v.size and (int(v.max()) > _LIMIT or int(v.min()) < -_LIMIT):
-            return
-        key = v.tobytes()
-        if key in seen:
-            return
-        seen.add(key)
-        if t.size < max_size:  # the largest terms are tested, never operands: not kept
-            by_size.setdefault(t.size, []).append(t)
-            out.append(t)
-        elif keep_last:
-            out.append(t)
-        if (stop is not None and stop(t)) or len(seen) >= max_terms:
-            done = True
-
+    pool = _Pool(max_size, max_terms, stop, keep_last)
     per_heap = [
         one_heap_terms(LETTERS[i], np.asarray(h, dtype=np.int64), constants, positive)
         for i, h in enumerate(heaps)
     ]
     shape = np.asarray(heaps[0]).shape
     for c in sorted(set(constants)):
-        add(Term(str(c), np.full(shape, c, dtype=np.int64), 1))
+        pool.add(Term(str(c), np.full(shape, c, dtype=np.int64), 1))
     for size in range(1, max_size + 1):
         for terms in per_heap:
             for t in terms:
                 if t.size == size:
-                    add(t)
+                    pool.add(t)
         for t in _aggregates(per_heap):
             if t.size == size:
-                add(t)
-        # tail (and v2 where every value is positive) of the terms one size smaller
-        for t in list(by_size.get(size - 1, ())):
-            if done:
-                break
-            if int(t.values.min()) >= 0:
-                add(Term(f"tail({t.text})", np_tail(t.values), size))
-            if int(t.values.min()) >= 1:
-                add(Term(f"v2({t.text})", np_v2(t.values), size))
-        # division and remainder by a constant, shifts by a constant (before the binary
-        # operations of the same size: cheap, and the scalings of the papers)
-        for left in list(by_size.get(size - 2, ())):
-            for c in constants:
-                if done:
-                    break
-                if c >= 2:
-                    add(Term(f"{left.wrapped()} // {c}", left.values // c, size, False))
-                    add(Term(f"{left.wrapped()} % {c}", left.values % c, size, False))
-                if c >= 1:
-                    add(Term(f"{left.wrapped()} >> {c}", left.values >> c, size, False))
-        # binary operations whose operand sizes add up to size - 1
-        for left_size in range(1, size - 1):
-            right_size = size - 1 - left_size
-            lefts = list(by_size.get(left_size, ()))
-            rights = list(by_size.get(right_size, ()))
-            for op, fn, commutes in _BINARY:
-                for i, left in enumerate(lefts):
-                    if done or (deadline is not None and time.monotonic() > deadline):
-                        return out
-                    for j, right in enumerate(rights):
-                        if commutes and left_size == right_size and j < i:
-                            continue
-                        with np.errstate(over="ignore"):
-                            vals = fn(left.values, right.values)
-                        add(Term(f"{left.wrapped()} {op} {right.wrapped()}", vals, size, False))
-        if done:
+                pool.add(t)
+        _unary(pool, size, constants)
+        if not _binary(pool, size, deadline) or pool.done:
             break
-    return out
+    return pool.out
+
+
+class _Pool:
+    """The terms built so far: one per value vector, by size."""
+
+    def __init__(
+        self,
+        max_size: int,
+        max_terms: int,
+        stop: Callable[[Term], bool] | None,
+        keep_last: bool,
+    ) -> None:
+        self.max_size, self.max_terms, self.stop, self.keep_last = (
+            max_size,
+            max_terms,
+            stop,
+            keep_last,
+        )
+        self.seen: set[bytes] = set()
+        self.by_size: dict[int, list[Term]] = {}
+        self.out: list[Term] = []
+        self.done = False
+
+    def add(self, t: Term) -> None:
+        """Keep *t* unless a term with its values is known (or it is too large)."""
+        if self.done or t.size > self.max_size:
+            return
+        v = t.values
+        if v.size and (int(v.max()) > _LIMIT or int(v.min()) < -_LIMIT):
+            return
+        key = v.tobytes()
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        if t.size < self.max_size:  # the largest terms are tested, never operands: not kept
+            self.by_size.setdefault(t.size, []).append(t)
+            self.out.append(t)
+        elif self.keep_last:
+            self.out.append(t)
+        if (self.stop is not None and self.stop(t)) or len(self.seen) >= self.max_terms:
+            self.done = True
+
+
+def _unary(pool: _Pool, size: int, constants: Sequence[int]) -> None:
+    """Terms of *size* made of one smaller term: ``tail`` (and ``v2`` where every value is
+    positive) of a term one size smaller; division, remainder and shifts by a constant
+    (before the binary operations of the same size: cheap, and the scalings of the
+    papers)."""
+    for t in list(pool.by_size.get(size - 1, ())):
+        if pool.done:
+            return
+        if int(t.values.min()) >= 0:
+            pool.add(Term(f"tail({t.text})", np_tail(t.values), size))
+        if int(t.values.min()) >= 1:
+            pool.add(Term(f"v2({t.text})", np_v2(t.values), size))
+    for left in list(pool.by_size.get(size - 2, ())):
+        for c in constants:
+            if pool.done:
+                return
+            if c >= 2:
+                pool.add(Term(f"{left.wrapped()} // {c}", left.values // c, size, False))
+                pool.add(Term(f"{left.wrapped()} % {c}", left.values % c, size, False))
+            if c >= 1:
+                pool.add(Term(f"{left.wrapped()} >> {c}", left.values >> c, size, False))
+
+
+def _binary(pool: _Pool, size: int, deadline: float | None) -> bool:
+    """Binary operations whose operand sizes add up to ``size - 1``; False when the
+    enumeration must end (done, or past the deadline)."""
+    for left_size in range(1, size - 1):
+        right_size = size - 1 - left_size
+        lefts = list(pool.by_size.get(left_size, ()))
+        rights = list(pool.by_size.get(right_size, ()))
+        for op, fn, commutes in _BINARY:
+            for i, left in enumerate(lefts):
+                if pool.done or (deadline is not None and time.monotonic() > deadline):
+                    return False
+                for j, right in enumerate(rights):
+                    if commutes and left_size == right_size and j < i:
+                        continue
+                    with np.errstate(over="ignore"):
+                        vals = fn(left.values, right.values)
+                    pool.add(Term(f"{left.wrapped()} {op} {right.wrapped()}", vals, size, False))
+    return True
 
 
 def evaluate(text: str, heaps: Sequence[Array]) -> Any:

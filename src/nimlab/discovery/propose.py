@@ -34,7 +34,7 @@ from typing import Any
 from nimlab.core.errors import InvalidParameterError
 from nimlab.core.ruleset import Ruleset
 from nimlab.discovery._cases import _piecewise
-from nimlab.discovery._deeper import _check_deeper
+from nimlab.discovery._deeper import _check_best
 from nimlab.discovery._formulas import _block_scaling, _decomposition, _formulas
 from nimlab.discovery._model import KINDS, Conjectures, Proposal, _Data
 from nimlab.discovery._psets import _beatty, _p_sets
@@ -105,16 +105,7 @@ def conjecture(
     from nimlab.catalog.registry import as_game
 
     t0 = time.monotonic()
-    if kind not in KINDS:
-        raise InvalidParameterError(f"kind must be one of {', '.join(KINDS)}, got {kind!r:.40}")
-    if (
-        isinstance(time_budget, bool)
-        or not isinstance(time_budget, int | float)
-        or time_budget <= 0
-    ):
-        raise InvalidParameterError(
-            f"time_budget must be a positive number, got {time_budget!r:.40}"
-        )
+    _check_args(kind, time_budget)
     g = as_game(game)
     n = _heap_count(g, heaps)
     below = _check_below(n, _default_below(n) if below is None else below)
@@ -126,20 +117,26 @@ def conjecture(
     tried: list[str] = [f"table of {data.p.size:,} positions ({data.region})"]
     found = _search(data, kind, deadline, max_size, progress, tried)
     bound = _default_verify_bound(n, below) if verify_bound is None else verify_bound
-    kept: list[Proposal] = []
-    refuted: list[Proposal] = []
-    checked = 0
-    for prop in found:
-        if bound and prop.exceptions == 0 and checked < verify_best:
-            _say(progress, f"checking {prop.statement} to heaps below {bound}")
-            left = max(deadline - time.monotonic(), 1.0) / (verify_best - checked)
-            prop = _check_deeper(g, prop, n, (below + 1, bound), kind == "misere", store, left)
-            checked += 1
-        (refuted if prop.refuted else kept).append(prop)
+    checks = (below + 1, bound, verify_best)
+    kept, refuted = _check_best(g, found, n, checks, kind == "misere", store, deadline, progress)
     seconds = time.monotonic() - t0
     return Conjectures(
         g.label(), n, below, kind, tuple(kept), tuple(refuted), tuple(tried), seconds
     )
+
+
+def _check_args(kind: str, time_budget: Any) -> None:
+    """Refuse an unknown *kind* or a *time_budget* that is not a positive number."""
+    if kind not in KINDS:
+        raise InvalidParameterError(f"kind must be one of {', '.join(KINDS)}, got {kind!r:.40}")
+    if isinstance(time_budget, bool) or not isinstance(time_budget, int | float):
+        raise InvalidParameterError(
+            f"time_budget must be a positive number, got {time_budget!r:.40}"
+        )
+    if time_budget <= 0:
+        raise InvalidParameterError(
+            f"time_budget must be a positive number, got {time_budget!r:.40}"
+        )
 
 
 def _check_below(n: int, below: Any) -> int:

@@ -247,6 +247,22 @@ def heatmap(
         raise InvalidParameterError(
             f"cannot write a heatmap to {out.name!r}: use a .png or .svg file name"
         )
+    panels = _panels(array, kind, size, slices)
+    fig = _figure(panels, kind, size, dpi, max_display, annotate)
+    if title:
+        import textwrap
+
+        fig.suptitle(textwrap.fill(title, max(20, int(size[0] / 9.5))), fontsize=11)
+    _save(fig, out, fmt, dpi, path)
+    if fmt == "svg":
+        _fix_svg_size(out, size)
+    return out
+
+
+def _panels(
+    array: Any, kind: str, size: tuple[int, int], slices: Sequence[int] | None
+) -> list[tuple[npt.NDArray[Any], str | None]]:
+    """The checked panels of a heatmap: the table (1-D as one row), or slices of a 3-D one."""
     if kind not in ("grundy", "outcome", "misere"):
         raise InvalidParameterError(f"unknown table kind {kind!r}")
     w, h = size
@@ -268,7 +284,19 @@ def heatmap(
         panels: list[tuple[npt.NDArray[Any], str | None]] = [(a[:, :, z], f"z = {z}") for z in zs]
     else:
         panels = [(a, None)]
+    return panels
 
+
+def _figure(
+    panels: list[tuple[npt.NDArray[Any], str | None]],
+    kind: str,
+    size: tuple[int, int],
+    dpi: int,
+    max_display: int | None,
+    annotate: bool | None,
+) -> Any:
+    """The figure of the panels side by side, with its legend."""
+    w, h = size
     from matplotlib.figure import Figure
 
     vmax = int(max(int(p.max()) for p, _ in panels)) if kind == "grundy" else 1
@@ -284,10 +312,11 @@ def heatmap(
     for ax in axes[n:]:
         ax.set_visible(False)
     _legend(fig, axes[:n], lut, kind)
-    if title:
-        import textwrap
+    return fig
 
-        fig.suptitle(textwrap.fill(title, max(20, int(w / 9.5))), fontsize=11)
+
+def _save(fig: Any, out: Path, fmt: str, dpi: int, path: str | Path) -> None:
+    """Write the figure (SVG: text kept as text, reproducible ids)."""
     import matplotlib
 
     # SVG: keep text as text (searchable, smaller) and ids reproducible
@@ -298,9 +327,6 @@ def heatmap(
             from nimlab.core.errors import OutputPathError
 
             raise OutputPathError(f"cannot write the heatmap to {path}: {exc.strerror}") from None
-    if fmt == "svg":
-        _fix_svg_size(out, size)
-    return out
 
 
 def _even(n: int, k: int) -> list[int]:

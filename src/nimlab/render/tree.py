@@ -45,7 +45,7 @@ import html
 import json
 import shutil
 import subprocess
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -600,21 +600,8 @@ def game_tree(
     if max_nodes < 1:
         raise InvalidParameterError(f"max_nodes must be >= 1, got {max_nodes}")
     root = g.validate(position)
-    explored = _explore(g, root, depth, max_nodes)
+    kids, level = _explored(g, root, depth, dag, max_nodes)
     name = g.label()
-    if isinstance(explored, int):
-        raise _too_large(g, root, depth, dag, max_nodes, explored)
-    kids, level = explored
-    if depth is None:
-        cycle = _cycle(kids, root)
-        if cycle is not None:
-            from nimlab.engine.search import loopy_error
-
-            raise loopy_error(g, cycle)
-    if not dag:
-        counts = _tree_counts(kids, root, depth, max_nodes)
-        if counts[-1] > max_nodes:
-            raise _too_large(g, root, depth, dag, max_nodes, None, counts, len(level))
 
     solver = nimlab.Solver(g, GRUNDY_BUDGET)
     values: dict[Hashable, int | None] = {}
@@ -630,22 +617,67 @@ def game_tree(
     def cut(p: Hashable, d: int) -> bool:
         return depth is not None and d >= depth and bool(_options(g, p))
 
+    if dag:
+        nodes, edges = _dag_nodes(kids, level, root, value, cut)
+        return GameTree(name, root, nodes, edges, True, depth)
+    nodes, edges = _tree_nodes(kids, root, depth, value, cut)
+    return GameTree(name, root, nodes, _sorted_edges(edges), False, depth)
+
+
+def _explored(
+    g: Ruleset[Any], root: Hashable, depth: int | None, dag: bool, max_nodes: int
+) -> tuple[dict[Hashable, list[Hashable]], dict[Hashable, int]]:
+    """The positions of the drawing (:func:`_explore`), refused when there are more
+    than *max_nodes* nodes or a line of play never ends."""
+    explored = _explore(g, root, depth, max_nodes)
+    if isinstance(explored, int):
+        raise _too_large(g, root, depth, dag, max_nodes, explored)
+    kids, level = explored
+    if depth is None:
+        cycle = _cycle(kids, root)
+        if cycle is not None:
+            from nimlab.engine.search import loopy_error
+
+            raise loopy_error(g, cycle)
+    if not dag:
+        counts = _tree_counts(kids, root, depth, max_nodes)
+        if counts[-1] > max_nodes:
+            raise _too_large(g, root, depth, dag, max_nodes, None, counts, len(level))
+    return kids, level
+
+
+def _dag_nodes(
+    kids: dict[Hashable, list[Hashable]],
+    level: dict[Hashable, int],
+    root: Hashable,
+    value: Callable[[Hashable], int | None],
+    cut: Callable[[Hashable, int], bool],
+) -> tuple[list[TreeNode], list[tuple[int, int]]]:
+    """Every reachable position once, at the length of its longest line from the root."""
     nodes: list[TreeNode] = []
     edges: list[tuple[int, int]] = []
-    if dag:
-        order = _topological(kids, root)
-        ids = {p: i for i, p in enumerate(order)}
-        longest = dict.fromkeys(order, 0)
-        for p in order:
-            for c in kids.get(p, ()):
-                longest[c] = max(longest[c], longest[p] + 1)
-        for p in order:
-            nodes.append(
-                TreeNode(ids[p], p, value(p), longest[p], p not in kids and cut(p, level[p]))
-            )
-            edges += [(ids[p], ids[c]) for c in kids.get(p, ())]
-        return GameTree(name, root, nodes, edges, True, depth)
+    order = _topological(kids, root)
+    ids = {p: i for i, p in enumerate(order)}
+    longest = dict.fromkeys(order, 0)
+    for p in order:
+        for c in kids.get(p, ()):
+            longest[c] = max(longest[c], longest[p] + 1)
+    for p in order:
+        nodes.append(TreeNode(ids[p], p, value(p), longest[p], p not in kids and cut(p, level[p])))
+        edges += [(ids[p], ids[c]) for c in kids.get(p, ())]
+    return nodes, edges
 
+
+def _tree_nodes(
+    kids: dict[Hashable, list[Hashable]],
+    root: Hashable,
+    depth: int | None,
+    value: Callable[[Hashable], int | None],
+    cut: Callable[[Hashable, int], bool],
+) -> tuple[list[TreeNode], list[tuple[int, int]]]:
+    """Every line of play: a node per position reached, depth first."""
+    nodes: list[TreeNode] = []
+    edges: list[tuple[int, int]] = []
     stack: list[tuple[Hashable, int, int | None]] = [(root, 0, None)]
     while stack:
         p, d, parent = stack.pop()
@@ -656,7 +688,7 @@ def game_tree(
             edges.append((parent, nid))
         if expanded:
             stack += [(c, d + 1, nid) for c in reversed(kids.get(p, []))]
-    return GameTree(name, root, nodes, _sorted_edges(edges), False, depth)
+    return nodes, edges
 
 
 def _sorted_edges(edges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -50,10 +50,6 @@ EXCEPTIONS: dict[str, str] = {
     "planner.py::_value_plan": _TO_SPLIT + " (fresh)",
     "planner.py::plan": _TO_SPLIT + " (fresh)",
     "engine/tables.py::table": _TO_SPLIT + " (fresh)",
-    # misere (misere/quotient.py)
-    "misere/quotient.py": _TO_SPLIT + " (misere)",
-    "misere/quotient.py::_Automaton.least_failure": _TO_SPLIT + " (misere)",
-    "misere/quotient.py::misere_quotient": _TO_SPLIT + " (misere)",
     # discovery (discovery/**)
     # verification/expr.py: no owner this session
     "verification/expr.py::_interval": _TO_SPLIT,

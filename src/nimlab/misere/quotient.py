@@ -40,28 +40,38 @@ Combin. Theory Ser. A 115 (2008) 593–622.
 
 from __future__ import annotations
 
-import contextvars
-import heapq
-import itertools
-import json
 import os
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from nimlab._progress import Progress
 from nimlab.core.errors import (
     InvalidParameterError,
     InvalidPositionError,
-    NimlabError,
-    SearchTooLargeError,
     WorkTooLargeError,
 )
 from nimlab.core.results import Outcome
 from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.misere._automaton import _Automaton
+from nimlab.misere._candidates import _birthdays, _extend
+from nimlab.misere._checkpoint import (
+    _checkpoint_path,
+    _load_checkpoint,
+    _reporter,
+    _save_checkpoint,
+)
 from nimlab.misere._extension import Interpolation
+from nimlab.misere._work import (
+    _WORK,
+    QuotientNotFoundError,
+    QuotientTooLargeError,
+    Word,
+    _heap_option_words,
+    _Quotient,
+    _spend,
+    _Work,
+)
 
 __all__ = [
     "MisereQuotient",
@@ -80,536 +90,7 @@ DEFAULT_HEAP_BUDGET = 256
 #: states built or compared), all heaps together: about a minute of work in pure
 #: Python; Dawson's Kayles to heap 30 takes about 210 million.
 DEFAULT_MAX_WORK = 500_000_000
-_MAX_DOMINATION = 4000  # states: the domination relation is a states x states boolean matrix
 _NAMES = "abcdefghijklmnopqrstuvwxyz"
-
-
-class QuotientTooLargeError(SearchTooLargeError):
-    """The misère quotient (or the proof of a candidate) outgrows its budget."""
-
-
-class QuotientNotFoundError(NimlabError, RuntimeError):
-    """No candidate of the forms nimlab tries passes the proof at some heap."""
-
-
-Word = tuple[int, ...]
-
-
-class _Work:
-    """The steps of work of one quotient computation, against its budget ``max_work``.
-
-    Every costly part (the proofs of candidates, building, minimising and comparing
-    candidates) spends its steps here before or while it does them, so a game whose heaps
-    have very many options stops within its budget instead of running for hours inside
-    the other budgets (each of which bounds one proof, not the whole run).
-    """
-
-    def __init__(self, budget: int, tick: Callable[[], None] | None = None) -> None:
-        self.budget = budget
-        self.spent = 0
-        self.heap = 0
-        self.tick = tick
-        self.next_tick = 1 << 20
-
-    def spend(self, steps: int) -> None:
-        self.spent += steps
-        if self.spent > self.budget:
-            raise QuotientTooLargeError(
-                f"misère quotient: at heap {self.heap:,} the computation needs more than "
-                f"its budget of {self.budget:,} steps (the heaps of this game have very "
-                "many options); raise max_work (CLI: --max-work N) or lower the heap bound"
-            )
-        if self.tick is not None and self.spent >= self.next_tick:
-            self.next_tick = self.spent + (1 << 20)
-            self.tick()
-
-
-_WORK: contextvars.ContextVar[_Work | None] = contextvars.ContextVar("nimlab_quotient_work")
-
-
-def _spend(steps: int) -> None:
-    """Spend *steps* of the running computation's work budget (none outside one)."""
-    work = _WORK.get(None)
-    if work is not None:
-        work.spend(steps)
-
-
-@dataclass
-class _Quotient:
-    """A verified, reduced quotient of the heaps 0..n (internal working form)."""
-
-    mul: list[list[int]]
-    is_p: list[bool]
-    phi: list[int]  # heap -> element
-    heap_opts: list[list[Word]]  # heap -> option words (heaps with options only)
-    rep: list[Word] = field(default_factory=list)  # element -> least representative sum
-    gens: list[int] = field(default_factory=list)  # heaps introducing a generator
-
-    @property
-    def size(self) -> int:
-        return len(self.mul)
-
-    def elem(self, word: Iterable[int]) -> int:
-        x = 0
-        for h in word:
-            x = self.mul[x][self.phi[h]]
-        return x
-
-
-def _refine(
-    d: Sequence[Sequence[int]], is_p: Sequence[bool], order: list[int], size: int
-) -> list[int]:
-    """Block of each state of *order* (reached states) in the coarsest partition that
-    separates P from N and is stable under every letter (Moore's refinement)."""
-    import numpy as np
-
-    nl = len(d[0]) if d else 0
-    ordr = np.array(order, dtype=np.int64)
-    pos = np.full(size, -1, dtype=np.int64)
-    pos[ordr] = np.arange(len(order), dtype=np.int64)
-    dp = pos[np.array(d, dtype=np.int64).reshape(size, nl)[ordr]]
-    block = np.array([is_p[x] for x in order], dtype=np.int64)
-    nblocks = len(np.unique(block))
-    while True:
-        _spend(len(order) * (nl + 1))
-        sig = np.column_stack([block, block[dp]])
-        _, inv = np.unique(sig, axis=0, return_inverse=True)
-        new = inv.reshape(-1).astype(np.int64)
-        count = int(new.max()) + 1 if len(new) else 0
-        if count == nblocks:
-            break
-        block, nblocks = new, count
-    return [int(b) for b in block]
-
-
-def _word_to(
-    parent: dict[tuple[int, int], tuple[tuple[int, int], int] | None], pair: tuple[int, int]
-) -> list[int]:
-    """The letters of the sum that reached *pair* (following *parent* to the start)."""
-    word: list[int] = []
-    node = parent[pair]
-    while node is not None:
-        cur, li = node
-        word.append(li)
-        node = parent[cur]
-    return word
-
-
-def _word_key(word: Word) -> tuple[int, int]:
-    return (sum(word), -len(word))
-
-
-class _Automaton:
-    """States with commuting actions of the heaps (letters), a P-predicate, and option words.
-
-    ``delta[x][i]`` is the state after adding heap ``letters[i]`` to a sum in state ``x``;
-    ``opts[i]`` lists the options of that heap as tuples of letter indices.
-    """
-
-    def __init__(
-        self,
-        delta: list[list[int]],
-        is_p: list[bool],
-        letters: list[int],
-        opts: list[list[tuple[int, ...]]],
-        start: int = 0,
-    ) -> None:
-        self.start = start
-        self.delta = delta
-        self.is_p = is_p
-        self.letters = letters
-        self.opts = opts
-
-    def apply(self, x: int, word: Iterable[int]) -> int:
-        d = self.delta
-        for li in word:
-            x = d[x][li]
-        return x
-
-    def verify(
-        self, max_pairs: int, add_cache: dict[tuple[int, int], int] | None = None
-    ) -> list[int] | None:
-        """None when the P-predicate is proved right for every sum; else a failing sum.
-
-        The pairs (state of a sum, states of its options) reachable from the empty sum
-        are closed under adding a heap; the check "P iff some option exists and no option
-        is P" on all of them proves, by induction on the game, that every sum's state
-        carries its misère outcome. A failing pair yields the sum (letter indices) that
-        reached it.
-
-        *add_cache* keeps the option states each heap brings to each state between
-        proofs of automata that share those (the candidates for one heap differ only in
-        the action of that heap, which no option word contains).
-        """
-        d, is_p, opts = self.delta, self.is_p, self.opts
-        pmask = 0
-        for x, pp in enumerate(is_p):
-            if pp:
-                pmask |= 1 << x
-        nl = len(self.letters)
-        # the states of the options a heap adds, from each state (memoised per state)
-        if add_cache is None:
-            add_cache = {}
-        ocost = [len(o) + sum(len(w) for w in o) for o in opts]
-
-        def added(x: int, li: int) -> int:
-            key = (x, li)
-            got = add_cache.get(key)
-            if got is None:
-                _spend(ocost[li])
-                got = 0
-                for o in opts[li]:
-                    got |= 1 << self.apply(x, o)
-                add_cache[key] = got
-            return got
-
-        start = (self.start, 0)
-        parent: dict[tuple[int, int], tuple[tuple[int, int], int] | None] = {start: None}
-        queue = deque([start])
-        while queue:
-            pair = queue.popleft()
-            x, tmask = pair
-            tbits = []
-            m = tmask
-            while m:
-                low = m & -m
-                tbits.append(low.bit_length() - 1)
-                m ^= low
-            row = d[x]
-            _spend(nl * (1 + len(tbits)))
-            for li in range(nl):
-                x2 = row[li]
-                t2 = added(x, li)
-                for t in tbits:
-                    t2 |= 1 << d[t][li]
-                if is_p[x2] != (t2 != 0 and not (t2 & pmask)):
-                    word = [li]
-                    node = parent[pair]
-                    cur = pair
-                    while node is not None:
-                        cur, l2 = node
-                        word.append(l2)
-                        node = parent[cur]
-                    return word
-                nxt = (x2, t2)
-                if nxt not in parent:
-                    if len(parent) >= max_pairs:
-                        raise QuotientTooLargeError(
-                            "misère quotient: the proof of a candidate visits more than "
-                            f"{max_pairs:,} (class, option classes) pairs; raise max_pairs or "
-                            "lower the heap bound"
-                        )
-                    parent[nxt] = (pair, li)
-                    queue.append(nxt)
-        return None
-
-    def least_failure(self, weights: Sequence[int], max_pairs: int) -> list[int] | None:
-        """Like :meth:`verify`, but the failing sum returned is one of least weight.
-
-        The failures are of two kinds (as in Siegel's MisereSolver). A *P-failure* is a
-        P-state with an option in P: the sum ``X + h`` for a state ``x``, a heap ``h``
-        with ``x·h`` in P and an option ``h'`` with ``x·h'`` in P; the lightest one is
-        the least sum of ``x`` plus ``h``, found by a loop over states and letters. An
-        *N-failure* is an N-state whose options miss P: the pairs (state, option states)
-        are explored in order of the weight of the sums reaching them (the sum of the
-        letters' *weights*, Dijkstra's order) up to the lightest P-failure; a pair whose
-        option states contain those of a pair of its state already explored is dropped
-        (every sum reached from it has a superset of the options, which cannot miss P
-        where the smaller set does not). When every option of a sum weighs less than the
-        sum (weights are birthdays), all sums lighter than a least failure are right, so
-        its options are, and its true outcome is the opposite of the one this automaton
-        gives it: a least failure is a counterexample to learn from.
-        """
-        if self.is_p[self.start]:
-            return []  # the empty sum is a misère N-position
-        added = self._added()
-        best = self._least_p_failure(weights, added)
-        return self._least_n_failure(weights, added, max_pairs, best)
-
-    def _added(self) -> list[list[int]]:
-        """``added[x][li]``: the states of the options heap li brings to a sum in state x."""
-        d, opts = self.delta, self.opts
-        _spend(len(d) * sum(len(o) + sum(len(w) for w in o) for o in opts))
-        out = []
-        for x in range(len(d)):
-            row = []
-            for olist in opts:
-                m = 0
-                for o in olist:
-                    y = x
-                    for li in o:
-                        y = d[y][li]
-                    m |= 1 << y
-                row.append(m)
-            out.append(row)
-        return out
-
-    def _least_sums(self, weights: Sequence[int]) -> tuple[list[int], list[tuple[int, int]]]:
-        """Least weight of a sum reaching each state, and (previous state, letter)."""
-        d = self.delta
-        nl = len(self.letters)
-        inf = 1 << 62
-        dist = [inf] * len(d)
-        back = [(-1, -1)] * len(d)
-        dist[self.start] = 0
-        hq = [(0, self.start)]
-        _spend(len(d) * nl)
-        while hq:
-            wt, x = heapq.heappop(hq)
-            if wt > dist[x]:
-                continue
-            row = d[x]
-            for li in range(nl):
-                y, w2 = row[li], wt + weights[li]
-                if w2 < dist[y]:
-                    dist[y] = w2
-                    back[y] = (x, li)
-                    heapq.heappush(hq, (w2, y))
-        return dist, back
-
-    def _least_p_failure(
-        self, weights: Sequence[int], added: list[list[int]]
-    ) -> tuple[int, list[int]] | None:
-        """The lightest P-state with an option in P: (weight, sum), or None."""
-        d, is_p = self.delta, self.is_p
-        pmask = sum(1 << x for x, pp in enumerate(is_p) if pp)
-        dist, back = self._least_sums(weights)
-        best: tuple[int, int, int] | None = None
-        for x in range(len(d)):
-            if dist[x] >= 1 << 62:
-                continue
-            row, add = d[x], added[x]
-            for li, y in enumerate(row):
-                if is_p[y] and add[li] & pmask:
-                    w = dist[x] + weights[li]
-                    if best is None or w < best[0]:
-                        best = (w, x, li)
-        if best is None:
-            return None
-        word = [best[2]]
-        x = best[1]
-        while x != self.start:
-            x, li = back[x]
-            word.append(li)
-        return best[0], word
-
-    def _least_n_failure(
-        self,
-        weights: Sequence[int],
-        added: list[list[int]],
-        max_pairs: int,
-        bound: tuple[int, list[int]] | None,
-    ) -> list[int] | None:
-        """The lightest N-failure lighter than *bound* (a P-failure), else *bound*'s sum."""
-        d, is_p = self.delta, self.is_p
-        pmask = sum(1 << x for x, pp in enumerate(is_p) if pp)
-        # letters acting alike on the states and on the option states: the lightest one
-        lightest: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
-        for li in range(len(self.letters)):
-            key = (tuple(row[li] for row in d), tuple(row[li] for row in added))
-            if key not in lightest or weights[li] < weights[lightest[key]]:
-                lightest[key] = li
-        use = sorted(lightest.values())
-        nl = len(use)
-        prune, image = self._option_sets(use)
-        limit = bound[0] if bound is not None else 1 << 62
-        start = (self.start, 0)
-        parent: dict[tuple[int, int], tuple[tuple[int, int], int] | None] = {start: None}
-        dist: dict[tuple[int, int], int] = {start: 0}
-        least: list[list[int]] = [[] for _ in d]
-        hq: list[tuple[int, int, tuple[int, int]]] = [(0, 0, start)]
-        tick = 0
-        while hq:
-            wt, _, pair = heapq.heappop(hq)
-            if wt >= limit:
-                break
-            x, tmask = pair
-            chain = least[x]
-            if dist[pair] < wt or any(old & tmask == old for old in chain):
-                continue
-            _spend(len(chain) + nl)
-            chain[:] = [old for old in chain if old & tmask != tmask]
-            chain.append(tmask)
-            if tmask and not is_p[x] and not tmask & pmask:
-                return _word_to(parent, pair)
-            img, row, add = image(tmask), d[x], added[x]
-            for k, li in enumerate(use):
-                nxt = (row[li], prune(add[li] | img[k]))
-                w2 = wt + weights[li]
-                old = dist.get(nxt)
-                if old is None or w2 < old:
-                    if old is None and len(dist) >= max_pairs:
-                        raise QuotientTooLargeError(
-                            "misère quotient: the proof of a candidate visits more than "
-                            f"{max_pairs:,} (class, option classes) pairs; raise max_pairs or "
-                            "lower the heap bound"
-                        )
-                    dist[nxt] = w2
-                    parent[nxt] = (pair, li)
-                    tick += 1
-                    heapq.heappush(hq, (w2, tick, nxt))
-        return None if bound is None else bound[1]
-
-    def _option_sets(
-        self, use: list[int]
-    ) -> tuple[Callable[[int], int], Callable[[int], list[int]]]:
-        """``prune`` (a set of option states kept to its undominated states) and ``image``
-        (a set's images under each letter), both memoised.
-
-        An option state t below another a (every sum taking t to P takes a to P) adds
-        nothing to "some option is P" now or after any heaps.
-        """
-        d = self.delta
-        strictly_above = self.dominators() if len(d) <= _MAX_DOMINATION else [0] * len(d)
-        pruned: dict[int, int] = {}
-
-        def prune(tmask: int) -> int:
-            out = pruned.get(tmask)
-            if out is None:
-                m = out = tmask
-                while m:
-                    low = m & -m
-                    m ^= low
-                    if strictly_above[low.bit_length() - 1] & tmask:
-                        out ^= low
-                pruned[tmask] = out
-            return out
-
-        nl = len(use)
-        images: dict[int, list[int]] = {0: [0] * nl}
-
-        def image(tmask: int) -> list[int]:
-            got = images.get(tmask)
-            if got is None:
-                _spend(nl * tmask.bit_count())
-                got = [0] * nl
-                m = tmask
-                while m:
-                    low = m & -m
-                    row = d[low.bit_length() - 1]
-                    m ^= low
-                    for k, li in enumerate(use):
-                        got[k] |= 1 << row[li]
-                images[tmask] = got
-            return got
-
-        return prune, image
-
-    def dominators(self) -> list[int]:
-        """For each state t, the states a != t with "t·w is P implies a·w is P" for all w.
-
-        The greatest relation with "P(t) implies P(a)" stable under every letter
-        (computed by refinement on boolean matrices), as bit masks.
-        """
-        import numpy as np
-
-        n = len(self.delta)
-        dm = np.array(self.delta, dtype=np.int64).reshape(n, len(self.letters))
-        dm = np.unique(dm, axis=1)  # letters acting alike: one of them is enough
-        p = np.array(self.is_p, dtype=bool)
-        rel = ~p[:, None] | p[None, :]
-        while True:
-            _spend(n * n * len(self.letters) // 16 + 1)
-            new = rel.copy()
-            for li in range(dm.shape[1]):
-                col = dm[:, li]
-                new &= rel[np.ix_(col, col)]
-            if np.array_equal(new, rel):
-                break
-            rel = new
-        np.fill_diagonal(rel, False)
-        packed = np.packbits(rel, axis=1, bitorder="little")
-        return [int.from_bytes(row.tobytes(), "little") for row in packed]
-
-    def power_cycle(self, li: int) -> tuple[int, int]:
-        """``(index, period)`` of the powers of letter *li* from the start."""
-        seen: dict[int, int] = {}
-        x, k = self.start, 0
-        while x not in seen:
-            seen[x] = k
-            x = self.delta[x][li]
-            k += 1
-        return seen[x], k - seen[x]
-
-    def minimize(self) -> tuple[_Automaton, list[int]]:
-        """The minimal automaton (states reached from the start, indistinguishable merged).
-
-        Two states are merged when adding any sum leads both to P or both to N
-        (automaton minimisation by partition refinement). The minimal automaton passes
-        :meth:`verify` exactly when this one does: on every sum it gives the same
-        P-membership to the sum and to its options. Also returns state -> new state (-1
-        for unreached states); the start becomes state 0.
-        """
-        d = self.delta
-        nl = len(self.letters)
-        size = len(d)
-        reach = [False] * size
-        reach[self.start] = True
-        order = [self.start]
-        for x in order:
-            for li in range(nl):
-                y = d[x][li]
-                if not reach[y]:
-                    reach[y] = True
-                    order.append(y)
-        blocks = _refine(d, self.is_p, order, size)
-        block = dict(zip(order, blocks, strict=True))
-        ids: dict[int, int] = {}
-        for x in order:
-            ids.setdefault(block[x], len(ids))
-        first: dict[int, int] = {}
-        for x in order:
-            first.setdefault(ids[block[x]], x)
-        n = len(ids)
-        rdelta = [[ids[block[d[first[i]][li]]] for li in range(nl)] for i in range(n)]
-        rp = [self.is_p[first[i]] for i in range(n)]
-        state_map = [ids[block[x]] if reach[x] else -1 for x in range(size)]
-        return _Automaton(rdelta, rp, self.letters, self.opts), state_map
-
-    def monoid(self) -> list[list[int]]:
-        """Multiplication table of a minimal automaton's states (start = identity 0)."""
-        rdelta = self.delta
-        nl = len(self.letters)
-        n = len(rdelta)
-        reps: list[tuple[int, ...] | None] = [None] * n
-        hq: list[tuple[tuple[int, int], tuple[int, ...], int]] = [((0, 0), (), 0)]
-        while hq:
-            _, w, x = heapq.heappop(hq)
-            if reps[x] is not None:
-                continue
-            reps[x] = w
-            for li in range(nl):
-                y = rdelta[x][li]
-                if reps[y] is None:
-                    w2 = tuple(sorted((*w, li)))
-                    key = (sum(self.letters[v] for v in w2), -len(w2))
-                    heapq.heappush(hq, (key, w2, y))
-        mul = []
-        for x in range(n):
-            row = []
-            for y in range(n):
-                z = x
-                for li in reps[y] or ():
-                    z = rdelta[z][li]
-                row.append(z)
-            mul.append(row)
-        return mul
-
-
-def _heap_option_words(game: Ruleset[Any], h: int) -> list[Word]:
-    words: dict[Word, None] = {}
-    for pos in game.moves(game.validate((h,))):
-        words[tuple(sorted(x for x in pos if x > 0))] = None
-    return list(words)
-
-
-def _birthdays(heap_opts: list[list[Word]]) -> list[int]:
-    """Birthday of each heap (the longest play from it); options of a sum weigh less."""
-    b = [0] * len(heap_opts)
-    for h, words in enumerate(heap_opts):
-        if words:
-            b[h] = 1 + max(sum(b[v] for v in w) for w in words)
-    return b
 
 
 def _build(
@@ -712,335 +193,6 @@ def _generator_heaps(q: _Quotient) -> list[int]:
                     nxt.append(z)
             frontier = nxt
     return gens
-
-
-def _extend(
-    q: _Quotient,
-    n: int,
-    letters: list[int],
-    lopts: list[list[tuple[int, ...]]],
-    weights: list[int],
-    max_order: int,
-    max_pairs: int,
-    max_rounds: int,
-    report: Callable[[int, int, int], None] | None,
-) -> _Quotient:
-    """Heap n changes the quotient: candidates recalibrated at their least failures.
-
-    The first candidate is ``Q × {1, x, x², x³}`` with ``x⁴ = x²`` (heap n is the new
-    generator ``x``). Each candidate is an automaton on sums of heaps ``<= n`` whose
-    P-states come from the outcome rule on least representative sums, minimised; its
-    proof either passes, or yields a failing sum ``w`` of least weight (birthday), whose
-    true outcome is then known. *Recalibration* (Plambeck and Siegel's MisereSolver)
-    frees the heaps of ``w``, fewest first: the candidate is rebuilt as the part
-    generated by the other heaps, times a cyclic monoid ``{1, y, y², …}`` for each freed
-    heap ``y`` long enough to count its copies in ``w``; the first rebuilt candidate that
-    gives ``w`` its true outcome is the next candidate. Least failures only move up, and
-    the candidate that passes the proof is reduced to the quotient.
-    """
-    nl = len(letters)
-    ln = nl - 1  # heap n is the last letter
-    delta = [[row[q.phi[h]] for h in letters[:ln]] + [x] for x, row in enumerate(q.mul)]
-    base = _Automaton(delta, q.is_p, letters, lopts)
-    max_states = 16 * max_order
-    cand = _free(base, {ln: (2, 2)}, weights, max_states)
-    if cand is None:
-        raise QuotientTooLargeError(
-            f"misère quotient: at heap {n} the first candidate would have more than "
-            f"{max_states:,} states (max_order={max_order:,}); raise max_order or lower the "
-            "heap bound"
-        )
-    rounds = 0
-    while True:
-        fail = cand.least_failure(weights, max_pairs)
-        if fail is None:
-            break
-        rounds += 1
-        if report is not None:
-            report(n - 1, len(cand.delta), rounds)
-        if rounds > max_rounds:
-            raise QuotientNotFoundError(
-                f"misère quotient: at heap {n} no candidate passed the proof after "
-                f"{max_rounds:,} recalibrations (max_rounds); raise it or lower the heap bound"
-            )
-        cand = _recalibrate(cand, fail, weights, max_states, n, max_order)
-    mul = cand.monoid()
-    if len(mul) > max_order:
-        raise QuotientTooLargeError(
-            f"misère quotient: at heap {n} the quotient has order {len(mul):,}, beyond "
-            f"max_order={max_order:,}; raise max_order or lower the heap bound"
-        )
-    phi = [0] * (n + 1)
-    for h in range(1, n + 1):
-        if q.heap_opts[h]:
-            phi[h] = cand.delta[0][letters.index(h)]
-    return _Quotient(mul=mul, is_p=cand.is_p, phi=phi, heap_opts=q.heap_opts, gens=[])
-
-
-def _recalibrate(
-    cand: _Automaton,
-    fail: list[int],
-    weights: list[int],
-    max_states: int,
-    n: int,
-    max_order: int,
-) -> _Automaton:
-    """The next candidate: free the fewest heaps of the least failure that fix it."""
-    should_p = not cand.is_p[cand.apply(cand.start, fail)]
-    involved = sorted(set(fail))
-    too_big = False
-    for k in range(1, len(involved) + 1):
-        for chosen in itertools.combinations(involved, k):
-            freed = {}
-            for li in chosen:
-                i, p = cand.power_cycle(li)
-                freed[li] = (max(i, fail.count(li)), p if p % 2 == 0 else 2 * p)
-            new = _free(cand, freed, weights, max_states)
-            if new is None:
-                too_big = True
-                continue
-            if new.is_p[new.apply(new.start, fail)] == should_p:
-                return new
-    if too_big:
-        raise QuotientTooLargeError(
-            f"misère quotient: at heap {n} the candidates outgrow {max_states:,} states "
-            f"(16 x max_order={max_order:,}); raise max_order or lower the heap bound"
-        )
-    raise QuotientNotFoundError(
-        f"misère quotient: at heap {n} no recalibration of the candidate fixes its least "
-        f"failure (heaps {sorted(cand.letters[li] for li in fail)})"
-    )
-
-
-def _free(
-    auto: _Automaton,
-    freed: dict[int, tuple[int, int]],
-    weights: list[int],
-    max_states: int,
-) -> _Automaton | None:
-    """The part of *auto* generated by the other letters, times a cyclic counter
-    ``(index, period)`` per freed letter; P-states by the outcome rule; minimised.
-    None when it would have more than *max_states* states."""
-    d = auto.delta
-    nl = len(auto.letters)
-    keep = [li for li in range(nl) if li not in freed]
-    ridx = {auto.start: 0}
-    order = [auto.start]
-    for x in order:
-        row = d[x]
-        for li in keep:
-            y = row[li]
-            if y not in ridx:
-                ridx[y] = len(order)
-                order.append(y)
-    fl = sorted(freed)
-    sizes = [freed[li][0] + freed[li][1] for li in fl]
-    prod = 1
-    for c in sizes:
-        prod *= c
-    if len(order) * prod > max_states:
-        return None
-    _spend(len(order) * prod * (nl + 1))
-    strides = []
-    acc = prod
-    for c in sizes:
-        acc //= c
-        strides.append(acc)
-    # counter step per freed letter and counter value: the change of the state index
-    steps = []
-    for k, li in enumerate(fl):
-        i = freed[li][0]
-        c = sizes[k]
-        steps.append([((j + 1 if j + 1 < c else i) - j) * strides[k] for j in range(c)])
-    fpos = {li: k for k, li in enumerate(fl)}
-    delta: list[list[int]] = []
-    for x in order:
-        row = d[x]
-        kept_next = {li: ridx[row[li]] * prod for li in keep}
-        for c in range(prod):
-            out = []
-            for li in range(nl):
-                if li in fpos:
-                    k = fpos[li]
-                    j = (c // strides[k]) % sizes[k]
-                    out.append(len(delta) + steps[k][j])
-                else:
-                    out.append(kept_next[li] + c)
-            delta.append(out)
-    is_p = _p_from_least_sums(delta, weights, auto.opts)
-    return _Automaton(delta, is_p, auto.letters, auto.opts).minimize()[0]
-
-
-def _p_from_least_sums(
-    delta: list[list[int]], weights: list[int], lopts: list[list[tuple[int, ...]]]
-) -> list[bool]:
-    """P-membership of each state from the outcome rule on its least representative sum.
-
-    The options of a least sum have smaller keys, and so do the least sums of their
-    states: each state is decided after all the states it depends on.
-    """
-    n = len(delta)
-    nl = len(weights)
-    least: list[tuple[int, ...] | None] = [None] * n
-    hq: list[tuple[int, int, tuple[int, ...], int]] = [(0, 0, (), 0)]
-    order = []
-    while hq:
-        tot, neg, w, x = heapq.heappop(hq)
-        if least[x] is not None:
-            continue
-        least[x] = w
-        order.append(x)
-        row = delta[x]
-        for li in range(nl):
-            y = row[li]
-            if least[y] is None:
-                heapq.heappush(hq, (tot + weights[li], neg - 1, (*w, li), y))
-    is_p = [False] * n
-    _spend(n * nl)
-    # (state of the rest of a sum, letter) -> 0: no option, 1: options, none P, 2: a P option
-    seen: dict[tuple[int, int], int] = {}
-    for x in order:
-        w = tuple(sorted(least[x] or ()))
-        any_opt = False
-        p_here = True
-        for k, li in enumerate(w):
-            if k and w[k - 1] == li:
-                continue
-            rest = 0  # the automaton is commutative: the order of the letters is free
-            for v in w[:k] + w[k + 1 :]:
-                rest = delta[rest][v]
-            key = (rest, li)
-            got = seen.get(key)
-            if got is None:
-                _spend(len(lopts[li]) * (len(w) + 1))
-                got = 0
-                for o in lopts[li]:
-                    got = 1
-                    y = rest
-                    for v in o:
-                        y = delta[y][v]
-                    if is_p[y]:
-                        got = 2
-                        break
-                seen[key] = got
-            any_opt = any_opt or got > 0
-            if got == 2:
-                p_here = False
-                break
-        is_p[x] = any_opt and p_here
-    return is_p
-
-
-# -- long runs: progress and checkpoints ------------------------------------------------
-
-_CHECKPOINT_FORMAT = "nimlab misère quotient checkpoint 1"
-
-
-def _reporter(bar: Progress, work: _Work | None = None) -> Callable[[int, int, int], None]:
-    """Report heaps done, the current order, the recalibration under way and the steps
-    spent of the work budget on *bar*."""
-
-    last = [bar.done, 1, 0]
-
-    def report(heap: int, order: int, rounds: int) -> None:
-        last[:] = [heap, order, rounds]
-        state = f"recalibration {rounds}" if rounds else "heap done"
-        steps = "" if work is None else f", {work.spent:,} of {work.budget:,} steps"
-        bar.update(heap, f"order {order:,}, {state}{steps}")
-
-    if work is not None:  # redrawn with the steps spent while a heap is being proved
-        work.tick = lambda: report(last[0], last[1], last[2])
-
-    return report
-
-
-def _save_checkpoint(game: Ruleset[Any], path: Path, q: _Quotient) -> None:
-    data = {
-        "format": _CHECKPOINT_FORMAT,
-        "game": game.label(),
-        "max_heap": len(q.phi) - 1,
-        "mul": q.mul,
-        "is_p": q.is_p,
-        "phi": q.phi,
-    }
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, separators=(",", ":")))
-    os.replace(tmp, path)
-
-
-#: Largest checkpoint file read (a larger one is refused before it is read).
-MAX_CHECKPOINT_BYTES = 500_000_000
-
-
-def _checkpoint_path(checkpoint: object) -> Path:
-    """The checkpoint's path: a regular file (or none yet) in an existing folder, no larger
-    than :data:`MAX_CHECKPOINT_BYTES`; a device, a pipe or a folder is refused before it is
-    read or replaced."""
-    from nimlab.core.paths import output_path
-
-    text = str(checkpoint)
-    if not text.strip():
-        raise InvalidParameterError("the checkpoint file name is empty")
-    path = output_path(text, "checkpoint")
-    if path.exists() and path.stat().st_size > MAX_CHECKPOINT_BYTES:
-        raise InvalidParameterError(
-            f"checkpoint {path}: {path.stat().st_size:,} bytes, more than a checkpoint's "
-            f"{MAX_CHECKPOINT_BYTES:,}; give another file"
-        )
-    return path
-
-
-def _load_checkpoint(game: Ruleset[Any], path: Path, max_heap: int, max_pairs: int) -> _Quotient:
-    """The quotient stored in *path*, restricted to heaps ``<= max_heap`` and proved again."""
-
-    def bad(why: str) -> InvalidParameterError:
-        return InvalidParameterError(f"checkpoint {path}: {why}")
-
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise bad(f"cannot be read as JSON ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != _CHECKPOINT_FORMAT:
-        raise bad("is not a nimlab misère-quotient checkpoint")
-    if data.get("game") != game.label():
-        raise bad(f"holds a quotient of {data.get('game')}, not of {game.label()}")
-    mul: Any = data.get("mul")
-    is_p: Any = data.get("is_p")
-    phi: Any = data.get("phi")
-    size = len(mul) if isinstance(mul, list) else 0
-    if not (
-        size
-        and all(
-            isinstance(r, list)
-            and len(r) == size
-            and all(type(v) is int and 0 <= v < size for v in r)
-            for r in mul
-        )
-        and isinstance(is_p, list)
-        and len(is_p) == size
-        and all(type(v) is bool for v in is_p)
-        and isinstance(phi, list)
-        and phi
-        and all(type(v) is int and 0 <= v < size for v in phi)
-    ):
-        raise bad("is damaged (tables of the wrong shape)")
-    n = min(len(phi) - 1, max_heap)
-    heap_opts: list[list[Word]] = [[]]
-    for h in range(1, n + 1):
-        words = _heap_option_words(game, h)
-        heap_opts.append(list(dict.fromkeys(tuple(v for v in w if heap_opts[v]) for w in words)))
-    letters = [h for h in range(1, n + 1) if heap_opts[h]]
-    lidx = {h: i for i, h in enumerate(letters)}
-    lopts = [[tuple(lidx[v] for v in w) for w in heap_opts[h]] for h in letters]
-    delta = [[row[phi[h]] for h in letters] for row in mul]
-    auto = _Automaton(delta, list(is_p), letters, lopts)
-    if auto.verify(max_pairs) is not None:
-        raise bad("does not hold a quotient of this game (its proof fails); delete it")
-    auto, _ = auto.minimize()
-    phi2 = [0] * (n + 1)
-    for h in letters:
-        phi2[h] = auto.delta[0][lidx[h]]
-    return _Quotient(mul=auto.monoid(), is_p=auto.is_p, phi=phi2, heap_opts=heap_opts, gens=[])
 
 
 # -- the public result -------------------------------------------------------------
@@ -1273,6 +425,49 @@ def _resolve(game: Ruleset[Any] | str) -> Ruleset[Any]:
     return game
 
 
+def _checked(
+    game: Ruleset[Any] | str,
+    max_heap: int,
+    heap_budget: int,
+    max_order: int,
+    max_pairs: int,
+    max_rounds: int,
+    max_work: int,
+) -> Ruleset[Any]:
+    """The heap game of *game*, once the arguments of :func:`misere_quotient` are checked."""
+    g = _resolve(game)
+    if not isinstance(g, HeapRuleset):
+        raise InvalidParameterError(
+            f"{g.label()}: misère quotients are computed for heap games (positions are sums "
+            "of heaps), such as octal games"
+        )
+    if not isinstance(max_heap, int) or isinstance(max_heap, bool) or max_heap < 0:
+        raise InvalidParameterError(f"max_heap must be an integer >= 0, got {max_heap!r}")
+    if not isinstance(heap_budget, int) or isinstance(heap_budget, bool) or heap_budget < 0:
+        raise InvalidParameterError(f"heap_budget must be an integer >= 0, got {heap_budget!r}")
+    if max_heap > heap_budget:
+        raise WorkTooLargeError(
+            f"misère quotient to heap {max_heap:,}: beyond the budget of heaps <= "
+            f"{heap_budget:,} (the work grows faster than the square of the bound: Kayles to "
+            "heap 108 takes about 9 s); raise it with heap_budget= (CLI: --heap-budget N)"
+        )
+    if g.components((1, 1)) is None:
+        raise InvalidParameterError(
+            f"{g.label()}: a position of this game is not the sum of its heaps, so it has no "
+            "misère quotient of heaps"
+        )
+    for name, value in (
+        ("max_order", max_order),
+        ("max_pairs", max_pairs),
+        ("max_work", max_work),
+    ):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise InvalidParameterError(f"{name} must be an integer >= 1, got {value!r}")
+    if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 0:
+        raise InvalidParameterError(f"max_rounds must be an integer >= 0, got {max_rounds!r}")
+    return g
+
+
 def misere_quotient(
     game: Ruleset[Any] | str,
     max_heap: int,
@@ -1321,36 +516,7 @@ def misere_quotient(
     >>> q.order, len(q.p_portion), q.order % 2
     (8, 2, 0)
     """
-    g = _resolve(game)
-    if not isinstance(g, HeapRuleset):
-        raise InvalidParameterError(
-            f"{g.label()}: misère quotients are computed for heap games (positions are sums "
-            "of heaps), such as octal games"
-        )
-    if not isinstance(max_heap, int) or isinstance(max_heap, bool) or max_heap < 0:
-        raise InvalidParameterError(f"max_heap must be an integer >= 0, got {max_heap!r}")
-    if not isinstance(heap_budget, int) or isinstance(heap_budget, bool) or heap_budget < 0:
-        raise InvalidParameterError(f"heap_budget must be an integer >= 0, got {heap_budget!r}")
-    if max_heap > heap_budget:
-        raise WorkTooLargeError(
-            f"misère quotient to heap {max_heap:,}: beyond the budget of heaps <= "
-            f"{heap_budget:,} (the work grows faster than the square of the bound: Kayles to "
-            "heap 108 takes about 9 s); raise it with heap_budget= (CLI: --heap-budget N)"
-        )
-    if g.components((1, 1)) is None:
-        raise InvalidParameterError(
-            f"{g.label()}: a position of this game is not the sum of its heaps, so it has no "
-            "misère quotient of heaps"
-        )
-    for name, value in (
-        ("max_order", max_order),
-        ("max_pairs", max_pairs),
-        ("max_work", max_work),
-    ):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise InvalidParameterError(f"{name} must be an integer >= 1, got {value!r}")
-    if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 0:
-        raise InvalidParameterError(f"max_rounds must be an integer >= 0, got {max_rounds!r}")
+    g = _checked(game, max_heap, heap_budget, max_order, max_pairs, max_rounds, max_work)
     work = _Work(max_work)
     bar: Progress | None = None
     token = _WORK.set(work)
@@ -1368,20 +534,17 @@ def misere_quotient(
         done = 0 if start is None else len(start.phi) - 1
         label = f"{g.label()}: misère quotient"
         bar = Progress(label, max_heap, "heaps", start=done, enabled=progress)
-        q = _build(
-            g,
-            max_heap,
-            max_order,
-            max_pairs,
-            max_rounds,
-            start=start,
-            report=_reporter(bar, work) if bar.enabled else None,
-            checkpoint=save,
-        )
+        report = _reporter(bar, work) if bar.enabled else None
+        q = _build(g, max_heap, max_order, max_pairs, max_rounds, start, report, save)
     finally:
         _WORK.reset(token)
         if bar is not None:
             bar.close()
+    return _result(g, max_heap, q)
+
+
+def _result(g: Ruleset[Any], max_heap: int, q: _Quotient) -> MisereQuotient:
+    """The public result of the quotient *q* (names, presentation, P-portion)."""
     nf, gen_elems = _element_names(q)
     names = tuple(_name(v) for v in nf)
     rels = _relations(q, nf, gen_elems)

@@ -3,6 +3,7 @@ counterexample as one worker, on the vectorised and the compiled paths."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -98,3 +99,46 @@ def test_blocks_cover_every_chunk_in_order() -> None:
         blocks = split_blocks(costs, parts)
         assert [c for b in blocks for c in b] == list(range(50))
         assert len(blocks) <= parts and all(blocks)
+
+
+def test_reproduce_in_parallel_finds_what_one_worker_finds() -> None:
+    # the results run side by side in worker processes; the findings are those of one
+    # worker, in the order asked
+    from dataclasses import replace
+
+    from nimlab.theory.registry import theorem
+
+    small = {"S18-T8": 64, "SM-E5": 0}
+    results = [replace(theorem(tid), default_bound=b) for tid, b in small.items()]
+    one = nimlab.reproduce(results=results, workers=1, store=False)
+    two = nimlab.reproduce(results=results, workers=2, store=False)
+
+    def seen(fs: list[Any]) -> list[Any]:
+        return [(f.theorem, f.matches, f.message, f.result.positions_checked) for f in fs]
+
+    assert seen(one) == seen(two)
+    assert [f.theorem for f in two] == list(small) and all(f.matches for f in two)
+
+
+def test_reproduce_in_parallel_checks_a_correction_first(tmp_path: Path) -> None:
+    # a refuted statement starts once its correction has its finding (its disagreement
+    # counts are measured against it); the others start at once, largest first
+    import time as _time
+
+    from nimlab.theory.registry import CheckResult, theorem
+
+    log = tmp_path / "log"
+
+    def check(tid: str, bound: int, **run: Any) -> CheckResult:
+        with log.open("a") as f:
+            f.write(f"start {tid}\n")
+        _time.sleep(0.3 if tid == "Sh-T6*" else 0.05)
+        with log.open("a") as f:
+            f.write(f"end {tid}\n")
+        return CheckResult(tid, bound, 1, True, 0.0, None, "local", ())
+
+    results = [theorem(t) for t in ("Sh-T6", "S19-T1", "Sh-T6*", "SM-E5")]
+    found = nimlab.reproduce(results=results, workers=2, store=False, check=check)
+    lines = log.read_text().split("\n")
+    assert lines.index("start Sh-T6") > lines.index("end Sh-T6*")
+    assert [f.theorem for f in found] == ["Sh-T6", "S19-T1", "Sh-T6*", "SM-E5"]

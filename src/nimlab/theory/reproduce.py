@@ -142,6 +142,16 @@ def count_positions(t: Theorem | str, bound: int | None = None) -> int | None:
     return n
 
 
+def _cost(t: Theorem, bound: int) -> float:
+    """Positions the check of *t* covers at *bound* (the order in which a parallel
+    reproduce starts the results: largest first)."""
+    try:
+        n = count_positions(t, bound)
+    except Exception:  # an estimate only
+        n = None
+    return float(CUSTOM_POSITIONS.get(t.id, (0, 0))[1] if n is None else n)
+
+
 def _measure(t: Theorem, bound: int) -> list[int] | None:
     """Per largest heap, the positions where refuted *t* and its correction differ."""
     st = t.status
@@ -262,11 +272,23 @@ def reproduce(
 ) -> list[Finding]:
     """Reproduce every registered result (or *ids*, or the theorems *results*) at its
     default bound (*deep*: its deep bound), corrected statements before the statements
-    they correct; *check* replaces :func:`~nimlab.theory.registry.check_theorem`."""
+    they correct; *check* replaces :func:`~nimlab.theory.registry.check_theorem`.
+
+    With several workers (``workers=N``, default every core) the results run side by
+    side on a pool of N processes, each result's chunks in its process
+    (:mod:`nimlab.theory._jobs`); on a Dask cluster one after the other, each on the
+    whole cluster."""
     if results is not None:
         ts = list(results)
     else:
         ts = theorems() if ids is None else [theorem(i) for i in ids]
+    from nimlab.theory._jobs import parallel_jobs, run_parallel
+
+    jobs = parallel_jobs(run, len(ts))
+    if jobs > 1:  # every result in one pool: all cores check results side by side
+        bounds = [(t.deep_bound or 4 * t.default_bound) if deep else t.default_bound for t in ts]
+        found = run_parallel(ts, bounds, check, on_result, jobs, run, reproduce_result, _cost)
+        return [found[i] for i in range(len(ts))]
     order = sorted(
         range(len(ts)), key=lambda i: (ts[i].status.state == "refuted", i)
     )  # corrections first: a refutation is measured against a verified correction

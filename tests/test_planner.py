@@ -238,6 +238,18 @@ def test_plans_of_moves_tables_and_checks() -> None:
     assert plan(kayles, "check", space=one, kind="grundy").method is Method.COMPILED_SEQUENCE
 
 
+def test_one_heap_outcomes_use_the_compiled_sequence() -> None:
+    # a take-and-break game's search explodes with the heap (Kayles at 100 went over the
+    # search's budget of moves): its outcome comes from the sequence, as its value does
+    kayles = nimlab.game("octal", code="0.77")
+    assert plan(kayles, "outcome", (100,)).method is Method.COMPILED_SEQUENCE
+    for h in (100, 144):  # G = 1 and G = 4 (period 12 from 71; OEIS A002186)
+        a = nimlab.answer(kayles, (h,))
+        assert a.method == "compiled sequence"
+        assert str(a.value) == ("N" if nimlab.grundy(kayles, (h,)) else "P") == "N"
+    assert plan(kayles, "outcome", (7,)).method is Method.SEARCH  # small: no numba
+
+
 def test_a_plan_off_the_fast_path_says_its_cost() -> None:
     class Slow(nimlab.HeapRuleset):  # type: ignore[misc]
         name = "slow-nim"

@@ -410,14 +410,10 @@ def _value_plan(
     if _int_heaps(pos, 3):
         heaps = tuple(h + 1 for h in pos)
         cells = _cells(heaps)
-        if (
+        if (  # an outcome too: a take-and-break game's search explodes with the heap
             len(pos) == 1
             and question is not Question.MISERE
-            and (
-                pos[0] >= budgets.sequence_min_heap
-                if question is Question.GRUNDY
-                else budgets.kernel_min_cells <= cells <= budgets.kernel_max_cells
-            )
+            and pos[0] >= budgets.sequence_min_heap
             and Method.COMPILED_SEQUENCE not in avoid
             and isinstance(_kernel(g, heaps, "grundy"), SequenceKernel)
         ):

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nimlab.catalog.lim.formulas import bitwise_majority, lim_grundy
 from nimlab.core.errors import InvalidParameterError, InvalidPositionError
 from nimlab.formulas.circular import cn64_is_p
-from nimlab.formulas.lim import bitwise_majority, lim_grundy
 from nimlab.formulas.moore import misere_moore_is_p, moore_is_p, moore_string, nim_k_value
 from nimlab.formulas.nimhoff import ksum, nimhoff_grundy
 from nimlab.formulas.nimmul import (

@@ -16,8 +16,8 @@ from types import SimpleNamespace
 import pytest
 
 from nimlab import InvalidParameterError, NimlabError, game, winning_move
+from nimlab.catalog.lim.strategy import lim_moves, lim_winning_t
 from nimlab.catalog.strategies.emperor import emperor_move
-from nimlab.catalog.strategies.lim import lim_moves, lim_winning_t
 from nimlab.catalog.strategies.nimk import (
     misere_nimk_moves,
     naito_procedure,

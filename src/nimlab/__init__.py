@@ -282,12 +282,12 @@ if TYPE_CHECKING:
         MisereQuotient,
         QuotientNotFoundError,
         QuotientTooLargeError,
-        genus,
-        genus_outcome,
-        genus_sequence,
         misere_canonical_form,
         misere_quotient,
     )
+
+    # from the module itself: mypy may take nimlab.misere.genus for the submodule
+    from nimlab.misere.genus import genus, genus_outcome, genus_sequence
     from nimlab.render import BinaryView, GameTree, TableView, binary_view, game_tree, table_view
     from nimlab.solvers import (
         Answer,

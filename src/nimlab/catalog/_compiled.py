@@ -124,21 +124,6 @@ def allbut(excluded: tuple[int, ...]) -> Any:
 # -- several heaps change ------------------------------------------------------------
 
 
-def wythoff() -> Any:
-    @njit
-    def gen(h: Any) -> Any:  # pragma: no cover - compiled
-        x = h[0]
-        y = h[1]
-        for t in range(1, x + 1):
-            yield setitem(h, 0, x - t)
-        for t in range(1, y + 1):
-            yield setitem(h, 1, y - t)
-        for t in range(1, min(x, y) + 1):
-            yield setitem(setitem(h, 0, x - t), 1, y - t)
-
-    return gen
-
-
 def ryuo(p: int, q: int | None) -> Any:
     """Ryuo Nim(p) (``q`` None: one-heap moves take any amount) and restricted Ryuo."""
     lim1 = -1 if q is None else q - 1
@@ -174,19 +159,6 @@ def nimhoff(k: int) -> Any:
                 for j in range(i + 1, n):
                     if h[j] >= s:
                         yield setitem(setitem(h, i, h[i] - s), j, h[j] - s)
-
-    return gen
-
-
-def lim() -> Any:
-    @njit
-    def gen(h: Any) -> Any:  # pragma: no cover - compiled
-        for c in range(3):
-            i = 0 if c < 2 else 1
-            j = 1 if c == 0 else 2
-            m = 3 - i - j
-            for t in range(1, min(h[i], h[j]) + 1):
-                yield setitem(setitem(setitem(h, i, h[i] - t), j, h[j] - t), m, h[m] + t)
 
     return gen
 

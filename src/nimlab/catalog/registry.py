@@ -32,6 +32,8 @@ from nimlab.core.ruleset import Ruleset
 __all__ = [
     "GameInfo",
     "as_game",
+    "families",
+    "family_hooks",
     "game",
     "game_class",
     "games",
@@ -42,15 +44,15 @@ __all__ = [
     "register",
 ]
 
-# Catalog modules, imported on the first lookup (each registers its games).
+# Catalog modules not yet in a family package, imported on the first lookup (each
+# registers its games). The family packages of nimlab.catalog are found without a list
+# (:func:`families`).
 CATALOG_MODULES: tuple[str, ...] = (
     "nimlab.catalog.nim",
     "nimlab.catalog.onepile",
-    "nimlab.catalog.wythoff",
     "nimlab.catalog.moore",
     "nimlab.catalog.turtles",
     "nimlab.catalog.welter",
-    "nimlab.catalog.lim",
     "nimlab.catalog.circular",
     "nimlab.catalog.nimhoff",
     "nimlab.catalog.delete",
@@ -88,12 +90,75 @@ def register(cls: R) -> R:
     return cls
 
 
+#: The family packages found so far (catalog subpackages, then plugins' packages), by name.
+_FAMILIES: dict[str, types.ModuleType] = {}
+
+
+def _is_family(module: types.ModuleType) -> bool:
+    """A family package: a package that lists its ruleset classes in ``GAMES`` (registered
+    when the family is found, so a family's modules need not call :func:`register`)."""
+    return hasattr(module, "__path__") and isinstance(getattr(module, "GAMES", None), tuple)
+
+
 def _load() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
         for mod in CATALOG_MODULES:
             importlib.import_module(mod)
+        import pkgutil
+
+        import nimlab.catalog as package
+
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+            if info.ispkg and not info.name.startswith("_"):
+                module = importlib.import_module(f"{package.__name__}.{info.name}")
+                if _is_family(module):
+                    _add_family(module)
+
+
+def _add_family(module: types.ModuleType) -> None:
+    """Register the rulesets a family package lists in ``GAMES`` and keep the family."""
+    for cls in module.GAMES:
+        if _CLASSES.get(_key(cls.name)) is not cls:
+            register(cls)
+    _FAMILIES.setdefault(module.__name__, module)
+
+
+def families() -> list[types.ModuleType]:
+    """The game family packages: every subpackage of :mod:`nimlab.catalog` that lists its
+    rulesets in ``GAMES`` (found without a central list), then the plugins' packages
+    loaded so far.
+
+    A family package holds its rules, closed forms, strategy, compiled move model and
+    explanation hooks, and may declare hooks that central code collects by module name
+    (:func:`family_hooks`): ``theorems.THEOREMS`` for the theorem registry.
+
+    Examples
+    --------
+    >>> "nimlab.catalog.lim" in [f.__name__ for f in families()]
+    True
+    """
+    _load()
+    return list(_FAMILIES.values())
+
+
+def family_hooks(submodule: str, attribute: str) -> Iterator[tuple[str, Any]]:
+    """``(family, value)`` for every family package with a module *submodule* that
+    defines *attribute* (imported only now, so a hook costs nothing until asked for).
+
+    Examples
+    --------
+    >>> dict(family_hooks("theorems", "THEOREMS"))["nimlab.catalog.lim"][0].id
+    'S19-T8'
+    """
+    for family in families():
+        name = f"{family.__name__}.{submodule}"
+        if importlib.util.find_spec(name) is None:
+            continue
+        value = getattr(importlib.import_module(name), attribute, None)
+        if value is not None:
+            yield family.__name__, value
 
 
 _plugins_loaded = False
@@ -118,7 +183,9 @@ def load_plugins() -> list[str]:
 
     An entry point names a ruleset class (``mygames.rules:MyGame``), which is registered
     unless its module already did so with :func:`register`, or a module (importing it
-    registers its games). A plugin that fails to load or clashes with a registered name is
+    registers its games). A module that is a family package (a package listing its
+    rulesets in ``GAMES``, as the catalog's own) joins :func:`families`, so its hooks
+    (its theorems) are collected as the catalog's are. A plugin that fails to load or clashes with a registered name is
     skipped with a warning: it never breaks nimlab. Called once: when all games are listed
     or a name is not in the catalog.
 
@@ -144,6 +211,8 @@ def load_plugins() -> list[str]:
                     register(obj)
             elif not isinstance(obj, types.ModuleType):
                 raise TypeError(f"{ep.value} is neither a Ruleset class nor a module")
+            elif _is_family(obj):
+                _add_family(obj)
         except Exception as e:  # a broken plugin must not break nimlab
             warnings.warn(
                 f"nimlab: game plugin {ep.name!r} ({ep.value}) was skipped: {e}", stacklevel=2

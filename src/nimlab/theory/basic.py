@@ -1,5 +1,6 @@
 """Theorems about the foundation games: Nim (S19-T1), misère Nim (N99-T1.11),
-Wythoff (S18-T7), Siegel's all-but forms (S18-T11)."""
+Siegel's all-but forms (S18-T11). (Wythoff's S18-T7 is declared by its family,
+:mod:`nimlab.catalog.wythoff.theorems`.)"""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Iterator
 
 from nimlab.catalog import game
 from nimlab.theory.registry import Instance, Theorem, register_theorem
-from nimlab.theory.spaces import box_space, sorted_space
+from nimlab.theory.spaces import sorted_space
 
 
 def _nim(bound: int) -> Iterator[Instance]:
@@ -18,10 +19,6 @@ def _nim(bound: int) -> Iterator[Instance]:
 def _nim_misere(bound: int) -> Iterator[Instance]:
     for n in (1, 2, 3, 4):
         yield Instance(game("nim"), space=sorted_space(n, bound))
-
-
-def _wythoff(bound: int) -> Iterator[Instance]:
-    yield Instance(game("wythoff"), space=box_space(2, bound))
 
 
 def _allbut(bound: int) -> Iterator[Instance]:
@@ -57,18 +54,6 @@ register_theorem(
         default_bound=48,
         deep_bound=96,
         params="r = 1..4 heaps",
-    )
-)
-register_theorem(
-    Theorem(
-        id="S18-T7",
-        paper="S18",
-        statement="Wythoff Nim: P iff {x, y} = {floor(n*phi), floor(n*phi) + n}",
-        game="wythoff",
-        kind="p-set",
-        instances=_wythoff,
-        default_bound=1024,
-        deep_bound=4096,
     )
 )
 register_theorem(

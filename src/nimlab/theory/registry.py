@@ -6,8 +6,10 @@ check there. Its claim is, by default, the ruleset's own closed form hook
 (``closed_grundy``, ``closed_is_p`` or ``closed_misere_is_p``), so the check compares
 exactly the code users call with exhaustive search.
 
-Theorems are registered by modules listed in :data:`THEOREM_MODULES` (one per paper or
-family), imported on first use.
+Theorems are registered by modules listed in :data:`THEOREM_MODULES` (one per paper),
+imported on first use, and declared by the game families themselves: a family package's
+``theorems.THEOREMS`` (:class:`nimlab.core.theorems.TheoremSpec` values), collected
+through :func:`nimlab.catalog.registry.family_hooks` (a plugin's family too, once loaded).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import importlib
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,6 +26,7 @@ from nimlab.core.results import Counterexample
 from nimlab.core.ruleset import Ruleset
 from nimlab.core.status import ResultStatus
 from nimlab.core.status import status_of as _recorded_status
+from nimlab.core.theorems import HeapSpace, TheoremSpec
 from nimlab.planner import DEFAULT_BUDGETS, Method, Plan, Question, plan
 from nimlab.verification.local import Claim
 
@@ -36,6 +39,7 @@ __all__ = [
     "Theorem",
     "TheoremClaim",
     "check_theorem",
+    "from_spec",
     "register_theorem",
     "status_of",
     "theorem",
@@ -57,6 +61,8 @@ THEOREM_MODULES: tuple[str, ...] = (
 _THEOREMS: dict[str, Theorem] = {}
 _ALIASES: dict[str, str] = {}
 _loaded = False
+#: The family packages whose declared theorems are registered.
+_FAMILIES_DONE: set[str] = set()
 
 
 @dataclass(frozen=True)
@@ -216,6 +222,76 @@ def _load() -> None:
         _loaded = True
         for mod in THEOREM_MODULES:
             importlib.import_module(mod)
+    _load_families()
+
+
+def _load_families() -> None:
+    """Register the theorems the family packages declare (new families only)."""
+    from nimlab.catalog.registry import families, family_hooks
+
+    if {f.__name__ for f in families()} <= _FAMILIES_DONE:
+        return
+    for family, specs in family_hooks("theorems", "THEOREMS"):
+        if family not in _FAMILIES_DONE:
+            for spec in specs:
+                register_theorem(from_spec(spec))
+    _FAMILIES_DONE.update(f.__name__ for f in families())
+
+
+def _space(space: HeapSpace) -> Any:
+    """The chunked space of :mod:`nimlab.verification.spaces` a :class:`HeapSpace` names."""
+    from nimlab.theory.spaces import SPACE_CHUNK, box_space, sorted_space
+    from nimlab.verification.spaces import DistinctBoxSpace, SortedTotalSpace
+
+    n, bound, low = space.n_heaps, space.bound, space.low
+    if space.order == "box":
+        return box_space(n, bound, low)
+    if space.order == "distinct":
+        return DistinctBoxSpace(n, bound, low, SPACE_CHUNK)
+    if space.order == "total":
+        return SortedTotalSpace(n, bound, low, SPACE_CHUNK)
+    return sorted_space(n, bound, low)
+
+
+@dataclass(frozen=True)
+class _SpecInstances:
+    """A declared theorem's instances at a bound, with their spaces built (picklable)."""
+
+    spec: TheoremSpec
+
+    def __call__(self, bound: int) -> Iterator[Instance]:
+        for inst in self.spec.instances(bound):
+            space = None if inst.space is None else _space(inst.space)
+            yield Instance(inst.game, positions=inst.positions, space=space)
+
+
+def from_spec(spec: TheoremSpec) -> Theorem:
+    """The :class:`Theorem` a family declares as a :class:`nimlab.core.theorems.TheoremSpec`.
+
+    Examples
+    --------
+    >>> from nimlab.catalog.lim.theorems import THEOREMS
+    >>> t = from_spec(THEOREMS[0])
+    >>> t.id, sum(1 for _ in t.instances(4))
+    ('S19-T8', 1)
+    """
+
+    return Theorem(
+        id=spec.id,
+        paper=spec.paper,
+        statement=spec.statement,
+        game=spec.game,
+        kind=spec.kind,
+        instances=_SpecInstances(spec),
+        default_bound=spec.default_bound,
+        claim=spec.claim,
+        aliases=spec.aliases,
+        params=spec.params,
+        bound_doc=spec.bound_doc,
+        deep_bound=spec.deep_bound,
+        vector_claim=spec.vector_claim,
+        scalar_claim=spec.scalar_claim,
+    )
 
 
 def _order(tid: str) -> tuple[int, tuple[int, ...], str]:

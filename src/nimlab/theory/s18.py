@@ -2,7 +2,8 @@
 
 Positions are boxes of heaps below the bound, in increasing order: every move lowers
 heaps, so the sets are move-closed. The two Ryuo theorems give their claims over numpy
-arrays too (``vector_claim``), so their local check runs vectorised. (S18-T7 and S18-T11 are in :mod:`nimlab.theory.basic`.)
+arrays too (``vector_claim``), so their local check runs vectorised. (S18-T11 is in :mod:`nimlab.theory.basic`; S18-T7 in
+:mod:`nimlab.catalog.wythoff.theorems`.)
 """
 
 from __future__ import annotations

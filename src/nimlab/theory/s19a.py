@@ -1,8 +1,9 @@
 """Theorems of [S19] §1 and [N99] §2 about the catalog part A games.
 
 Moore's Nim_k (S19-T5 = N99-T2.4, misère N99-T2.10), 2-D Turning Turtles (S19-T6),
-the Welter–Sato game (S19-T7), Lim (S19-T8), CN(6, 4) (S19-T9) and 2^k-balanced
-Nimhoff (S19-T10). Every instance lists a move-closed set of positions in increasing
+the Welter–Sato game (S19-T7), CN(6, 4) (S19-T9) and 2^k-balanced
+Nimhoff (S19-T10); Lim (S19-T8) is declared by its family,
+:mod:`nimlab.catalog.lim.theorems`. Every instance lists a move-closed set of positions in increasing
 order; the registry compares the game's closed form with exhaustive search there.
 """
 
@@ -113,13 +114,6 @@ def _welter(bound: int) -> Iterator[Instance]:
         yield Instance(game("welter"), space=DistinctBoxSpace(n, bound, 0, SPACE_CHUNK))
 
 
-def _lim(bound: int) -> Iterator[Instance]:
-    from nimlab.verification.spaces import SortedTotalSpace
-
-    # the multisets of lim_triples(bound) (lexicographic instead of by total), compiled
-    yield Instance(game("lim"), space=SortedTotalSpace(3, bound, 0, SPACE_CHUNK))
-
-
 def _cn64(bound: int) -> Iterator[Instance]:
     yield Instance(game("circular", k=4), space=box_space(6, bound))
 
@@ -189,19 +183,6 @@ register_theorem(
         default_bound=52,
         deep_bound=96,
         params="r = 1..4 distinct heaps",
-    )
-)
-register_theorem(
-    Theorem(
-        id="S19-T8",
-        paper="S19",
-        statement="Lim: G(a, b, c) = ((a+b+c) - (a XOR b XOR c)) / 2, the bitwise majority",
-        game="lim",
-        kind="grundy",
-        instances=_lim,
-        default_bound=160,
-        deep_bound=320,
-        bound_doc="a + b + c < bound (moves add stones to a heap, the total drops)",
     )
 )
 register_theorem(

@@ -16,9 +16,9 @@ from math import isqrt
 from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.registry import register
+from nimlab.catalog.wythoff.formulas import wythoff_is_p, wythoff_pair
 from nimlab.core.kernels import LinesKernel, TableKernel, WythoffKernel
 from nimlab.core.ruleset import HeapRuleset, int_heaps
-from nimlab.formulas.wythoff import wythoff_is_p, wythoff_pair
 
 if TYPE_CHECKING:
     from nimlab.core.strategy import Construction
@@ -65,9 +65,10 @@ class Wythoff(HeapRuleset):
 
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
-        from nimlab.catalog import _compiled
+        from nimlab.catalog._compiled import compiled
+        from nimlab.catalog.wythoff.compiled import wythoff
 
-        return _compiled.compiled("wythoff", _compiled.wythoff)
+        return compiled("wythoff", wythoff)
 
     def closed_is_p(self, position: tuple[int, ...]) -> bool:
         return wythoff_is_p(*position)

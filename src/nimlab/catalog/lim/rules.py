@@ -16,12 +16,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from nimlab.catalog.lim.formulas import bitwise_majority, lim_grundy
 from nimlab.catalog.registry import register
 from nimlab.core import views
 from nimlab.core.kernels import LimKernel, TableKernel
 from nimlab.core.ruleset import HeapRuleset, int_heaps
 from nimlab.core.views import BinaryBlock, BinaryFigure, BinaryRow
-from nimlab.formulas.lim import bitwise_majority, lim_grundy
 
 if TYPE_CHECKING:
     from nimlab.core.strategy import Construction
@@ -58,8 +58,8 @@ class Lim(HeapRuleset):
     p_theorem = "S19-T8"
 
     def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
-        """The construction of :mod:`nimlab.catalog.strategies.lim`."""
-        from nimlab.catalog.strategies.lim import lim_strategy
+        """The construction of :mod:`nimlab.catalog.lim.strategy`."""
+        from nimlab.catalog.lim.strategy import lim_strategy
 
         return lim_strategy(self, position, misere)
 
@@ -103,9 +103,10 @@ class Lim(HeapRuleset):
 
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
-        from nimlab.catalog import _compiled
+        from nimlab.catalog._compiled import compiled
+        from nimlab.catalog.lim.compiled import lim
 
-        return _compiled.compiled("lim", _compiled.lim)
+        return compiled("lim", lim)
 
     def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
         """The Lim formula: ``((a+b+c) − (a⊕b⊕c))/2``, the bitwise majority of the heaps.

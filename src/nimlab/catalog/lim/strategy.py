@@ -15,10 +15,12 @@ References
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
+
+if TYPE_CHECKING:
+    from nimlab.catalog.lim.rules import Lim
 
 __all__ = ["lim_moves", "lim_strategy", "lim_winning_t"]
 
@@ -96,7 +98,7 @@ def lim_moves(heaps: Heaps) -> list[Heaps]:
     return list(dict.fromkeys(out))
 
 
-def lim_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construction | None:
+def lim_strategy(game: Lim, position: Heaps, misere: bool) -> Construction | None:
     """Lim's winning moves (normal play)."""
     if misere:
         return None

@@ -57,7 +57,6 @@ EXCEPTIONS: dict[str, str] = {
     # sizes (cli/, web/, render/, theory/, solvers/, misere/ but quotient.py)
     "cli/misere_cmd.py::misere_quotient_cmd": _TO_SPLIT,
     "cli/multiplayer_play.py::run_multiplayer_play": _TO_SPLIT,
-    "solvers/explain.py::explain": _TO_SPLIT,
     "theory/registry.py::check_theorem": _TO_SPLIT,
 }
 

@@ -353,7 +353,6 @@ def explain(
     from nimlab.catalog.registry import as_game
     from nimlab.planner import Method, Question, plan
     from nimlab.solvers.api import answer
-    from nimlab.solvers.strategy import winning_move
 
     g = as_game(game)
     if not isinstance(misere, bool):
@@ -366,53 +365,16 @@ def explain(
     pos = g.validate(position)
     moves_plan = plan(g, Question.MOVES, pos, misere=misere)
     c = moves_plan.value if moves_plan.method is Method.CONSTRUCTION else None
-    if move is None:
-        mv = c.one() if c is not None else winning_move(g, pos, misere)
-    else:
-        mv = g.validate(move)
-        own = c.one() if c is not None else None
-        # the construction's own move is a move (its proof says so): no scan of the moves,
-        # which a position of 9-digit heaps could not afford
-        if own is None or g.canonical(own) != g.canonical(mv):
-            _check_is_move(g, pos, mv)
+    mv = _the_move(g, pos, misere, move, c)
     # the outcome exactly as nimlab.answer finds it: the explanation names that method
     decided = answer(g, pos, misere=misere)
     method = decided.method
     is_p = str(decided.value) == "P"
     procedure = c.procedure if c is not None else None
     if c is None and mv is not None:
-        target = plan(g, Question.OUTCOME, mv, misere=misere, method="formula")
-        if target.method is Method.CLOSED_FORM:
-            procedure = (
-                "a scan of the moves, the closed form"
-                + (f" of {target.theorem}" if target.theorem else "")
-                + " showing this one leads to a P-position"
-            )
-        else:
-            procedure = "a scan of the moves, each option's outcome found by exhaustive search"
+        procedure = _scan_procedure(g, mv, misere)
     theorem = (c.theorem if c is not None else None) or decided.theorem
-    notes: list[str] = []
-    table = None
-    K = g.nimk_equivalent(pos)
-    value_name: str | None
-    before: str | None
-    if K is not None and isinstance(pos, tuple):
-        table = _binary_table(pos, mv, K)
-        value_name = "nim-sum" if K == 1 else f"NIM_{K} (digit sums mod {K + 1})"
-        before = "".join(map(str, table.sums_before)) if K > 1 else str(_xor(pos))
-        after = None
-        if mv is not None:
-            after = str(_xor(mv)) if K == 1 else "".join(map(str, table.sums_after or ()))
-        if misere and method == "closed form":
-            notes.append(
-                "misère play: a position with a heap > 1 is P iff every digit sum is 0; "
-                f"with all heaps <= 1 iff the number of 1-heaps is ≡ 1 (mod {K + 1})"
-            )
-    else:
-        value_name, before = _value(g, pos, misere)
-        after = _value(g, mv, misere)[1] if mv is not None else None
-        own = g.explain_notes(pos, mv)
-        notes += own if own or misere else _known_notes(g, pos, mv)
+    table, value_name, before, after, notes = _values(g, pos, mv, misere, method)
     if method != "closed form":
         by = method_phrase(method)
         if method == "construction" and c is not None:
@@ -435,6 +397,63 @@ def explain(
         status=None if theorem is None else _status(theorem),
         method=method,
     )
+
+
+def _the_move(g: Ruleset[Any], pos: Any, misere: bool, move: Any, c: Any) -> Any:
+    """The move to explain: *move* (checked to be a move), else the construction's own
+    (or :func:`nimlab.winning_move`)."""
+    from nimlab.solvers.strategy import winning_move
+
+    if move is None:
+        return c.one() if c is not None else winning_move(g, pos, misere)
+    mv = g.validate(move)
+    own = c.one() if c is not None else None
+    # the construction's own move is a move (its proof says so): no scan of the moves,
+    # which a position of 9-digit heaps could not afford
+    if own is None or g.canonical(own) != g.canonical(mv):
+        _check_is_move(g, pos, mv)
+    return mv
+
+
+def _scan_procedure(g: Ruleset[Any], mv: Any, misere: bool) -> str:
+    """How a scan of the moves showed that *mv* wins."""
+    from nimlab.planner import Method, Question, plan
+
+    target = plan(g, Question.OUTCOME, mv, misere=misere, method="formula")
+    if target.method is Method.CLOSED_FORM:
+        return (
+            "a scan of the moves, the closed form"
+            + (f" of {target.theorem}" if target.theorem else "")
+            + " showing this one leads to a P-position"
+        )
+    return "a scan of the moves, each option's outcome found by exhaustive search"
+
+
+def _values(
+    g: Ruleset[Any], pos: Any, mv: Any, misere: bool, method: str
+) -> tuple[BinaryTable | None, str | None, str | None, str | None, list[str]]:
+    """The binary table (for a Nim_K equivalent), the value's name, its value before and
+    after the move, and the game's notes."""
+    notes: list[str] = []
+    K = g.nimk_equivalent(pos)
+    if K is not None and isinstance(pos, tuple):
+        table = _binary_table(pos, mv, K)
+        value_name = "nim-sum" if K == 1 else f"NIM_{K} (digit sums mod {K + 1})"
+        before = "".join(map(str, table.sums_before)) if K > 1 else str(_xor(pos))
+        after = None
+        if mv is not None:
+            after = str(_xor(mv)) if K == 1 else "".join(map(str, table.sums_after or ()))
+        if misere and method == "closed form":
+            notes.append(
+                "misère play: a position with a heap > 1 is P iff every digit sum is 0; "
+                f"with all heaps <= 1 iff the number of 1-heaps is ≡ 1 (mod {K + 1})"
+            )
+        return table, value_name, before, after, notes
+    name, value_before = _value(g, pos, misere)
+    value_after = _value(g, mv, misere)[1] if mv is not None else None
+    own = g.explain_notes(pos, mv)
+    notes += own if own or misere else _known_notes(g, pos, mv)
+    return None, name, value_before, value_after, notes
 
 
 #: Most options whose Grundy values an explanation lists (the rest are counted).

@@ -81,6 +81,22 @@ def test_czajka_solved_games(
         assert int(np.flatnonzero(par == 0)[-1]) == int(last_rare)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("code", "n", "largest_at", "largest", "mask", "rare", "last_rare"), _records("unsolved")
+)
+def test_czajka_unsolved_games_rare_heaps(
+    code: str, n: str, largest_at: str, largest: str, mask: str, rare: str, last_rare: str
+) -> None:
+    # the rare heaps (his count includes the heap 0) end long before his N; the largest
+    # value at his N is checked by benchmarks/bench_engine_octal.py --long
+    run = octal_run(_code(code), 2 * int(last_rare) + 2, periodic=False)
+    assert (run.mask, run.domain) == (int(mask, 16), False)
+    assert run.rare + 1 == int(rare)
+    par = np.bitwise_count(run.values & run.mask) & 1
+    assert int(np.flatnonzero(par == 0)[-1]) == int(last_rare)
+
+
 def test_checkpoint_resumes(tmp_path: Path) -> None:
     path = tmp_path / "officers.npz"
     first = octal_run("0.6", 5000, checkpoint=path)

@@ -44,7 +44,7 @@ __all__ = ["RECOGNISE_HEAPS", "TakeBreakGame", "take_and_break"]
 #: when they have more than :data:`RECOGNISE_OPTIONS` options, but at least ``4t + 8`` for
 #: a largest take ``t``).
 RECOGNISE_HEAPS = 128
-RECOGNISE_OPTIONS = 20_000
+RECOGNISE_OPTIONS = 2_000
 #: Most options of one heap (an endless generator is stopped there).
 MAX_HEAP_OPTIONS = 1_000_000
 _PARTS_BIT = {0: 1, 1: 2, 2: 4, 3: 8}

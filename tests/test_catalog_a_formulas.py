@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimlab.catalog.lim.formulas import bitwise_majority, lim_grundy
+from nimlab.catalog.nimhoff.formulas import ksum, nimhoff_grundy
+from nimlab.catalog.welter.formulas import welter_grundy, welter_m
 from nimlab.core.errors import InvalidParameterError, InvalidPositionError
 from nimlab.formulas.circular import cn64_is_p
 from nimlab.formulas.moore import misere_moore_is_p, moore_is_p, moore_string, nim_k_value
-from nimlab.formulas.nimhoff import ksum, nimhoff_grundy
 from nimlab.formulas.nimmul import (
     NimDivisionByZeroError,
     nim_div,
@@ -24,7 +25,6 @@ from nimlab.formulas.nimmul import (
     nimmul,
     nimmul_by_mex,
 )
-from nimlab.formulas.welter import welter_grundy, welter_m
 
 FAST = settings(max_examples=60, deadline=None)
 big = st.integers(min_value=0, max_value=2**300)

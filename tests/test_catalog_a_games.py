@@ -272,8 +272,8 @@ def test_nimhoff_closed_form_vs_search(k: int, heaps: list[int]) -> None:
 
 def test_nimhoff_formula_fails_for_k0() -> None:
     """Why k = 0 is refused: with 1-from-two-heaps moves the k-sum is not the value."""
+    from nimlab.catalog.nimhoff.formulas import ksum
     from nimlab.core.ruleset import HeapRuleset
-    from nimlab.formulas.nimhoff import ksum
 
     class Nimhoff0(HeapRuleset):
         name = "nimhoff0"

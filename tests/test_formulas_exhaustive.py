@@ -14,6 +14,8 @@ from functools import cache
 import pytest
 
 from nimlab import InvalidParameterError, InvalidPositionError
+from nimlab.catalog.nimhoff.formulas import check_nimhoff_k
+from nimlab.catalog.welter.formulas import welter_grundy
 from nimlab.formulas.circular import dihedral_images, dihedral_min
 from nimlab.formulas.delete import abo_is_p, bit, tail, v2
 from nimlab.formulas.moore import (
@@ -24,9 +26,7 @@ from nimlab.formulas.moore import (
     nim_k_value,
 )
 from nimlab.formulas.nim import mex, misere_nim_is_p, nim_sum
-from nimlab.formulas.nimhoff import check_nimhoff_k
 from nimlab.formulas.nimmul import nim_square
-from nimlab.formulas.welter import welter_grundy
 
 
 @cache

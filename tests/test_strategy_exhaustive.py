@@ -516,7 +516,7 @@ def test_nimhoff_value_and_moves_match_search(k: int, bound: int, n: int) -> Non
     """``nimhoff_value`` is the Grundy value, and ``nimhoff_moves`` the set of moves to a
     P-position, on every position of n heaps below *bound* in every order (up to 7 heaps
     carrying digit k, where the bit-0 correction C(c, 2) mod 2 cycles with period 4)."""
-    from nimlab.catalog.strategies.nimhoff import nimhoff_moves, nimhoff_value
+    from nimlab.catalog.nimhoff.strategy import nimhoff_moves, nimhoff_value
 
     values = nimhoff_grundy_by_search(k, bound, n)
     for sorted_pos, gv in values.items():

@@ -74,23 +74,6 @@ def nim() -> Any:
     return gen
 
 
-def welter() -> Any:
-    @njit
-    def gen(h: Any) -> Any:  # pragma: no cover - compiled
-        n = len(h)
-        for i in range(n):
-            for v in range(h[i]):
-                free = True
-                for j in range(n):
-                    if h[j] == v:
-                        free = False
-                        break
-                if free:
-                    yield setitem(h, i, v)
-
-    return gen
-
-
 def subtraction(amounts: tuple[int, ...]) -> Any:
     s_list = tuple(sorted(amounts))
 
@@ -141,24 +124,6 @@ def ryuo(p: int, q: int | None) -> Any:
         for t in range(1, min(p, x + y + 1)):
             for a in range(max(0, t - y), min(t, x) + 1):
                 yield setitem(setitem(h, 0, x - a), 1, y - (t - a))
-
-    return gen
-
-
-def nimhoff(k: int) -> Any:
-    s = 1 << min(k, 62)  # compiled heaps are below 2^62: a larger 2^k allows no pair move
-
-    @njit
-    def gen(h: Any) -> Any:  # pragma: no cover - compiled
-        n = len(h)
-        for i in range(n):
-            for v in range(h[i]):
-                yield setitem(h, i, v)
-        for i in range(n):
-            if h[i] >= s:
-                for j in range(i + 1, n):
-                    if h[j] >= s:
-                        yield setitem(setitem(h, i, h[i] - s), j, h[j] - s)
 
     return gen
 

@@ -1,10 +1,9 @@
 """Theorems of [S19] §1 and [N99] §2 about the catalog part A games.
 
-Moore's Nim_k (S19-T5 = N99-T2.4, misère N99-T2.10), 2-D Turning Turtles (S19-T6),
-the Welter–Sato game (S19-T7), CN(6, 4) (S19-T9) and 2^k-balanced
-Nimhoff (S19-T10); Lim (S19-T8) is declared by its family,
-:mod:`nimlab.catalog.lim.theorems`. Every instance lists a move-closed set of positions in increasing
-order; the registry compares the game's closed form with exhaustive search there.
+Moore's Nim_k (S19-T5 = N99-T2.4, misère N99-T2.10), 2-D Turning Turtles (S19-T6)
+and CN(6, 4) (S19-T9); the Welter–Sato game (S19-T7), Lim (S19-T8) and 2^k-balanced
+Nimhoff (S19-T10) are declared by their families (``nimlab.catalog.<family>.theorems``).
+Every instance lists a move-closed set of positions in increasing order; the registry compares the game's closed form with exhaustive search there.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from collections.abc import Iterator
 from nimlab.catalog import game
 from nimlab.catalog.turtles import WholeBoardTurningTurtles
 from nimlab.theory.registry import Instance, Theorem, register_theorem
-from nimlab.theory.spaces import SPACE_CHUNK, box_space, sorted_box, sorted_space
+from nimlab.theory.spaces import box_space, sorted_box, sorted_space
 
 __all__ = ["distinct_box", "lim_triples", "turtle_boards"]
 
@@ -107,22 +106,8 @@ def _turtles(bound: int) -> Iterator[Instance]:
             yield Instance(whole, board_positions(r, c))
 
 
-def _welter(bound: int) -> Iterator[Instance]:
-    from nimlab.verification.spaces import DistinctBoxSpace
-
-    for n in (1, 2, 3, 4):  # the sets of distinct_box(n, bound), walked compiled
-        yield Instance(game("welter"), space=DistinctBoxSpace(n, bound, 0, SPACE_CHUNK))
-
-
 def _cn64(bound: int) -> Iterator[Instance]:
     yield Instance(game("circular", k=4), space=box_space(6, bound))
-
-
-def _nimhoff(bound: int) -> Iterator[Instance]:
-    for k in (1, 2, 3):
-        for n in (1, 2, 3):
-            b = bound if n < 3 else max(2, bound // 2)
-            yield Instance(game("nimhoff", k=k), space=sorted_space(n, b))
 
 
 register_theorem(
@@ -173,20 +158,6 @@ register_theorem(
 )
 register_theorem(
     Theorem(
-        id="S19-T7",
-        paper="S19",
-        statement="Welter–Sato game: G = XOR n_i XOR (XOR over i<j of M(n_i, n_j)), "
-        "M(x, y) = 2^(e+1) - 1 where x, y agree in exactly their e lowest binary digits",
-        game="welter",
-        kind="grundy",
-        instances=_welter,
-        default_bound=52,
-        deep_bound=96,
-        params="r = 1..4 distinct heaps",
-    )
-)
-register_theorem(
-    Theorem(
         id="S19-T9",
         paper="S19",
         statement="CN(6,4): with heaps a..f around the circle and a minimum at a, P iff "
@@ -197,20 +168,5 @@ register_theorem(
         default_bound=12,
         deep_bound=16,
         params="n = 6, k = 4",
-    )
-)
-register_theorem(
-    Theorem(
-        id="S19-T10",
-        paper="S19",
-        statement="2^k-balanced Nimhoff (k >= 1): G = n1 ⓚ n2 ⓚ ... ⓚ nr, "
-        "a ⓚ b = a XOR b XOR (a_k * b_k)",
-        game="nimhoff",
-        kind="grundy",
-        instances=_nimhoff,
-        default_bound=128,
-        deep_bound=512,
-        params="k = 1..3, r = 1..3 heaps",
-        bound_doc="every heap < bound (3 heaps: < bound // 2)",
     )
 )

@@ -12,10 +12,12 @@ References
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
+
+if TYPE_CHECKING:
+    from nimlab.catalog.nimhoff.rules import Nimhoff
 
 __all__ = ["nimhoff_moves", "nimhoff_strategy", "nimhoff_value"]
 
@@ -81,11 +83,11 @@ def nimhoff_moves(heaps: Heaps, k: int) -> list[Heaps]:
     return list(dict.fromkeys(out))
 
 
-def nimhoff_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construction | None:
+def nimhoff_strategy(game: Nimhoff, position: Heaps, misere: bool) -> Construction | None:
     """Nimhoff's winning moves (normal play)."""
     if misere:
         return None
-    moves = nimhoff_moves(position, int(game.k))  # type: ignore[attr-defined]
+    moves = nimhoff_moves(position, int(game.k))
     return Construction.listed(
         "inverting the k-nim-sum heap by heap (S19 Theorem 10)",
         "S19-T10",

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from nimlab.catalog.nimhoff.formulas import check_nimhoff_k, nimhoff_grundy
 from nimlab.catalog.registry import register
 from nimlab.core import views
 from nimlab.core.kernels import LinesKernel, TableKernel, pair_offsets
@@ -22,7 +23,6 @@ from nimlab.core.params import Param
 from nimlab.core.ruleset import HeapRuleset, int_heaps
 from nimlab.core.views import BinaryBlock, BinaryFigure, BinaryRow
 from nimlab.formulas.nim import nim_sum
-from nimlab.formulas.nimhoff import check_nimhoff_k, nimhoff_grundy
 
 if TYPE_CHECKING:
     from nimlab.core.strategy import Construction
@@ -65,8 +65,8 @@ class Nimhoff(HeapRuleset):
         check_nimhoff_k(self.k)
 
     def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
-        """The construction of :mod:`nimlab.catalog.strategies.nimhoff`."""
-        from nimlab.catalog.strategies.nimhoff import nimhoff_strategy
+        """The construction of :mod:`nimlab.catalog.nimhoff.strategy`."""
+        from nimlab.catalog.nimhoff.strategy import nimhoff_strategy
 
         return nimhoff_strategy(self, position, misere)
 
@@ -127,8 +127,9 @@ class Nimhoff(HeapRuleset):
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.nimhoff import compiled as family_compiled
 
-        return _compiled.compiled(("nimhoff", self.k), lambda: _compiled.nimhoff(self.k))
+        return _compiled.compiled(("nimhoff", self.k), lambda: family_compiled.nimhoff(self.k))
 
     def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
         """The k-nim-sum ``a ⓚ b = a ⊕ b ⊕ (a_k · b_k)``, heap by heap.

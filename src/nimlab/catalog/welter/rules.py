@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.registry import register
+from nimlab.catalog.welter.formulas import welter_grundy, welter_m
 from nimlab.core import views
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.ruleset import HeapRuleset
 from nimlab.core.views import BinaryBlock, BinaryFigure, BinaryRow
 from nimlab.formulas.nim import nim_sum
-from nimlab.formulas.welter import welter_grundy, welter_m
 
 if TYPE_CHECKING:
     from nimlab.core.strategy import Construction
@@ -66,8 +66,8 @@ class Welter(HeapRuleset):
                 )
 
     def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
-        """The construction of :mod:`nimlab.catalog.strategies.welter`."""
-        from nimlab.catalog.strategies.welter import welter_strategy
+        """The construction of :mod:`nimlab.catalog.welter.strategy`."""
+        from nimlab.catalog.welter.strategy import welter_strategy
 
         return welter_strategy(self, position, misere)
 
@@ -103,8 +103,9 @@ class Welter(HeapRuleset):
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.welter import compiled as family_compiled
 
-        return _compiled.compiled("welter", _compiled.welter)
+        return _compiled.compiled("welter", family_compiled.welter)
 
     def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
         """The terms of the Welter–Sato formula: the heaps' XOR and every ``M(x, y)``.

@@ -13,10 +13,12 @@ References
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
+
+if TYPE_CHECKING:
+    from nimlab.catalog.welter.rules import Welter
 
 __all__ = ["welter_moves", "welter_strategy"]
 
@@ -66,7 +68,7 @@ def welter_moves(heaps: Heaps) -> list[Heaps]:
     return out
 
 
-def welter_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construction | None:
+def welter_strategy(game: Welter, position: Heaps, misere: bool) -> Construction | None:
     """Welter's winning moves (normal play)."""
     if misere:
         return None

@@ -1,49 +1,53 @@
 """Discovery: time nimlab.conjecture on the papers' results, with their closed forms unused.
 
-Each row tabulates the game, searches statements and checks the best ones deeper; the
-proposed statement is then verified against the registered result's own box. Run:
+Each row tabulates the game, searches statements and checks the best ones deeper (the
+whole ``nimlab.conjecture`` call, timed), then checks the proposed statement against the
+registered result on the registered positions at the registered bound (timed apart).
+The cases are those of ``tests/discovery_cases.py``. Run:
 
-    python benchmarks/bench_discovery.py
+    nice python benchmarks/bench_discovery.py [RESULT_ID ...]
 
 The figures go to docs/tutorials/discovery.md (a table per result) and PERFORMANCE.md.
 """
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
 import nimlab
 
-CASES = [
-    ("S19-T1", "nim", {"heaps": 3}),
-    ("S19-T8", "lim", {}),
-    ("S19-T11", "delete-nim", {}),
-    ("Sh-T1", "single-delete", {"heaps": 2, "kind": "outcome", "below": 40}),
-    ("Sh-T2", "abo-delete", {"heaps": 3, "kind": "outcome", "below": 30}),
-    ("Sh-T3", "single-delete", {"heaps": 3, "kind": "outcome", "below": 20}),
-    ("S18-T7", "wythoff", {"kind": "outcome", "below": 64}),
-    ("S18-T8", ("ryuo", {"p": 3}), {}),
-    ("S18-T9", ("restricted-ryuo", {"p": 3, "q": 2}), {}),
-    ("subtraction", ("subtraction", {"S": {1, 2, 3}}), {}),
-]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from discovery_cases import CASES, against_registered, make_game  # noqa: E402
 
 
-def main() -> None:
-    """Print one line per result: time, the best statement and its deeper check."""
-    print(f"{'result':<12} {'seconds':>8}  statement (deeper check)")
-    for rid, game, kwargs in CASES:
-        g = nimlab.game(game[0], **game[1]) if isinstance(game, tuple) else game
+def main(selected: list[str]) -> None:
+    """Print one line per result: search time, the statement, the deeper check, and the
+    check against the registered result."""
+    print(f"{'result':<10} {'search s':>8} {'registered':>26}  statement (deeper check)")
+    for rid, game, kwargs, claim in CASES:
+        if selected and rid not in selected:
+            continue
+        g = make_game(game)
         t0 = time.perf_counter()
         found = nimlab.conjecture(g, time_budget=120, **kwargs)
         dt = time.perf_counter() - t0
-        best = found.best
-        if best is None:
-            print(f"{rid:<12} {dt:8.1f}  nothing found")
+        exact = [p for p in found.proposals if p.exceptions == 0 and p.kind == claim]
+        if not exact:
+            print(f"{rid:<10} {dt:8.1f}  nothing found")
             continue
+        best = exact[0]
         check = best.verified
-        how = "not checked" if check is None else f"{check['positions']:,} positions ok"
-        print(f"{rid:<12} {dt:8.1f}  {best.statement} ({how})")
+        how = "not checked" if check is None else f"{check['positions']:,} ok, {check['method']}"
+        reg = against_registered(rid, g, best.statement, found.heaps)
+        agree = (
+            f"{reg['positions']:,} agree, {reg['seconds']:.1f} s"
+            if reg["mismatch"] is None
+            else f"DIFFER at {reg['mismatch']}"
+        )
+        print(f"{rid:<10} {dt:8.1f} {agree:>26}  {best.statement} ({how})", flush=True)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -411,7 +411,7 @@ def _guarded(
 
 @dataclass(frozen=True)
 class RunRecord:
-    """One row of the ``runs`` table."""
+    """One row of the ``runs`` table (*method*: the methods of its chunks, comma-separated)."""
 
     id: int
     what: str
@@ -428,6 +428,7 @@ class RunRecord:
     finished: float | None
     seconds: float | None
     chunks_done: int
+    method: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -447,6 +448,7 @@ class RunRecord:
             "started": self.started,
             "finished": self.finished,
             "seconds": self.seconds,
+            "method": self.method,
         }
 
 
@@ -683,7 +685,8 @@ class Store:
         rows = self.conn.execute(
             "SELECT r.id, r.what, r.target, r.game, r.params, r.kind, r.bound, r.space,"
             " r.n_chunks, r.status, r.positions, r.started, r.finished, r.seconds, r.host,"
-            " r.pid, (SELECT COUNT(*) FROM chunks c WHERE c.run_id = r.id)"
+            " r.pid, (SELECT COUNT(*) FROM chunks c WHERE c.run_id = r.id),"
+            " (SELECT GROUP_CONCAT(DISTINCT c.method) FROM chunks c WHERE c.run_id = r.id)"
             " FROM runs r ORDER BY r.id DESC LIMIT ?",
             (limit,),
         ).fetchall()
@@ -710,6 +713,7 @@ class Store:
                     finished=r[12],
                     seconds=r[13],
                     chunks_done=r[16],
+                    method=r[17] or "",
                 )
             )
         return out

@@ -18,13 +18,15 @@ from pathlib import Path
 
 import nimlab
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from discovery_cases import CASES, against_registered, make_game  # noqa: E402
+TESTS = Path(__file__).resolve().parent.parent / "tests"
 
 
 def main(selected: list[str]) -> None:
     """Print one line per result: search time, the statement, the deeper check, and the
     check against the registered result."""
+    sys.path.insert(0, str(TESTS))
+    from discovery_cases import CASES, against_registered, make_game
+
     print(f"{'result':<10} {'search s':>8} {'registered':>26}  statement (deeper check)")
     for rid, game, kwargs, claim in CASES:
         if selected and rid not in selected:

@@ -55,8 +55,6 @@ EXCEPTIONS: dict[str, str] = {
     "verification/expr.py::_interval": _TO_SPLIT,
     "verification/expr.py::_interval.go": _TO_SPLIT,
     # sizes (cli/, web/, render/, theory/, solvers/, misere/ but quotient.py)
-    "cli/misere_cmd.py::misere_quotient_cmd": _TO_SPLIT,
-    "cli/multiplayer_play.py::run_multiplayer_play": _TO_SPLIT,
     "theory/registry.py::check_theorem": _TO_SPLIT,
 }
 

@@ -216,16 +216,7 @@ def misere_quotient_cmd(
         checkpoint=checkpoint,
     )
     seconds = time.perf_counter() - t0
-    heaps: list[int] | None = None
-    if position:
-        from nimlab.core.ruleset import parse_group_tokens
-
-        parsed = parse_group_tokens(list(position))
-        heaps = [h for h in parsed if isinstance(h, int)]
-        if len(heaps) != len(parsed):
-            from nimlab.core.errors import InvalidPositionError
-
-            raise InvalidPositionError("write the heaps as integers separated by spaces")
+    heaps = _heaps(position) if position else None
     if as_json:
         data = q.as_dict()
         data["seconds"] = round(seconds, 4)
@@ -247,6 +238,24 @@ def misere_quotient_cmd(
     if latex:
         click.echo(q.latex())
         return
+    _print_quotient(q, max_heap, seconds)
+
+
+def _heaps(position: tuple[str, ...]) -> list[int]:
+    """The heaps typed after the code (integers only)."""
+    from nimlab.core.ruleset import parse_group_tokens
+
+    parsed = parse_group_tokens(list(position))
+    heaps = [h for h in parsed if isinstance(h, int)]
+    if len(heaps) != len(parsed):
+        from nimlab.core.errors import InvalidPositionError
+
+        raise InvalidPositionError("write the heaps as integers separated by spaces")
+    return heaps
+
+
+def _print_quotient(q: Any, max_heap: int, seconds: float) -> None:
+    """The quotient on screen: order, presentation, P-portion, pretending function."""
     per = q.period()
     click.echo(f"{q.game.label()}, heaps <= {max_heap}: misère quotient of order {q.order}")
     click.echo(f"presentation: {q.presentation()}")

@@ -73,35 +73,13 @@ def run_multiplayer_play(
     2
     """
     import nimlab
-    from nimlab import InvalidParameterError
 
     g = nimlab.game(game) if isinstance(game, str) else game
     pos = g.validate(position)
-    if misere:
-        if players != 2:
-            raise InvalidParameterError(
-                f"misère play is GAMEs(1,0) for 2 players; with {players} players give a "
-                "preference profile instead (for example --preference 1,2,0)"
-            )
-        if preference is not None and preference != nimlab.misere_profile():
-            raise InvalidParameterError("give either misère play or a preference profile, not both")
-        preference = nimlab.misere_profile()
-    prof = nimlab.PreferenceProfile.of(preference, players)
-    m = prof.players
-    if isinstance(human_seat, bool) or not isinstance(human_seat, int) or not 0 <= human_seat < m:
-        raise InvalidParameterError(
-            f"the human's seat must be a player 0..{m - 1}, got {human_seat!r}"
-        )
+    prof = _profile(players, preference, human_seat, misere)
+    m: int = prof.players
     solver = nimlab.MultiplayerSolver(g, prof)
-    canon = g.canonical
-
-    output_fn(
-        f"{g.label()} with {m} players, preferences {prof.label()}; you are player {human_seat}."
-    )
-    output_fn("Players move in turn 0, 1, ...; each wants the players it prefers to move last:")
-    for a in range(m):
-        order = " > ".join(str(x) for x in prof.orders[a])
-        output_fn(f"  {_who(a, human_seat)} prefers {order}")
+    _introduce(g, prof, human_seat, output_fn)
     to_move = 0
     moved = False
     while True:
@@ -119,18 +97,66 @@ def run_multiplayer_play(
             return last
         output_fn(f"position {g.format_position(pos)}: {_who(to_move, human_seat)} to move")
         if to_move != human_seat:
-            w = solver.last_mover(pos, to_move)
-            nxt_player = (to_move + 1) % m
-            best = next(o for o in options if solver.last_mover(o, nxt_player) == w)
-            output_fn(
-                f"{_who(to_move, human_seat)} moves to {g.format_position(best)} "
-                f"(so that player {w} moves last, its best choice)"
-            )
-            pos = best
+            pos = _computer_move(g, solver, pos, options, to_move, human_seat, output_fn)
         else:
-            pos = _ask_move(g, solver, pos, options, to_move, input_fn, output_fn, canon)
+            pos = _ask_move(g, solver, pos, options, to_move, input_fn, output_fn)
         moved = True
         to_move = (to_move + 1) % m
+
+
+def _introduce(g: Any, prof: Any, human_seat: int, output_fn: Callable[[str], None]) -> None:
+    """Say who plays, in which order, with which preferences."""
+    output_fn(
+        f"{g.label()} with {prof.players} players, preferences {prof.label()}; "
+        f"you are player {human_seat}."
+    )
+    output_fn("Players move in turn 0, 1, ...; each wants the players it prefers to move last:")
+    for a in range(prof.players):
+        order = " > ".join(str(x) for x in prof.orders[a])
+        output_fn(f"  {_who(a, human_seat)} prefers {order}")
+
+
+def _profile(players: int, preference: Any, human_seat: int, misere: bool) -> Any:
+    """The players' preference profile, checked with the human's seat."""
+    import nimlab
+    from nimlab import InvalidParameterError
+
+    if misere:
+        if players != 2:
+            raise InvalidParameterError(
+                f"misère play is GAMEs(1,0) for 2 players; with {players} players give a "
+                "preference profile instead (for example --preference 1,2,0)"
+            )
+        if preference is not None and preference != nimlab.misere_profile():
+            raise InvalidParameterError("give either misère play or a preference profile, not both")
+        preference = nimlab.misere_profile()
+    prof = nimlab.PreferenceProfile.of(preference, players)
+    m = prof.players
+    if isinstance(human_seat, bool) or not isinstance(human_seat, int) or not 0 <= human_seat < m:
+        raise InvalidParameterError(
+            f"the human's seat must be a player 0..{m - 1}, got {human_seat!r}"
+        )
+    return prof
+
+
+def _computer_move(
+    g: Any,
+    solver: Any,
+    pos: Any,
+    options: list[Any],
+    to_move: int,
+    human_seat: int,
+    output_fn: Callable[[str], None],
+) -> Any:
+    """The option a computer player picks: the player it prefers most moves last."""
+    w = solver.last_mover(pos, to_move)
+    nxt_player = (to_move + 1) % solver.players
+    best = next(o for o in options if solver.last_mover(o, nxt_player) == w)
+    output_fn(
+        f"{_who(to_move, human_seat)} moves to {g.format_position(best)} "
+        f"(so that player {w} moves last, its best choice)"
+    )
+    return best
 
 
 def _ask_move(
@@ -141,15 +167,11 @@ def _ask_move(
     seat: int,
     input_fn: Callable[[str], str],
     output_fn: Callable[[str], None],
-    canon: Callable[[Any], Any],
 ) -> Any:
-    from nimlab import NimlabError
+    import nimlab
 
     m = solver.players
     nxt = (seat + 1) % m
-    by_canon: dict[Any, Any] = {}
-    for o in options:
-        by_canon.setdefault(canon(o), o)
     while True:
         try:
             text = input_fn(f"your move (player {seat}): ").strip()
@@ -186,15 +208,14 @@ def _ask_move(
                 continue
             return options[n - 1]
         try:
-            target = g.parse_position(text.split())
-        except NimlabError as exc:
+            target = nimlab.parse_move(g, pos, text)
+        except nimlab.NimlabError as exc:
             output_fn(f"{exc}")
             continue
-        chosen = by_canon.get(canon(target))
-        if chosen is None:
+        try:
+            return nimlab.legal_move(g, pos, target)
+        except nimlab.IllegalMoveError:
             output_fn(
                 f"{g.format_position(target)} is not reachable in one move from "
                 f"{g.format_position(pos)} ('?' lists the options)"
             )
-            continue
-        return target

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nimlab.catalog.circular.formulas import cn64_is_p
 from nimlab.catalog.lim.formulas import bitwise_majority, lim_grundy
 from nimlab.catalog.nimhoff.formulas import ksum, nimhoff_grundy
 from nimlab.catalog.welter.formulas import welter_grundy, welter_m
 from nimlab.core.errors import InvalidParameterError, InvalidPositionError
-from nimlab.formulas.circular import cn64_is_p
 from nimlab.formulas.moore import misere_moore_is_p, moore_is_p, moore_string, nim_k_value
 from nimlab.formulas.nimmul import (
     NimDivisionByZeroError,

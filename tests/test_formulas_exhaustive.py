@@ -14,9 +14,9 @@ from functools import cache
 import pytest
 
 from nimlab import InvalidParameterError, InvalidPositionError
+from nimlab.catalog.circular.formulas import dihedral_images, dihedral_min
 from nimlab.catalog.nimhoff.formulas import check_nimhoff_k
 from nimlab.catalog.welter.formulas import welter_grundy
-from nimlab.formulas.circular import dihedral_images, dihedral_min
 from nimlab.formulas.delete import abo_is_p, bit, tail, v2
 from nimlab.formulas.moore import (
     digit_sums,

@@ -50,9 +50,7 @@ __all__ = [
 CATALOG_MODULES: tuple[str, ...] = (
     "nimlab.catalog.nim",
     "nimlab.catalog.onepile",
-    "nimlab.catalog.moore",
     "nimlab.catalog.turtles",
-    "nimlab.catalog.circular",
     "nimlab.catalog.delete",
     "nimlab.catalog.emperor",
     "nimlab.catalog.ryuo",

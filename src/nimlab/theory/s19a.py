@@ -1,8 +1,8 @@
 """Theorems of [S19] §1 and [N99] §2 about the catalog part A games.
 
-Moore's Nim_k (S19-T5 = N99-T2.4, misère N99-T2.10), 2-D Turning Turtles (S19-T6)
-and CN(6, 4) (S19-T9); the Welter–Sato game (S19-T7), Lim (S19-T8) and 2^k-balanced
-Nimhoff (S19-T10) are declared by their families (``nimlab.catalog.<family>.theorems``).
+2-D Turning Turtles (S19-T6). Moore's Nim_k (S19-T5 = N99-T2.4, misère N99-T2.10), the
+Welter–Sato game (S19-T7), Lim (S19-T8), CN(6, 4) (S19-T9) and 2^k-balanced Nimhoff
+(S19-T10) are declared by their families (``nimlab.catalog.<family>.theorems``).
 Every instance lists a move-closed set of positions in increasing order; the registry compares the game's closed form with exhaustive search there.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from nimlab.catalog import game
 from nimlab.catalog.turtles import WholeBoardTurningTurtles
 from nimlab.theory.registry import Instance, Theorem, register_theorem
-from nimlab.theory.spaces import box_space, sorted_box, sorted_space
+from nimlab.theory.spaces import sorted_box
 
 __all__ = ["distinct_box", "lim_triples", "turtle_boards"]
 
@@ -82,15 +82,6 @@ def board_positions(rows: int, cols: int) -> Iterator[frozenset[tuple[int, int]]
         yield frozenset(c for i, c in enumerate(coins) if mask >> i & 1)
 
 
-def _moore(bound: int) -> Iterator[Instance]:
-    for k in (1, 2, 3):
-        for n in (1, 2, 3, 4):
-            if n == 4 and k == 3:
-                yield Instance(game("moore", k=k), space=sorted_space(n, max(2, bound - 2)))
-            else:
-                yield Instance(game("moore", k=k), space=sorted_space(n, bound))
-
-
 def _turtles(bound: int) -> Iterator[Instance]:
     from nimlab.verification.spaces import IndexSpace
 
@@ -106,41 +97,6 @@ def _turtles(bound: int) -> Iterator[Instance]:
             yield Instance(whole, board_positions(r, c))
 
 
-def _cn64(bound: int) -> Iterator[Instance]:
-    yield Instance(game("circular", k=4), space=box_space(6, bound))
-
-
-register_theorem(
-    Theorem(
-        id="S19-T5",
-        aliases=("N99-T2.4",),
-        paper="S19",
-        statement="Moore's Nim_k: P iff the binary digits of the heaps add up to 0 mod k+1 "
-        "in every position (n1 ⊕_{k+1} ... ⊕_{k+1} nr = 0)",
-        game="moore",
-        kind="p-set",
-        instances=_moore,
-        default_bound=32,
-        deep_bound=64,
-        params="k = 1..3, r = 1..4 heaps",
-        bound_doc="every heap < bound (4 heaps with k = 3: < bound - 2)",
-    )
-)
-register_theorem(
-    Theorem(
-        id="N99-T2.10",
-        paper="N99",
-        statement="misère Nim_K: P iff (some heap > 1 and the digit sums are 0 mod K+1) or "
-        "(all heaps <= 1 and the number of 1-heaps is 1 mod K+1)",
-        game="moore",
-        kind="misere-p-set",
-        instances=_moore,
-        default_bound=32,
-        deep_bound=64,
-        params="K = 1..3, r = 1..4 heaps",
-        bound_doc="every heap < bound (4 heaps with K = 3: < bound - 2)",
-    )
-)
 register_theorem(
     Theorem(
         id="S19-T6",
@@ -154,19 +110,5 @@ register_theorem(
         deep_bound=22,
         params="boards r x c with r*c <= bound; whole-board search (no splitting) on 1x6, 2x3, 3x3",
         bound_doc="every set of heads on an r x c board with r*c <= bound",
-    )
-)
-register_theorem(
-    Theorem(
-        id="S19-T9",
-        paper="S19",
-        statement="CN(6,4): with heaps a..f around the circle and a minimum at a, P iff "
-        "a+b = d+e, b+c = e+f and a XOR c XOR e = 0 (for some such labelling)",
-        game="circular",
-        kind="p-set",
-        instances=_cn64,
-        default_bound=12,
-        deep_bound=16,
-        params="n = 6, k = 4",
     )
 )

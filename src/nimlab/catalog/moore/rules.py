@@ -161,15 +161,17 @@ class Moore(HeapRuleset):
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.moore import compiled as family_compiled
 
-        return _compiled.compiled(("moore", self.k), lambda: _compiled.moore(self.k))
+        return _compiled.compiled(("moore", self.k), lambda: family_compiled.moore(self.k))
 
     def compiled_predecessors(self) -> Any:
         """Compiled inverse moves (see :meth:`HeapRuleset.compiled_predecessors`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.moore import compiled as family_compiled
 
         k = self.k
-        return _compiled.compiled(("moore-pred", k), lambda: _compiled.moore_predecessors(k))
+        return _compiled.compiled(("moore-pred", k), lambda: family_compiled.moore_predecessors(k))
 
     def closed_grundy(self, position: tuple[int, ...]) -> int | None:
         return nim_sum(position) if self.k == 1 else None

@@ -19,13 +19,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from nimlab.catalog.moore import positive_k
+from nimlab.catalog.circular.formulas import cn64_is_p, dihedral_images, dihedral_min
+from nimlab.catalog.moore.rules import positive_k
 from nimlab.catalog.registry import register
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.kernels import MooreKernel, TableKernel
 from nimlab.core.params import Param
 from nimlab.core.ruleset import HeapRuleset, int_heaps
-from nimlab.formulas.circular import cn64_is_p, dihedral_images, dihedral_min
 from nimlab.formulas.moore import moore_is_p
 from nimlab.formulas.nim import nim_sum
 
@@ -128,15 +128,19 @@ class Circular(HeapRuleset):
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.circular import compiled as family_compiled
 
-        return _compiled.compiled(("circular", self.k), lambda: _compiled.circular(self.k))
+        return _compiled.compiled(("circular", self.k), lambda: family_compiled.circular(self.k))
 
     def compiled_predecessors(self) -> Any:
         """Compiled inverse moves (see :meth:`HeapRuleset.compiled_predecessors`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.circular import compiled as family_compiled
 
         k = self.k
-        return _compiled.compiled(("circular-pred", k), lambda: _compiled.circular_predecessors(k))
+        return _compiled.compiled(
+            ("circular-pred", k), lambda: family_compiled.circular_predecessors(k)
+        )
 
     def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
         return dihedral_min(position)

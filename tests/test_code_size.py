@@ -55,7 +55,6 @@ EXCEPTIONS: dict[str, str] = {
     "verification/expr.py::_interval": _TO_SPLIT,
     "verification/expr.py::_interval.go": _TO_SPLIT,
     # sizes (cli/, web/, render/, theory/, solvers/, misere/ but quotient.py)
-    "theory/registry.py::check_theorem": _TO_SPLIT,
 }
 
 

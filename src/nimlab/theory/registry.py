@@ -460,26 +460,54 @@ def check_theorem(
         from nimlab.core.errors import InvalidParameterError
 
         raise InvalidParameterError(f"unknown method {method!r}: choose local or search")
-    from nimlab.core.errors import InvalidParameterError as _NotClosed
-    from nimlab.verification.runner import LIST_CHUNK, CheckSpec, VerificationResult, run_spec
-    from nimlab.verification.spaces import ListSpace
-
     registered = _THEOREMS.get(t.id)
     claim: Claim = TheoremClaim(t.id) if registered is t else ObjectTheoremClaim(t)
     start = time.perf_counter()
     count = 0
     used: set[str] = set()
     runs: list[int] = []
-    # every instance is listed and measured before any is checked: a bound too large for
-    # the budget is refused before work is spent
-    from nimlab.verification.runner import check_budget
+    run_options = {
+        "workers": workers,
+        "scheduler": scheduler,
+        "dask_local": dask_local,
+        "store": store,
+        "resume": resume,
+        "progress": progress,
+        "max_positions": max_positions,
+    }
+    for inst, spec in _instance_specs(t, b, claim, max_positions):
+        res = _check_instance(t, b, inst, spec, run_options, used, runs)
+        count += res.positions_checked
+        if not res.ok:
+            seconds = time.perf_counter() - start
+            methods = "+".join(sorted(used))
+            return CheckResult(
+                t.id, b, count, False, seconds, res.counterexample, methods, (*runs,)
+            )
+    if count == 0:
+        raise _no_position(t, b)
+    methods = "+".join(sorted(used)) or "local"
+    return CheckResult(t.id, b, count, True, time.perf_counter() - start, None, methods, (*runs,))
 
+
+def _instance_specs(
+    t: Theorem, b: int, claim: Claim, max_positions: int | None
+) -> list[tuple[Instance, Any]]:
+    """Every instance of *t* at *b* with its local-check spec (None: the compiled
+    sequence checks it), listed and measured before any is checked: a bound too large
+    for the budget is refused before work is spent."""
+    from nimlab.verification.runner import LIST_CHUNK, CheckSpec, check_budget
+    from nimlab.verification.spaces import ListSpace
+
+    assert t.instances is not None
+    kind = t.kind
+    assert kind != "custom"
     specs: list[tuple[Instance, CheckSpec | None]] = []
     listed = 0
     for k, inst in enumerate(t.instances(b)):
         space = inst.space
         if space is None:
-            # materialise once: the search fallback below must see the same positions
+            # materialise once: the search fallback must see the same positions
             left = None if max_positions is None else max(0, max_positions - listed)
             cap = MAX_LISTED - listed if left is None else left
             inst = Instance(inst.game, _listed(t, b, inst.positions, max(cap, 0)))
@@ -491,65 +519,45 @@ def check_theorem(
             continue
         fast = p.method is Method.VECTORISED_CHECK
         compiled = p.method is Method.COMPILED_CHECK
-        made = CheckSpec(inst.game, t.kind, claim, space, f"{t.id}#{k}", b, fast, compiled)
+        made = CheckSpec(inst.game, kind, claim, space, f"{t.id}#{k}", b, fast, compiled)
         check_budget(made, max_positions)
         specs.append((inst, made))
-    for inst, spec in specs:
-        res: VerificationResult | CheckResult
-        if spec is None:
-            res = _check_sequence(t, b, inst)
-            used.add("sequence")
-        else:
-            try:
-                res = run_spec(
-                    spec,
-                    workers=workers,
-                    scheduler=scheduler,
-                    dask_local=dask_local,
-                    store=store,
-                    resume=resume,
-                    progress=progress,
-                    what="theorem",
-                    max_positions=max_positions,
-                )
-            except _NotClosed as exc:
-                if "not move-closed" not in str(exc):
-                    raise
-                got = _check_engine(t, b, inst)
-                if got is None:
-                    res = _check_search(t, b, [inst])
-                    used.add("search")
-                else:
-                    res = got
-                    used.add("engine (compiled)")
-            else:
-                used.add("local" if res.method == "python" else f"local ({res.method})")
-                if res.run_id is not None:
-                    runs.append(res.run_id)
-        count += res.positions_checked
-        if not res.ok:
-            return CheckResult(
-                t.id,
-                b,
-                count,
-                False,
-                time.perf_counter() - start,
-                res.counterexample,
-                "+".join(sorted(used)),
-                tuple(runs),
-            )
-    if count == 0:
-        raise _no_position(t, b)
-    return CheckResult(
-        t.id,
-        b,
-        count,
-        True,
-        time.perf_counter() - start,
-        None,
-        "+".join(sorted(used)) or "local",
-        tuple(runs),
-    )
+    return specs
+
+
+def _check_instance(
+    t: Theorem,
+    b: int,
+    inst: Instance,
+    spec: Any,
+    run_options: dict[str, Any],
+    used: set[str],
+    runs: list[int],
+) -> Any:
+    """Check one instance: by the compiled sequence (*spec* None), the local check of
+    *spec*, or (positions not move-closed) the compiled engine or search; the method is
+    added to *used*, a stored run's id to *runs*."""
+    from nimlab.core.errors import InvalidParameterError as _NotClosed
+    from nimlab.verification.runner import run_spec
+
+    if spec is None:
+        used.add("sequence")
+        return _check_sequence(t, b, inst)
+    try:
+        res = run_spec(spec, what="theorem", **run_options)
+    except _NotClosed as exc:
+        if "not move-closed" not in str(exc):
+            raise
+        got = _check_engine(t, b, inst)
+        if got is None:
+            used.add("search")
+            return _check_search(t, b, [inst])
+        used.add("engine (compiled)")
+        return got
+    used.add("local" if res.method == "python" else f"local ({res.method})")
+    if res.run_id is not None:
+        runs.append(res.run_id)
+    return res
 
 
 def theorem_specs(tid: str | Theorem, bound: int | None = None) -> list[Any]:

@@ -64,46 +64,6 @@ def compiled(key: Hashable, factory: Callable[[], Any]) -> Any:
 # -- one heap changes ----------------------------------------------------------------
 
 
-def nim() -> Any:
-    @njit
-    def gen(h: Any) -> Any:  # pragma: no cover - compiled
-        for i in range(len(h)):
-            for v in range(h[i]):
-                yield setitem(h, i, v)
-
-    return gen
-
-
-def subtraction(amounts: tuple[int, ...]) -> Any:
-    s_list = tuple(sorted(amounts))
-
-    @njit
-    def gen(h: Any) -> Any:  # pragma: no cover - compiled
-        for s in s_list:
-            if s <= h[0]:
-                yield setitem(h, 0, h[0] - s)
-
-    return gen
-
-
-def allbut(excluded: tuple[int, ...]) -> Any:
-    if not excluded:
-        return nim()
-    ex = tuple(sorted(excluded))
-
-    @njit
-    def gen(h: Any) -> Any:  # pragma: no cover - compiled
-        for s in range(1, h[0] + 1):
-            ok = True
-            for e in ex:
-                if e == s:
-                    ok = False
-            if ok:
-                yield setitem(h, 0, h[0] - s)
-
-    return gen
-
-
 # -- several heaps change ------------------------------------------------------------
 
 

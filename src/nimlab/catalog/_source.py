@@ -2,7 +2,7 @@
 
 numba keeps machine code on disk only for functions of a module file that the next
 process finds again, never for closures; the catalog's move models
-(:mod:`nimlab.catalog._compiled`) are closures over their parameters. This module writes
+(each family's ``compiled`` module) are closures over their parameters. This module writes
 such a closure out as the text of a module (see :mod:`nimlab.engine._diskcache`).
 """
 
@@ -25,7 +25,7 @@ def generator_source(gen: Any) -> str | None:
 
     Examples
     --------
-    >>> from nimlab.catalog._compiled import subtraction
+    >>> from nimlab.catalog.onepile.compiled import subtraction
     >>> text = generator_source(subtraction((4, 1, 3)))
     >>> "s_list = (1, 3, 4)" in text and "gen = _nimlab_njit(gen)" in text
     True
@@ -47,7 +47,7 @@ def module_source(functions: list[tuple[str, Any, tuple[str, ...]]]) -> str | No
 
     Examples
     --------
-    >>> from nimlab.catalog._compiled import nim
+    >>> from nimlab.catalog.nim.compiled import nim
     >>> text = module_source([("moves", nim(), ())])
     >>> "def moves(h):" in text
     True

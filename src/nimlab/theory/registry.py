@@ -50,7 +50,6 @@ __all__ = [
 Kind = Literal["grundy", "p-set", "misere-p-set", "custom"]
 
 THEOREM_MODULES: tuple[str, ...] = (
-    "nimlab.theory.basic",
     "nimlab.theory.multiplayer",
     "nimlab.theory.s19a",
     "nimlab.theory.s19b",

@@ -2,8 +2,9 @@
 
 Positions are boxes of heaps below the bound, in increasing order: every move lowers
 heaps, so the sets are move-closed. The two Ryuo theorems give their claims over numpy
-arrays too (``vector_claim``), so their local check runs vectorised. (S18-T11 is in :mod:`nimlab.theory.basic`; S18-T7 in
-:mod:`nimlab.catalog.wythoff.theorems`.)
+arrays too (``vector_claim``), so their local check runs vectorised. (S18-T7 and S18-T11
+are declared by their families: :mod:`nimlab.catalog.wythoff.theorems`,
+:mod:`nimlab.catalog.onepile.theorems`.)
 """
 
 from __future__ import annotations

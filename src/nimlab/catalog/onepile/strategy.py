@@ -12,16 +12,18 @@ References
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from nimlab.catalog.strategies.ryuo import _preimages
-from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
+
+if TYPE_CHECKING:
+    from nimlab.catalog.onepile.rules import AllBut, Subtraction
 
 __all__ = ["onepile_moves", "onepile_strategy"]
 
 
-def onepile_moves(game: Ruleset[Any], n: int) -> list[tuple[int]] | None:
+def onepile_moves(game: Subtraction | AllBut, n: int) -> list[tuple[int]] | None:
     """All winning moves from a heap of *n* (None when the periodicity is unknown).
 
     Examples
@@ -33,11 +35,11 @@ def onepile_moves(game: Ruleset[Any], n: int) -> list[tuple[int]] | None:
     >>> onepile_moves(game("allbut", S={2}), 7)
     [(2,), (0,)]
     """
-    per = game.exact_periodicity()  # type: ignore[attr-defined]
+    per = game.exact_periodicity()
     if per is None:
         return None
-    S = game.S  # type: ignore[attr-defined]
-    if game.takes_listed:  # type: ignore[attr-defined]
+    S = game.S
+    if game.takes_listed:
         cands = [n - t for t in sorted(S) if t <= n]
     else:
         cands = [m for m in sorted(_preimages(per, 0, n), reverse=True) if n - m not in S]
@@ -45,7 +47,7 @@ def onepile_moves(game: Ruleset[Any], n: int) -> list[tuple[int]] | None:
 
 
 def onepile_strategy(
-    game: Ruleset[Any], position: tuple[int, ...], misere: bool
+    game: Subtraction | AllBut, position: tuple[int, ...], misere: bool
 ) -> Construction | None:
     """One-heap games: the heaps of Grundy value 0 reachable in one move (normal play)."""
     if misere:

@@ -73,8 +73,9 @@ class Nim(HeapRuleset):
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.nim import compiled as family_compiled
 
-        return _compiled.compiled("nim", _compiled.nim)
+        return _compiled.compiled("nim", family_compiled.nim)
 
     def components(self, position: tuple[int, ...]) -> Sequence[tuple[Ruleset[Any], Any]] | None:
         if len(position) <= 1:

@@ -156,14 +156,15 @@ class Subtraction(OneHeapGame):
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.onepile import compiled as family_compiled
 
         return _compiled.compiled(
-            ("subtraction", self.S), lambda: _compiled.subtraction(tuple(self.S))
+            ("subtraction", self.S), lambda: family_compiled.subtraction(tuple(self.S))
         )
 
     def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
-        """The construction of :mod:`nimlab.catalog.strategies.onepile`."""
-        from nimlab.catalog.strategies.onepile import onepile_strategy
+        """The construction of :mod:`nimlab.catalog.onepile.strategy`."""
+        from nimlab.catalog.onepile.strategy import onepile_strategy
 
         return onepile_strategy(self, position, misere)
 
@@ -251,12 +252,13 @@ class AllBut(OneHeapGame):
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.onepile import compiled as family_compiled
 
-        return _compiled.compiled(("allbut", self.S), lambda: _compiled.allbut(tuple(self.S)))
+        return _compiled.compiled(("allbut", self.S), lambda: family_compiled.allbut(tuple(self.S)))
 
     def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
-        """The construction of :mod:`nimlab.catalog.strategies.onepile`."""
-        from nimlab.catalog.strategies.onepile import onepile_strategy
+        """The construction of :mod:`nimlab.catalog.onepile.strategy`."""
+        from nimlab.catalog.onepile.strategy import onepile_strategy
 
         return onepile_strategy(self, position, misere)
 

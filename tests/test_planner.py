@@ -399,6 +399,32 @@ def test_explanations_name_the_method_that_answered(misere: bool) -> None:
             assert "scored by the closed form" not in text, where
 
 
+@pytest.mark.slow  # kernels loaded and winning moves scanned: a few seconds
+@pytest.mark.parametrize(
+    ("game", "params", "position", "misere", "method"),
+    [
+        ("delete-nim", {}, (150, 151), True, "compiled table"),
+        ("restricted-ryuo", {"p": "3", "q": "4"}, (150, 151), True, "compiled table"),
+        ("single-delete", {}, (20, 30, 41), True, "compiled engine"),
+        ("octal", {"code": "0.77"}, (2, 100), False, "sum of components"),
+    ],
+)
+def test_compiled_answers_are_explained_by_their_method(
+    game: str, params: dict[str, str], position: tuple[int, ...], misere: bool, method: str
+) -> None:
+    """Positions off the closed forms, answered by compiled methods or by parts: the
+    explanation names the method that answered, and its outcome is the answer's."""
+    from nimlab.solvers.explain import method_phrase
+
+    g = nimlab.game(game, **params)
+    a = nimlab.answer(g, position, misere=misere)
+    e = nimlab.explain(g, position, misere=misere)
+    assert (a.method, e.method, e.outcome) == (method, method, str(a.value))
+    text = e.render_text()
+    assert f"the outcome comes from {method_phrase(method)}" in text, text
+    assert not INTERNAL.search(text), INTERNAL.search(text)
+
+
 @pytest.mark.parametrize(
     ("game", "params", "position"),
     [

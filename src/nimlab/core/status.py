@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["PROVED", "STATUSES", "ResultStatus", "State", "status_of"]
+__all__ = ["PROVED", "STATUSES", "ResultStatus", "State", "status_of", "verified_below"]
 
 State = Literal["proved", "refuted", "conjectured"]
 
@@ -146,3 +146,18 @@ def status_of(result_id: str) -> ResultStatus:
     'proved: published proof'
     """
     return STATUSES.get(result_id, PROVED)
+
+
+def verified_below(result_id: str) -> int:
+    """The bound below which the conjecture *result_id* was verified (its recorded
+    status is the one place this number lives; the catalog answers from it only there).
+
+    Examples
+    --------
+    >>> verified_below("Sh-T6*")
+    256
+    """
+    bound = status_of(result_id).verified_below
+    if bound is None:
+        raise ValueError(f"{result_id} records no verified bound")
+    return bound

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from nimlab.core.status import verified_below
+
 __all__ = [
     "SH_T6_STAR_VERIFIED_BELOW",
     "abo_is_p",
@@ -125,8 +127,9 @@ def single_delete3_is_p(x: int, y: int, z: int) -> bool:
 
 #: Sh-T6* (the corrected four-heap criterion, a conjecture) has been verified by nimlab's own
 #: compiled local check on every position with all heaps below this bound; outside it no
-#: answer is taken from it (see ``nimlab theorems``).
-SH_T6_STAR_VERIFIED_BELOW = 256
+#: answer is taken from it (see ``nimlab theorems``). Read from its status
+#: (:mod:`nimlab.core.status`), where it is recorded.
+SH_T6_STAR_VERIFIED_BELOW = verified_below("Sh-T6*")
 
 
 def sh_t6_rule(printed: bool) -> Callable[[int, int, int, int], bool]:

@@ -35,12 +35,11 @@ def theorem_info(tid: str) -> dict[str, Any]:
     if len(tid) > 40:
         raise WebInputError("a result id is short, like S19-T1")
     t = nimlab.theorem(tid)
-    status = getattr(t.status, "state", None) or str(t.status)
     return {
         "id": t.id,
         "statement": t.statement,
         "paper": t.paper,
-        "status": status,
+        "status": t.status.state,
         "game": t.game,
         "aliases": list(t.aliases),
     }

@@ -206,3 +206,30 @@ def test_misere_nim_is_a_case_split_of_the_xor() -> None:
     assert best.verified["method"] == "compiled"
     res = nimlab.verify("nim", p_set=best.statement, heaps=3, bound=10, misere=True, workers=1)
     assert not res.ok  # the two-heap statement is not misère Nim of three heaps
+
+
+@pytest.mark.slow
+def test_a_sum_with_an_irregular_period_is_written_as_a_packed_lookup() -> None:
+    """Subtraction {1, 3, 4} (period 7: 0 1 0 1 2 3 2, no short formula) on the first heap
+    plus subtraction {1, 2} on the second: G is the XOR of the first heap's period, packed
+    in one integer, and b % 3; checked deeper on the compiled path."""
+
+    @nimlab.heap_game(name="sub134-and-12-discovery", heaps=2, order_free=False)
+    def two_subtractions(h: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        for s in (1, 3, 4):
+            if s <= h[0]:
+                yield (h[0] - s, h[1])
+        for s in (1, 2):
+            if s <= h[1]:
+                yield (h[0], h[1] - s)
+
+    found = nimlab.conjecture(two_subtractions, below=32, verify_bound=48)
+    best = found.best
+    assert best is not None and best.exceptions == 0 and "sum of one-heap" in best.found_by
+    from nimlab.verification.expr import parse_expression
+
+    period = [0, 1, 0, 1, 2, 3, 2]
+    f = parse_expression(best.statement, 2).function()
+    assert all(f((a, b)) == period[a % 7] ^ (b % 3) for a in range(100) for b in range(20))
+    assert best.verified is not None and best.verified["ok"]
+    assert best.verified["method"] == "compiled"

@@ -70,12 +70,15 @@ def _decomposition(data: _Data, deadline: float) -> Iterator[Proposal]:
             deadline=deadline,
             stop=_collector(target, found),
         )
-        if not found:
+        if found:
+            text, atomic, tsize = found[-1].text, found[-1].atomic, found[-1].size
+        elif low == 0 and (periodic := _periodic_text(line, "a")) is not None:
+            text, atomic, tsize = periodic, False, 9
+        else:
             return
-        term = found[-1]
-        text = term.text.replace("a", LETTERS[i]) if i else term.text
-        parts.append(text if term.atomic else f"({text})")
-        size += term.size
+        text = _rename(text, lambda v, i=i: LETTERS[i] if v == "a" else v)  # type: ignore[misc]
+        parts.append(text if atomic else f"({text})")
+        size += tsize
     yield Proposal(
         " ^ ".join(parts),
         "formula",
@@ -84,6 +87,75 @@ def _decomposition(data: _Data, deadline: float) -> Iterator[Proposal]:
         data.region,
         data.grundy.size,
     )
+
+
+def _periodic_text(line: npt.NDArray[np.int64], var: str) -> str | None:
+    """A one-heap line ``G(0), G(1), ...`` that is purely periodic (or arithmetic-periodic,
+    saltus s) with period p, written as a lookup of its period packed in one integer K:
+    ``s * (x // p) + ((K >> (w * (x % p))) & (2**w - 1))``; None when it has no such form
+    (a preperiod, or a period too long to pack in 62 bits).
+
+    Examples
+    --------
+    >>> _periodic_text(np.array([0, 1, 0, 1, 2, 3, 2] * 4), "a")  # subtraction {1, 3, 4}
+    '(11844 >> (2 * (a % 7))) & 3'
+    """
+    from nimlab.engine.periodicity import periodicity
+
+    if len(line) < 8:
+        return None
+    per = periodicity(line.tolist(), reps=2)
+    if per.period is None or per.preperiod != 0 or per.period < 2:
+        return None
+    p, s = int(per.period), int(per.saltus)
+    head = [int(v) for v in per.head[:p]]
+    if min(head) < 0:
+        return None
+    w = max(max(head).bit_length(), 1)
+    if p * w > 62:
+        return None
+    packed = sum(v << (w * i) for i, v in enumerate(head))
+    text = f"({packed} >> ({w} * ({var} % {p}))) & {(1 << w) - 1}"
+    return f"{s} * ({var} // {p}) + ({text})" if s else text
+
+
+def _periodic_one_heap(data: _Data) -> Iterator[Proposal]:
+    """One-heap games: the line as a packed lookup of its period (:func:`_periodic_text`)."""
+    if data.grundy is None or len(data.heaps) != 1 or not data.lines:
+        return
+    if int(data.heaps[0].min()) != 0:
+        return
+    text = _periodic_text(data.lines[0], "a")
+    if text is None:
+        return
+    full = _full(text, data)
+    if full is not None and np.array_equal(full, data.grundy):
+        yield Proposal(
+            text,
+            "formula",
+            "a period (and saltus) of the one-heap sequence, its values packed in one integer",
+            9,
+            data.region,
+            data.grundy.size,
+        )
+
+
+def _tidy(text: str) -> str:
+    """*text* with ``(x // p) // q`` written ``x // pq`` and doubled parentheses around a
+    parenthesis-free part removed (the caller checks the result on the table again).
+
+    Examples
+    --------
+    >>> _tidy("3 * ((a // 3) // 2) + ((a % 3))")
+    '3 * (a // 6) + (a % 3)'
+    """
+    import re
+
+    def merge(m: re.Match[str]) -> str:
+        return f"{m.group(1)} // {int(m.group(2)) * int(m.group(3))}"
+
+    text = re.sub(r"\(([a-h]) // (\d+)\) // (\d+)", merge, text)
+    return re.sub(r"\(\(([^()]*)\)\)", r"(\1)", text)
 
 
 def _collector(target: npt.NDArray[np.int64], found: list[Term]) -> Callable[[Term], bool]:
@@ -174,13 +246,15 @@ def _block_scaling(data: _Data, deadline: float) -> Iterator[Proposal]:
             return
         h_text = _rename(h_term.text, lambda v, p=p: f"({v} // {p})")  # type: ignore[misc]
         r_text = _rename(r_term.text, lambda v, p=p: f"({v} % {p})")  # type: ignore[misc]
-        text = f"{p} * ({h_text}) + ({r_text})"
+        periodic = not np.any(g // p)  # no block part: G is periodic in every heap
+        text = _tidy(r_text if periodic else f"{p} * ({h_text}) + ({r_text})")
+        how = f"block scaling by {p}: G = {p}*H(heaps // {p}) + R(heaps % {p})"
         full = _full(text, data)
         if full is not None and np.array_equal(full, g):
             yield Proposal(
                 text,
                 "formula",
-                f"block scaling by {p}: G = {p}*H(heaps // {p}) + R(heaps % {p})",
+                f"periodic with period {p} in every heap" if periodic else how,
                 h_term.size + r_term.size + 3,
                 data.region,
                 g.size,

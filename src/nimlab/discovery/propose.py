@@ -35,7 +35,12 @@ from nimlab.core.errors import InvalidParameterError
 from nimlab.core.ruleset import Ruleset
 from nimlab.discovery._cases import _piecewise
 from nimlab.discovery._deeper import _check_best
-from nimlab.discovery._formulas import _block_scaling, _decomposition, _formulas
+from nimlab.discovery._formulas import (
+    _block_scaling,
+    _decomposition,
+    _formulas,
+    _periodic_one_heap,
+)
 from nimlab.discovery._model import KINDS, Conjectures, Proposal, _Data
 from nimlab.discovery._psets import _beatty, _p_sets
 from nimlab.discovery._table import (
@@ -173,6 +178,9 @@ def _search(
             found.extend(_block_scaling(data, deadline))
         if not any(p.exceptions == 0 for p in found) and max_size > 5:
             found.extend(_formulas(data, deadline, max_size))
+        if not any(p.exceptions == 0 for p in found):
+            tried.append("a period (and saltus) of the one-heap sequence")
+            found.extend(_periodic_one_heap(data))
     _say(progress, "searching P-sets")
     tried.append("P-sets: equal one-heap terms, residues on every heap, F == 0, conjunctions")
     found.extend(_p_sets(data, deadline, max_size))

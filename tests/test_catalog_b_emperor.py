@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimlab import InvalidParameterError, InvalidPositionError, Outcome, game, moves, outcome
+from nimlab.catalog.emperor.formulas import emperor_is_p
 from nimlab.cli import main
-from nimlab.formulas.emperor import emperor_is_p
 from nimlab.solvers.search import Solver
 from nimlab.theory.s19b import emperor_positions
 

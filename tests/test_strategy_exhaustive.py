@@ -16,8 +16,9 @@ from types import SimpleNamespace
 import pytest
 
 from nimlab import InvalidParameterError, NimlabError, game, winning_move
+from nimlab.catalog.emperor.formulas import emperor_is_p
+from nimlab.catalog.emperor.strategy import emperor_move
 from nimlab.catalog.lim.strategy import lim_moves, lim_winning_t
-from nimlab.catalog.strategies.emperor import emperor_move
 from nimlab.catalog.strategies.nimk import (
     misere_nimk_moves,
     naito_procedure,
@@ -29,7 +30,6 @@ from nimlab.catalog.strategies.ryuo import (
     restricted_ryuo_strategy,
     ryuo_moves,
 )
-from nimlab.formulas.emperor import emperor_is_p
 from nimlab.formulas.onepile import (
     Periodicity,
     allbut_periodicity,
@@ -412,7 +412,7 @@ def test_ryuo_messages_name_the_broken_condition() -> None:
 def test_lemma_3_reduction_keeps_the_xor_for_every_even_amount() -> None:
     """[S19] Lemma 3 (``reduce_keeping_xor``), on every multiset of up to 4 heaps below 16
     with XOR 0 and every total reachable by an even reduction."""
-    from nimlab.catalog.strategies.emperor import reduce_keeping_xor
+    from nimlab.catalog.emperor.strategy import reduce_keeping_xor
 
     checked = 0
     for n in (2, 3, 4):
@@ -443,7 +443,7 @@ def test_lemma_3_reduction_keeps_the_xor_for_every_even_amount() -> None:
 
 
 def _check_lemma_3(heaps: list[int], target: int) -> None:
-    from nimlab.catalog.strategies.emperor import reduce_keeping_xor
+    from nimlab.catalog.emperor.strategy import reduce_keeping_xor
 
     out = reduce_keeping_xor(list(heaps), target)
     assert len(out) == len(heaps) and sum(out) == target, (heaps, target, out)
@@ -548,7 +548,7 @@ def test_factor_below_finds_a_factorisation_exactly_when_one_exists() -> None:
     against the nim product table), and None otherwise."""
     import random
 
-    from nimlab.catalog.strategies.turtles import factor_below, turtles_move
+    from nimlab.catalog.turtles.strategy import factor_below, turtles_move
 
     table, quotient = nim_table_256()
 
@@ -677,7 +677,7 @@ def test_factor_below_is_complete_below_2_16() -> None:
     triples the fast search alone missed and on 250 random ones."""
     import random
 
-    from nimlab.catalog.strategies.turtles import factor_below
+    from nimlab.catalog.turtles.strategy import factor_below
     from nimlab.formulas.nimmul import nimmul
 
     rng = random.Random(11)
@@ -707,7 +707,7 @@ def test_turtles_move_where_the_fast_search_missed() -> None:
     None: the position was called P). Both heads of every miss with a second head of
     value g ⊕ a⊗b get a legal move to nim-value 0, by ``winning_move`` too."""
     from nimlab import winning_move
-    from nimlab.catalog.strategies.turtles import turtles_move
+    from nimlab.catalog.turtles.strategy import turtles_move
 
     pos = frozenset({(17477, 256), (260, 1)})
     assert turtles_value(pos) == 13
@@ -726,7 +726,7 @@ def test_turtles_move_tries_the_next_head(monkeypatch: pytest.MonkeyPatch) -> No
     {(17477, 256), (780, 2)} (nim-value 13) has no factorisation found (its only ones have
     both top halves), so the move comes from the second head; where no head gives one,
     the strategy raises instead of calling the N-position P."""
-    from nimlab.catalog.strategies import turtles
+    from nimlab.catalog.turtles import strategy as turtles
 
     pos = frozenset({(17477, 256), (780, 2)})
     assert turtles_value(pos) == 13

@@ -48,9 +48,7 @@ __all__ = [
 # registers its games). The family packages of nimlab.catalog are found without a list
 # (:func:`families`).
 CATALOG_MODULES: tuple[str, ...] = (
-    "nimlab.catalog.turtles",
     "nimlab.catalog.delete",
-    "nimlab.catalog.emperor",
     "nimlab.catalog.ryuo",
     "nimlab.catalog.octal",
     "nimlab.catalog.tbcode",

@@ -25,13 +25,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from nimlab.catalog.emperor.formulas import emperor_is_p
 from nimlab.catalog.registry import register
 from nimlab.core import views
 from nimlab.core.errors import InvalidParameterError, InvalidPositionError
 from nimlab.core.params import Param
 from nimlab.core.ruleset import Ruleset, _as_int
 from nimlab.core.views import BinaryBlock, BinaryFigure, BinaryRow
-from nimlab.formulas.emperor import emperor_is_p
 from nimlab.formulas.nim import nim_sum
 
 if TYPE_CHECKING:
@@ -106,8 +106,8 @@ class Emperor(Ruleset[EmperorPosition]):
             )
 
     def strategy(self, position: EmperorPosition, misere: bool = False) -> Construction | None:
-        """The construction of :mod:`nimlab.catalog.strategies.emperor`."""
-        from nimlab.catalog.strategies.emperor import emperor_strategy
+        """The construction of :mod:`nimlab.catalog.emperor.strategy`."""
+        from nimlab.catalog.emperor.strategy import emperor_strategy
 
         return emperor_strategy(self, position, misere)
 
@@ -218,7 +218,7 @@ class Emperor(Ruleset[EmperorPosition]):
     def index_model(self, region: tuple[int, ...]) -> IndexModel | None:
         """Positions with ranges of the sizes ``region[1:]`` (non-decreasing, at most 4
         heaps each, at most 6 ranges) and every heap below ``region[0]``, as an index space
-        (see :func:`nimlab.catalog._compiled.emperor_params`), with an exact compiled
+        (see :func:`nimlab.catalog.emperor.compiled.emperor_params`), with an exact compiled
         ``is_option``.
 
         Examples
@@ -235,10 +235,11 @@ class Emperor(Ruleset[EmperorPosition]):
         sizes = tuple(int(s) for s in region[1:])
         k = int(self.k)
         from nimlab.catalog import _compiled
+        from nimlab.catalog.emperor import compiled as family_compiled
         from nimlab.core.kernels import IndexModel
 
         total, params = _compiled.compiled(
-            ("emperor", bound, sizes, k), lambda: _compiled.emperor_params(bound, sizes, k)
+            ("emperor", bound, sizes, k), lambda: family_compiled.emperor_params(bound, sizes, k)
         )
         if params is None:
             return None
@@ -261,7 +262,7 @@ class Emperor(Ruleset[EmperorPosition]):
                 return None
             import numpy as np
 
-            return int(_compiled.emperor_encode(params, np.array(flat, dtype=np.int64)))
+            return int(family_compiled.emperor_encode(params, np.array(flat, dtype=np.int64)))
 
         shape = " ".join(str(sz) for sz in sizes)
         return IndexModel(
@@ -269,13 +270,13 @@ class Emperor(Ruleset[EmperorPosition]):
             total,
             sum(sizes),
             params,
-            _compiled.emperor_decode,
-            _compiled.emperor_encode,
-            _compiled.emperor_options,
+            family_compiled.emperor_decode,
+            family_compiled.emperor_encode,
+            family_compiled.emperor_options,
             position,
             index,
             f"ranges of {shape} heaps, every heap < {bound}, one per canonical form",
-            _compiled.emperor_is_option,
+            family_compiled.emperor_is_option,
         )
 
     def canonical(self, position: EmperorPosition) -> EmperorPosition:

@@ -85,8 +85,8 @@ class TurningTurtles(Ruleset[Heads]):
     p_theorem = "S19-T6"
 
     def strategy(self, position: Heads, misere: bool = False) -> Construction | None:
-        """The construction of :mod:`nimlab.catalog.strategies.turtles`."""
-        from nimlab.catalog.strategies.turtles import turtles_strategy
+        """The construction of :mod:`nimlab.catalog.turtles.strategy`."""
+        from nimlab.catalog.turtles.strategy import turtles_strategy
 
         return turtles_strategy(self, position, misere)
 
@@ -166,7 +166,7 @@ class TurningTurtles(Ruleset[Heads]):
     def index_model(self, region: tuple[int, ...]) -> IndexModel | None:
         """The boards ``rows x cols`` (*region*) as an index space: every set of heads is
         the bit mask of its coins, row-major (see
-        :func:`nimlab.catalog._compiled.turtles_options`).
+        :func:`nimlab.catalog.turtles.compiled.turtles_options`).
 
         Examples
         --------
@@ -177,7 +177,7 @@ class TurningTurtles(Ruleset[Heads]):
         if len(region) != 2 or min(region) < 1 or region[0] * region[1] > 62:
             return None
         rows, cols = int(region[0]), int(region[1])
-        from nimlab.catalog import _compiled
+        from nimlab.catalog.turtles import compiled as family_compiled
         from nimlab.core.kernels import IndexModel
 
         coins = [(a + 1, b + 1) for a in range(rows) for b in range(cols)]
@@ -207,9 +207,9 @@ class TurningTurtles(Ruleset[Heads]):
             size,
             1,
             (np.int64(rows), np.int64(cols), np.int64(size)),
-            _compiled.turtles_decode,
-            _compiled.turtles_encode,
-            _compiled.turtles_options,
+            family_compiled.turtles_decode,
+            family_compiled.turtles_encode,
+            family_compiled.turtles_options,
             position,
             index,
             f"every set of heads of a {rows} x {cols} board",

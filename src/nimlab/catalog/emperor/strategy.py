@@ -16,11 +16,13 @@ References
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nimlab.catalog.strategies.nimk import naito_procedure
-from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
+
+if TYPE_CHECKING:
+    from nimlab.catalog.emperor.rules import Emperor
 
 __all__ = ["emperor_move", "emperor_strategy", "reduce_keeping_xor"]
 
@@ -117,7 +119,7 @@ def emperor_move(ranges: Ranges, k: int = 1) -> Ranges | None:
     return tuple(tuple(r) for r in new)
 
 
-def emperor_strategy(game: Ruleset[Any], position: Ranges, misere: bool) -> Construction | None:
+def emperor_strategy(game: Emperor, position: Ranges, misere: bool) -> Construction | None:
     """Emperor Nim's constructive move (normal play)."""
     if misere:
         return None

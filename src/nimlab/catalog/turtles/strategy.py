@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING
 
 from nimlab.core.errors import SearchTooLargeError
-from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
+
+if TYPE_CHECKING:
+    from nimlab.catalog.turtles.rules import TurningTurtles
 
 __all__ = ["PAIR_BUDGET", "factor_below", "turtles_move", "turtles_strategy"]
 
@@ -204,7 +206,7 @@ def turtles_move(heads: Heads) -> Heads | None:
     )
 
 
-def turtles_strategy(game: Ruleset[Any], position: Heads, misere: bool) -> Construction | None:
+def turtles_strategy(game: TurningTurtles, position: Heads, misere: bool) -> Construction | None:
     """Turning Turtles: one winning move by factoring the nim-value (normal play)."""
     if misere:
         return None

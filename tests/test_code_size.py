@@ -33,10 +33,6 @@ EXCEPTIONS: dict[str, str] = {
     # runner (verification/runner.py, spaces.py, compiled.py, kernel code, cli/verify_cmd)
     "cli/verify_cmd.py::verify_cmd": _TO_SPLIT + ": options grouped (runner)",
     "cli/verify_cmd.py::reproduce_cmd": _TO_SPLIT + " (runner)",
-    "verification/runner.py": _TO_SPLIT + " (runner)",
-    "verification/runner.py::_run": _TO_SPLIT + " (runner)",
-    "verification/runner.py::verify": _TO_SPLIT + " (runner)",
-    "verification/runner.py::conjecture_spec": _TO_SPLIT + " (runner)",
     "verification/compiled.py": _TO_SPLIT + " (runner, parallel)",
     "verification/compiled.py::_make_kernels": _TO_SPLIT + " (runner, parallel)",
     "engine/_generic.py::solve": _TO_SPLIT + ": compiled kernel (runner)",

@@ -26,7 +26,11 @@ __all__ = [
     "SortedTotalSpace",
     "Space",
     "TotalSpace",
+    "heap_box",
+    "is_indexed",
     "rows_per_chunk",
+    "space_key",
+    "space_size",
 ]
 
 
@@ -676,3 +680,68 @@ class IndexSpace:
 
     def describe(self) -> str:
         return str(self.model().describe)
+
+
+# -- questions the verifier asks of a space (its classes answer here, nowhere else) -----
+
+
+def space_size(space: Any) -> int | None:
+    """Number of positions of *space* before invalid ones are skipped, or None when it is
+    not known without enumerating it (a listed space, a space of another module).
+
+    Examples
+    --------
+    >>> space_size(BoxSpace(2, 4)), space_size(TotalSpace(2, 4)), space_size(ListSpace(((0,),)))
+    (16, 10, None)
+    """
+    from math import comb
+
+    if isinstance(
+        space, BoxSpace | SortedBoxSpace | IndexSpace | DistinctBoxSpace | SortedTotalSpace
+    ):
+        return space.size
+    if isinstance(space, TotalSpace):
+        span = max(0, space.bound - space.low * space.n_heaps)
+        return comb(span + space.n_heaps - 1, space.n_heaps)
+    return None
+
+
+def space_key(space: Any) -> str:
+    """The text that identifies *space* in a run's key (a listed space by the hash of its
+    positions and its chunk size, any other by its repr).
+
+    Examples
+    --------
+    >>> space_key(BoxSpace(2, 4))
+    'BoxSpace(n_heaps=2, bound=4, low=0, rows=1, game=None)'
+    """
+    import hashlib
+
+    if isinstance(space, ListSpace):
+        digest = hashlib.sha256(repr(space.positions).encode()).hexdigest()
+        return f"{digest}/{space.chunk_size}"
+    return f"{space!r}"
+
+
+def heap_box(space: Any) -> BoxSpace | None:
+    """*space* if it is a box of heap tuples (the space the vectorised and compiled paths
+    are first tried on), else None.
+
+    Examples
+    --------
+    >>> heap_box(BoxSpace(2, 4)) is not None, heap_box(TotalSpace(2, 4))
+    (True, None)
+    """
+    return space if isinstance(space, BoxSpace) else None
+
+
+def is_indexed(space: Any) -> bool:
+    """Whether *space* numbers the positions of a game's index model (its compiled check
+    is :mod:`nimlab.verification.indexed`'s, not the heap walks').
+
+    Examples
+    --------
+    >>> is_indexed(BoxSpace(2, 4))
+    False
+    """
+    return isinstance(space, IndexSpace)

@@ -1,0 +1,180 @@
+"""What a verification run checks and what it reports: :class:`CheckSpec` (one picklable
+description of the game, the claim and the space, handed to every worker) and
+:class:`VerificationResult` (the one result of a run), with the chunk sizes of the paths.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from nimlab.core.ruleset import Ruleset
+from nimlab.verification.local import CheckKind, Claim
+from nimlab.verification.spaces import Space, space_key
+
+__all__ = [
+    "COMPILED_CHUNK",
+    "FAST_CHUNK",
+    "FAST_MIN_POOL",
+    "LIST_CHUNK",
+    "MAX_POSITIONS",
+    "PY_CHUNK",
+    "CheckSpec",
+    "VerificationResult",
+]
+
+PY_CHUNK = 8192
+# Positions a verification run may check unless the caller raises it (max_positions=N,
+# --max-positions N): about 3 minutes on the vectorised kernel, hours in Python; checked
+# before the run starts.
+MAX_POSITIONS = 10**9
+FAST_CHUNK = 1 << 19
+COMPILED_CHUNK = 1 << 17
+LIST_CHUNK = 2048
+FAST_MIN_POOL = 8
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """Everything a worker needs to check one chunk (picklable).
+
+    Attributes
+    ----------
+    game : Ruleset
+        The rules.
+    kind : {"grundy", "p-set", "misere-p-set"}
+        What is claimed.
+    claim : Claim
+        The claimed values.
+    space : Space
+        The move-closed set of positions, in chunks.
+    target : str
+        Theorem id or the conjecture's text (for the store and reports).
+    bound : int
+        The bound the space was built from.
+    fast : bool
+        Whether the vectorised kernel may be used.
+    compiled : bool
+        Whether the compiled local check (:mod:`nimlab.verification.compiled`: the game's
+        ``compiled_options`` hook and a compiled claim) may be used.
+    """
+
+    game: Ruleset[Any]
+    kind: CheckKind
+    claim: Claim
+    space: Space
+    target: str
+    bound: int
+    fast: bool = False
+    compiled: bool = False
+
+    def key(self) -> str:
+        """Stable identity of the spec (same key = same chunks): used to resume."""
+        space_id = space_key(self.space)
+        claim_id = self.claim.key()
+        if claim_id.startswith("fn:") and claim_id.count(":") >= 2:
+            claim_id = claim_id.rsplit(":", 1)[0]  # its code is in the fingerprint below
+        parts: list[Any] = [
+            claim_id,
+            repr(self.game),
+            self.kind,
+            space_id,
+            self.bound,
+            self.fast,
+        ]
+        if self.compiled:
+            parts.append("compiled")
+        text = json.dumps(parts)
+        from nimlab.verification.identity import code_fingerprint
+
+        # what is checked, then the code that decides it (a resumed run must share both)
+        return (
+            f"{hashlib.sha256(text.encode()).hexdigest()}:{code_fingerprint(self.game, self.claim)}"
+        )
+
+
+@dataclass(frozen=True)
+class VerificationResult:
+    """The outcome of a verification run.
+
+    Attributes
+    ----------
+    target : str
+        Theorem id or the conjecture's text.
+    game : str
+        Label of the game.
+    kind : str
+        ``grundy``, ``p-set`` or ``misere-p-set``.
+    bound : int
+        The bound.
+    space : str
+        Description of the position space.
+    positions_checked : int
+        Positions checked (on failure: up to and including the counterexample).
+    ok : bool
+        Whether the claim holds on the whole space.
+    seconds : float
+        Wall-clock time of this invocation.
+    counterexample : Counterexample or None
+        The smallest counterexample in the space's order, with the claimed and the true
+        value and the option that breaks the rule.
+    run_id : int or None
+        Id in the results store.
+    chunks : int
+        Number of chunks; ``chunks_resumed`` of them came from an earlier run.
+    method : str
+        ``vectorised`` or ``python``.
+    backend : str
+        ``serial``, ``threads``, ``processes`` or ``dask``.
+    """
+
+    target: str
+    game: str
+    kind: str
+    bound: int
+    space: str
+    positions_checked: int
+    ok: bool
+    seconds: float
+    counterexample: Any = None
+    run_id: int | None = None
+    chunks: int = 0
+    chunks_resumed: int = 0
+    method: str = "python"
+    backend: str = "serial"
+    workers: int = 1
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def result(self) -> str:
+        """``"verified"`` or ``"FAILED"``."""
+        return "verified" if self.ok else "FAILED"
+
+    @property
+    def rate(self) -> float:
+        """Positions checked per second."""
+        return self.positions_checked / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "target": self.target,
+            "game": self.game,
+            "kind": self.kind,
+            "bound": self.bound,
+            "space": self.space,
+            "positions_checked": self.positions_checked,
+            "result": self.result,
+            "seconds": self.seconds,
+            "counterexample": None
+            if self.counterexample is None
+            else self.counterexample.to_dict(),
+            "run_id": self.run_id,
+            "chunks": self.chunks,
+            "chunks_resumed": self.chunks_resumed,
+            "method": self.method,
+            "backend": self.backend,
+            "workers": self.workers,
+        }

@@ -22,6 +22,7 @@ from typing import Any, TypedDict, Unpack
 from nimlab.core.errors import InvalidArgumentError, InvalidParameterError, NimlabError
 from nimlab.core.params import as_index
 from nimlab.core.ruleset import Ruleset
+from nimlab.verification.backends import _watch_parent as _watch_parent  # theory/_jobs
 from nimlab.verification.backends import check_scheduler as check_scheduler
 from nimlab.verification.backends import choose_backend, chunk_results, dumps_spec
 from nimlab.verification.backends import user_files as user_files

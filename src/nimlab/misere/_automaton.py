@@ -11,10 +11,9 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from nimlab.misere._work import QuotientTooLargeError, _spend
-
-_MAX_DOMINATION = 4000  # states: the domination relation is a states x states boolean matrix
 
 
 def _refine(
@@ -34,13 +33,28 @@ def _refine(
     while True:
         _spend(len(order) * (nl + 1))
         sig = np.column_stack([block, block[dp]])
-        _, inv = np.unique(sig, axis=0, return_inverse=True)
-        new = inv.reshape(-1).astype(np.int64)
+        new = _row_classes(sig)
         count = int(new.max()) + 1 if len(new) else 0
         if count == nblocks:
             break
         block, nblocks = new, count
     return [int(b) for b in block]
+
+
+def _row_classes(sig: Any) -> Any:
+    """Class of each row of the int64 matrix *sig* (equal rows, equal classes): rows
+    hashed to one int64 each, checked equal to their class's first row (np.unique on
+    the rows themselves, slower, if two rows ever share a hash)."""
+    import numpy as np
+
+    mult = np.arange(1, 2 * sig.shape[1], 2, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    keys = (sig.astype(np.uint64) * mult).sum(axis=1, dtype=np.uint64)
+    _, first, inv = np.unique(keys, return_index=True, return_inverse=True)
+    inv = inv.reshape(-1)
+    if np.array_equal(sig, sig[first[inv]]):
+        return inv.astype(np.int64)
+    _, inv = np.unique(sig, axis=0, return_inverse=True)
+    return inv.reshape(-1).astype(np.int64)
 
 
 def _word_to(
@@ -268,7 +282,7 @@ class _Automaton:
                 lightest[key] = li
         use = sorted(lightest.values())
         nl = len(use)
-        prune, image = self._option_sets(use)
+        image = self._images(use)
         limit = bound[0] if bound is not None else 1 << 62
         start = (self.start, 0)
         parent: dict[tuple[int, int], tuple[tuple[int, int], int] | None] = {start: None}
@@ -291,7 +305,11 @@ class _Automaton:
                 return _word_to(parent, pair)
             img, row, add = image(tmask), d[x], added[x]
             for k, li in enumerate(use):
-                nxt = (row[li], prune(add[li] | img[k]))
+                y = row[li]
+                t2 = add[li] | img[k]
+                if any(old & t2 == old for old in least[y]):
+                    continue  # a pair of its state no heavier has fewer options
+                nxt = (y, t2)
                 w2 = wt + weights[li]
                 old = dist.get(nxt)
                 if old is None or w2 < old:
@@ -307,31 +325,9 @@ class _Automaton:
                     heapq.heappush(hq, (w2, tick, nxt))
         return None if bound is None else bound[1]
 
-    def _option_sets(
-        self, use: list[int]
-    ) -> tuple[Callable[[int], int], Callable[[int], list[int]]]:
-        """``prune`` (a set of option states kept to its undominated states) and ``image``
-        (a set's images under each letter), both memoised.
-
-        An option state t below another a (every sum taking t to P takes a to P) adds
-        nothing to "some option is P" now or after any heaps.
-        """
+    def _images(self, use: list[int]) -> Callable[[int], list[int]]:
+        """``image``: a set of option states' images under each letter of *use*, memoised."""
         d = self.delta
-        strictly_above = self.dominators() if len(d) <= _MAX_DOMINATION else [0] * len(d)
-        pruned: dict[int, int] = {}
-
-        def prune(tmask: int) -> int:
-            out = pruned.get(tmask)
-            if out is None:
-                m = out = tmask
-                while m:
-                    low = m & -m
-                    m ^= low
-                    if strictly_above[low.bit_length() - 1] & tmask:
-                        out ^= low
-                pruned[tmask] = out
-            return out
-
         nl = len(use)
         images: dict[int, list[int]] = {0: [0] * nl}
 
@@ -350,33 +346,7 @@ class _Automaton:
                 images[tmask] = got
             return got
 
-        return prune, image
-
-    def dominators(self) -> list[int]:
-        """For each state t, the states a != t with "t·w is P implies a·w is P" for all w.
-
-        The greatest relation with "P(t) implies P(a)" stable under every letter
-        (computed by refinement on boolean matrices), as bit masks.
-        """
-        import numpy as np
-
-        n = len(self.delta)
-        dm = np.array(self.delta, dtype=np.int64).reshape(n, len(self.letters))
-        dm = np.unique(dm, axis=1)  # letters acting alike: one of them is enough
-        p = np.array(self.is_p, dtype=bool)
-        rel = ~p[:, None] | p[None, :]
-        while True:
-            _spend(n * n * len(self.letters) // 16 + 1)
-            new = rel.copy()
-            for li in range(dm.shape[1]):
-                col = dm[:, li]
-                new &= rel[np.ix_(col, col)]
-            if np.array_equal(new, rel):
-                break
-            rel = new
-        np.fill_diagonal(rel, False)
-        packed = np.packbits(rel, axis=1, bitorder="little")
-        return [int.from_bytes(row.tobytes(), "little") for row in packed]
+        return image
 
     def power_cycle(self, li: int) -> tuple[int, int]:
         """``(index, period)`` of the powers of letter *li* from the start."""

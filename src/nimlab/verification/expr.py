@@ -645,8 +645,20 @@ def _interval(
     """Bounds of the value of *node* for heaps in [low, bound), or None if unsafe for int64
     (*scalar*: also when ``v2`` could see a number < 1 or ``>>`` shift by 64 bits or more,
     which compiled scalar code cannot report as Python does)."""
+    return _Bounds(bound, consts, low, scalar).of(node)
 
-    def go(n: ast.expr) -> tuple[int, int] | None:
+
+@dataclass(frozen=True)
+class _Bounds:
+    """Interval arithmetic over an expression's tree (see :func:`_interval`)."""
+
+    bound: int
+    consts: Mapping[str, int]
+    low: int
+    scalar: bool
+
+    def of(self, n: ast.expr) -> tuple[int, int] | None:
+        go = self.of
         if isinstance(n, ast.IfExp):
             t, x, y = go(n.test), go(n.body), go(n.orelse)
             if t is None or x is None or y is None:
@@ -657,9 +669,9 @@ def _interval(
             assert isinstance(v, int)
             return (v, v)
         if isinstance(n, ast.Name):
-            if n.id in consts:
-                return (consts[n.id], consts[n.id])
-            return (low, max(bound - 1, low))
+            if n.id in self.consts:
+                return (self.consts[n.id], self.consts[n.id])
+            return (self.low, max(self.bound - 1, self.low))
         if isinstance(n, ast.UnaryOp):
             r = go(n.operand)
             if r is None:
@@ -677,59 +689,61 @@ def _interval(
             rs = [go(a) for a in n.args]
             if any(r is None for r in rs):
                 return None
-            rr = [r for r in rs if r is not None]
-            if n.func.id == "v2" and scalar and rr[0][0] < 1:
-                return None
-            if n.func.id in ("v2", "tail"):
-                return (0, 64)
-            if n.func.id == "isqrt":
-                # a negative argument raises in Python and numpy (not in compiled code)
-                if (scalar and rr[0][0] < 0) or rr[0][1] >= 1 << 52:
-                    return None
-                return (0, math.isqrt(max(rr[0][1], 0)))
-            if n.func.id == "msum":
-                return _msum_interval(rr)
-            if n.func.id == "min":
-                return (min(r[0] for r in rr), min(r[1] for r in rr))
-            if n.func.id == "max":
-                return (max(r[0] for r in rr), max(r[1] for r in rr))
-            return None
+            return self._call(n.func.id, [r for r in rs if r is not None])
         if isinstance(n, ast.BinOp):
             left, right = go(n.left), go(n.right)
             if left is None or right is None:
                 return None
-            (a, b), (c, d) = left, right
-            op = n.op
-            if isinstance(op, ast.Add):
-                r = (a + c, b + d)
-            elif isinstance(op, ast.Sub):
-                r = (a - d, b - c)
-            elif isinstance(op, ast.Mult):
-                ps = [a * c, a * d, b * c, b * d]
-                r = (min(ps), max(ps))
-            elif isinstance(op, ast.FloorDiv):
-                if c <= 0 <= d or c < 0:
-                    return None
-                r = (min(a // c, a // d), max(b // c, b // d))
-            elif isinstance(op, ast.Mod):
-                if c <= 0 <= d or c < 0:
-                    return None
-                r = (0, d - 1)
-            elif isinstance(op, ast.LShift):
-                if c < 0 or d > 62:
-                    return None
-                ps = [a << c, a << d, b << c, b << d]
-                r = (min(ps), max(ps))
-            elif isinstance(op, ast.RShift):
-                if c < 0 or (scalar and d > 63):
-                    return None
-                r = (min(a, a >> d), max(b, b >> c)) if a < 0 else (a >> d, b >> c)
-            else:  # bitwise
-                m = max(abs(a), abs(b), abs(c), abs(d)).bit_length()
-                r = (0, (1 << m) - 1) if min(a, c) >= 0 else (-(1 << m), (1 << m) - 1)
-            if abs(r[0]) >= _LIMIT or abs(r[1]) >= _LIMIT:
+            r = self._binop(n.op, left, right)
+            if r is None or abs(r[0]) >= _LIMIT or abs(r[1]) >= _LIMIT:
                 return None
             return r
         return None
 
-    return go(node)
+    def _call(self, name: str, rr: list[tuple[int, int]]) -> tuple[int, int] | None:
+        if name == "v2" and self.scalar and rr[0][0] < 1:
+            return None
+        if name in ("v2", "tail"):
+            return (0, 64)
+        if name == "isqrt":
+            # a negative argument raises in Python and numpy (not in compiled code)
+            if (self.scalar and rr[0][0] < 0) or rr[0][1] >= 1 << 52:
+                return None
+            return (0, math.isqrt(max(rr[0][1], 0)))
+        if name == "msum":
+            return _msum_interval(rr)
+        if name == "min":
+            return (min(r[0] for r in rr), min(r[1] for r in rr))
+        if name == "max":
+            return (max(r[0] for r in rr), max(r[1] for r in rr))
+        return None
+
+    def _binop(
+        self, op: ast.operator, left: tuple[int, int], right: tuple[int, int]
+    ) -> tuple[int, int] | None:
+        (a, b), (c, d) = left, right
+        if isinstance(op, ast.Add):
+            return (a + c, b + d)
+        if isinstance(op, ast.Sub):
+            return (a - d, b - c)
+        if isinstance(op, ast.Mult):
+            ps = [a * c, a * d, b * c, b * d]
+            return (min(ps), max(ps))
+        if isinstance(op, (ast.FloorDiv, ast.Mod)):
+            if c <= 0 <= d or c < 0:
+                return None
+            if isinstance(op, ast.Mod):
+                return (0, d - 1)
+            return (min(a // c, a // d), max(b // c, b // d))
+        if isinstance(op, ast.LShift):
+            if c < 0 or d > 62:
+                return None
+            ps = [a << c, a << d, b << c, b << d]
+            return (min(ps), max(ps))
+        if isinstance(op, ast.RShift):
+            if c < 0 or (self.scalar and d > 63):
+                return None
+            return (min(a, a >> d), max(b, b >> c)) if a < 0 else (a >> d, b >> c)
+        # bitwise
+        m = max(abs(a), abs(b), abs(c), abs(d)).bit_length()
+        return (0, (1 << m) - 1) if min(a, c) >= 0 else (-(1 << m), (1 << m) - 1)

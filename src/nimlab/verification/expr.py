@@ -700,21 +700,21 @@ class _Bounds:
             return r
         return None
 
-    def _call(self, name: str, rr: list[tuple[int, int]]) -> tuple[int, int] | None:
-        if name == "v2" and self.scalar and rr[0][0] < 1:
+    def _call(self, func: str, rr: list[tuple[int, int]]) -> tuple[int, int] | None:
+        if func == "v2" and self.scalar and rr[0][0] < 1:
             return None
-        if name in ("v2", "tail"):
+        if func in ("v2", "tail"):
             return (0, 64)
-        if name == "isqrt":
+        if func == "isqrt":
             # a negative argument raises in Python and numpy (not in compiled code)
             if (self.scalar and rr[0][0] < 0) or rr[0][1] >= 1 << 52:
                 return None
             return (0, math.isqrt(max(rr[0][1], 0)))
-        if name == "msum":
+        if func == "msum":
             return _msum_interval(rr)
-        if name == "min":
+        if func == "min":
             return (min(r[0] for r in rr), min(r[1] for r in rr))
-        if name == "max":
+        if func == "max":
             return (max(r[0] for r in rr), max(r[1] for r in rr))
         return None
 

@@ -233,3 +233,21 @@ def test_a_sum_with_an_irregular_period_is_written_as_a_packed_lookup() -> None:
     assert all(f((a, b)) == period[a % 7] ^ (b % 3) for a in range(100) for b in range(20))
     assert best.verified is not None and best.verified["ok"]
     assert best.verified["method"] == "compiled"
+
+
+def test_cli_kind_misere_proposes_misere_nim() -> None:
+    """``--kind misere``: misère Nim of two heaps from its misère table (the case split)."""
+    from click.testing import CliRunner
+
+    from nimlab.cli.app import cli
+
+    args = ["conjecture", "nim", "--heaps", "2", "--kind", "misere", "--below", "8"]
+    res = CliRunner().invoke(cli, [*args, "--verify-bound", "0", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["kind"] == "misere"
+    best = data["proposals"][0]
+    assert best["kind"] == "p-set" and best["exceptions"] == 0
+    assert best["statement"].startswith("(max(a, b) <= 1 and (a ^ b) == 1)")
+    # the statement is misère Nim: the verifier agrees further out
+    assert nimlab.verify("nim", p_set=best["statement"], heaps=2, bound=40, misere=True).ok

@@ -19,7 +19,7 @@ from nimlab.discovery._table import _full, _sample
 from nimlab.discovery.grammar import LETTERS, Term, enumerate_terms
 
 # a near fit may miss the P-positions on at most this share of the sampled cells
-_NEAR_SHARE = 0.05
+_NEAR_SHARE = 0.1
 # a region of exceptions covers at most this share of the table
 _REGION_SHARE = 0.25
 _MAX_CANDIDATES = 400

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from nimlab import InvalidParameterError, InvalidPositionError, game, grundy, moves
 from nimlab.catalog.onepile import AllBut, Subtraction
+from nimlab.catalog.ryuo.formulas import restricted_ryuo_grundy, rgames_grundy, ryuo_grundy
 from nimlab.cli import main
 from nimlab.formulas.onepile import (
     allbut_periodicity,
@@ -18,7 +19,6 @@ from nimlab.formulas.onepile import (
     siegel_allbut_grundy,
     subtraction_periodicity,
 )
-from nimlab.formulas.ryuo import restricted_ryuo_grundy, rgames_grundy, ryuo_grundy
 from nimlab.solvers.search import Solver
 
 DATA = Path(__file__).parent / "data"

@@ -19,16 +19,17 @@ from nimlab import InvalidParameterError, NimlabError, game, winning_move
 from nimlab.catalog.emperor.formulas import emperor_is_p
 from nimlab.catalog.emperor.strategy import emperor_move
 from nimlab.catalog.lim.strategy import lim_moves, lim_winning_t
+from nimlab.catalog.ryuo.formulas import restricted_ryuo_grundy, rgames_grundy, ryuo_grundy
+from nimlab.catalog.ryuo.strategy import (
+    restricted_ryuo_moves,
+    restricted_ryuo_strategy,
+    ryuo_moves,
+)
 from nimlab.catalog.strategies.nimk import (
     misere_nimk_moves,
     naito_procedure,
     nimk_is_p,
     nimk_moves,
-)
-from nimlab.catalog.strategies.ryuo import (
-    restricted_ryuo_moves,
-    restricted_ryuo_strategy,
-    ryuo_moves,
 )
 from nimlab.formulas.onepile import (
     Periodicity,
@@ -36,7 +37,6 @@ from nimlab.formulas.onepile import (
     has_inner_period,
     subtraction_periodicity,
 )
-from nimlab.formulas.ryuo import restricted_ryuo_grundy, rgames_grundy, ryuo_grundy
 
 
 # -- Moore's Nim_K ------------------------------------------------------------------------
@@ -367,7 +367,7 @@ def test_has_inner_period_refuses_p_below_1() -> None:
     ],
 )
 def test_rgames_moves_are_exactly_the_winning_moves(g0: str, parts: str, bound: int) -> None:
-    from nimlab.catalog.strategies.ryuo import rgames_moves
+    from nimlab.catalog.ryuo.strategy import rgames_moves
 
     g = game("rgames", g0=g0, parts=parts)
     n = len(parts.split(";"))

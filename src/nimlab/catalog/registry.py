@@ -49,7 +49,6 @@ __all__ = [
 # (:func:`families`).
 CATALOG_MODULES: tuple[str, ...] = (
     "nimlab.catalog.delete",
-    "nimlab.catalog.ryuo",
     "nimlab.catalog.octal",
     "nimlab.catalog.tbcode",
 )

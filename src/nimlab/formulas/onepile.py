@@ -36,6 +36,7 @@ __all__ = [
     "has_inner_period",
     "inner_periods",
     "periodic_reason",
+    "preimages",
     "siegel_allbut_grundy",
     "subtraction_periodicity",
 ]
@@ -347,3 +348,32 @@ def siegel_allbut_grundy(n: int, S: Iterable[int]) -> int | None:
             return n % k + k * (n // (3 * k))
         return n % k + k * (n // (2 * k))
     return None
+
+
+def preimages(per: Periodicity, v: int, below: int) -> list[int]:
+    """Heaps ``n < below`` with ``G(n) = v`` for an (arithmetic-)periodic sequence *per*.
+
+    Examples
+    --------
+    >>> preimages(subtraction_periodicity({1, 2}), 0, 10)
+    [0, 3, 6, 9]
+    """
+    out = [n for n in range(min(per.preperiod, below)) if per.values[n] == v]
+    for r in range(per.period):
+        n0 = per.preperiod + r
+        base = per.values[n0]
+        if per.saltus == 0:
+            if base == v:
+                n = n0
+                while n < below:
+                    out.append(n)
+                    n += per.period
+                    if len(out) > 10_000:
+                        break
+            continue
+        j, rem = divmod(v - base, per.saltus)
+        if rem == 0 and j >= 0:
+            n = n0 + j * per.period
+            if n < below:
+                out.append(n)
+    return sorted(out)

@@ -41,6 +41,9 @@ class OneHeapGame(HeapRuleset):
     #: True when the parameter ``S`` lists the amounts a move takes (so a heap has at most
     #: ``len(S)`` moves), False when it lists the amounts a move may not take.
     takes_listed: ClassVar[bool] = False
+    if TYPE_CHECKING:
+        #: The amounts of the rule (a dataclass field of every concrete one-heap game).
+        S: frozenset[int]
 
     def exact_periodicity(self) -> Periodicity | None:
         """The exact (arithmetic-)periodicity of the Grundy sequence; None when unknown."""

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from nimlab.catalog.strategies.ryuo import _preimages
 from nimlab.core.strategy import Construction
+from nimlab.formulas.onepile import preimages
 
 if TYPE_CHECKING:
     from nimlab.catalog.onepile.rules import AllBut, Subtraction
@@ -42,7 +42,7 @@ def onepile_moves(game: Subtraction | AllBut, n: int) -> list[tuple[int]] | None
     if game.takes_listed:
         cands = [n - t for t in sorted(S) if t <= n]
     else:
-        cands = [m for m in sorted(_preimages(per, 0, n), reverse=True) if n - m not in S]
+        cands = [m for m in sorted(preimages(per, 0, n), reverse=True) if n - m not in S]
     return [(m,) for m in cands if per.grundy(m) == 0]
 
 

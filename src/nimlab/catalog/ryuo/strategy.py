@@ -13,12 +13,15 @@ References
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from nimlab.catalog.ryuo.formulas import splits
 from nimlab.core.errors import InvalidParameterError
-from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
-from nimlab.formulas.ryuo import splits
+from nimlab.formulas.onepile import Periodicity, preimages
+
+if TYPE_CHECKING:
+    from nimlab.catalog.ryuo.rules import RestrictedRyuo, RGames, Ryuo
 
 __all__ = [
     "restricted_ryuo_moves",
@@ -95,7 +98,7 @@ def restricted_ryuo_moves(x: int, y: int, p: int, q: int) -> list[Heaps]:
     return _ryuo_like(x, y, p, q)
 
 
-def ryuo_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construction | None:
+def ryuo_strategy(game: Ryuo, position: Heaps, misere: bool) -> Construction | None:
     """Ryuo Nim's winning moves (normal play)."""
     if misere:
         return None
@@ -103,16 +106,16 @@ def ryuo_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construc
     return Construction.listed(
         "inverting the Ryuo formula (S18 Theorem 8)",
         "S18-T8",
-        ryuo_moves(x, y, int(game.p)),  # type: ignore[attr-defined]
+        ryuo_moves(x, y, int(game.p)),
     )
 
 
 def restricted_ryuo_strategy(
-    game: Ruleset[Any], position: Heaps, misere: bool
+    game: RestrictedRyuo, position: Heaps, misere: bool
 ) -> Construction | None:
     """Restricted Ryuo Nim's winning moves, when ``p | q`` (normal play)."""
-    p = _positive("p", game.p)  # type: ignore[attr-defined]
-    q = _positive("q", game.q)  # type: ignore[attr-defined]
+    p = _positive("p", game.p)
+    q = _positive("q", game.q)
     if misere or q % p:
         return None
     x, y = position
@@ -123,30 +126,7 @@ def restricted_ryuo_strategy(
     )
 
 
-def _preimages(per: Any, v: int, below: int) -> list[int]:
-    """Heaps ``n < below`` with ``G(n) = v`` for an (arithmetic-)periodic sequence."""
-    out = [n for n in range(min(per.preperiod, below)) if per.values[n] == v]
-    for r in range(per.period):
-        n0 = per.preperiod + r
-        base = per.values[n0]
-        if per.saltus == 0:
-            if base == v:
-                n = n0
-                while n < below:
-                    out.append(n)
-                    n += per.period
-                    if len(out) > 10_000:
-                        break
-            continue
-        j, rem = divmod(v - base, per.saltus)
-        if rem == 0 and j >= 0:
-            n = n0 + j * per.period
-            if n < below:
-                out.append(n)
-    return sorted(out)
-
-
-def rgames_moves(game: Ruleset[Any], heaps: Heaps) -> list[Heaps] | None:
+def rgames_moves(game: RGames, heaps: Heaps) -> list[Heaps] | None:
     """All winning moves of RGAMES under S18-T12's hypothesis, else None.
 
     Examples
@@ -156,12 +136,17 @@ def rgames_moves(game: Ruleset[Any], heaps: Heaps) -> list[Heaps] | None:
     >>> rgames_moves(g, (9, 13))
     [(7, 13), (9, 3), (9, 7), (9, 11)]
     """
-    g0 = game.g0  # type: ignore[attr-defined]
-    parts = game.parts  # type: ignore[attr-defined]
+    g0 = game.g0
+    parts = game.parts
     p = g0.sum_move_period()
     if p is None or game.closed_grundy(heaps) is None:
         return None
-    pers = [g.exact_periodicity() for g in parts]
+    pers: list[Periodicity] = []
+    for part in parts:
+        per = part.exact_periodicity()
+        if per is None:
+            return None
+        pers.append(per)
     quot = [per.grundy(h) // p for per, h in zip(pers, heaps, strict=True)]
     if game.closed_is_p(heaps):
         return []
@@ -175,7 +160,7 @@ def rgames_moves(game: Ruleset[Any], heaps: Heaps) -> list[Heaps] | None:
         if g.takes_listed:
             cands = [h - t for t in sorted(g.S) if t <= h]
         else:
-            cands = [n for n in _preimages(per, target, h) if h - n not in g.S]
+            cands = [n for n in preimages(per, target, h) if h - n not in g.S]
         for n in cands:
             mv = heaps[:i] + (n,) + heaps[i + 1 :]
             if game.closed_is_p(mv):
@@ -188,7 +173,7 @@ def rgames_moves(game: Ruleset[Any], heaps: Heaps) -> list[Heaps] | None:
     return list(dict.fromkeys(out))
 
 
-def rgames_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construction | None:
+def rgames_strategy(game: RGames, position: Heaps, misere: bool) -> Construction | None:
     """RGAMES winning moves when S18-T12 applies (normal play)."""
     if misere:
         return None

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from nimlab.catalog.nim import Nim
 from nimlab.catalog.onepile import AllBut, OneHeapGame, Subtraction
 from nimlab.catalog.registry import parse_game_spec, register
+from nimlab.catalog.ryuo.formulas import restricted_ryuo_grundy, rgames_grundy, ryuo_grundy, splits
 from nimlab.core.errors import InvalidParameterError, InvalidPositionError, NimlabError
 from nimlab.core.kernels import LinesKernel, TableKernel, compositions
 from nimlab.core.params import Param
 from nimlab.core.ruleset import HeapRuleset, Ruleset, int_heaps
 from nimlab.formulas.onepile import Periodicity, has_inner_period
-from nimlab.formulas.ryuo import restricted_ryuo_grundy, rgames_grundy, ryuo_grundy, splits
 
 if TYPE_CHECKING:
     from nimlab.core.strategy import Construction
@@ -103,8 +103,8 @@ class Ryuo(_SumMoveGame):
         _positive_int(self.name, "p", self.p, "the sum-move takes fewer than p stones")
 
     def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
-        """The construction of :mod:`nimlab.catalog.strategies.ryuo`."""
-        from nimlab.catalog.strategies.ryuo import ryuo_strategy
+        """The construction of :mod:`nimlab.catalog.ryuo.strategy`."""
+        from nimlab.catalog.ryuo.strategy import ryuo_strategy
 
         return ryuo_strategy(self, position, misere)
 
@@ -120,8 +120,9 @@ class Ryuo(_SumMoveGame):
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.ryuo import compiled as family_compiled
 
-        return _compiled.compiled(("ryuo", self.p), lambda: _compiled.ryuo(self.p, None))
+        return _compiled.compiled(("ryuo", self.p), lambda: family_compiled.ryuo(self.p, None))
 
     def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
         """Ryuo's scaling: the heaps divided by ``p`` play Nim, the remainder of the total adds.
@@ -188,8 +189,8 @@ class RestrictedRyuo(_SumMoveGame):
         _positive_int(self.name, "q", self.q, "a one-heap move takes fewer than q stones")
 
     def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
-        """The construction of :mod:`nimlab.catalog.strategies.ryuo`."""
-        from nimlab.catalog.strategies.ryuo import restricted_ryuo_strategy
+        """The construction of :mod:`nimlab.catalog.ryuo.strategy`."""
+        from nimlab.catalog.ryuo.strategy import restricted_ryuo_strategy
 
         return restricted_ryuo_strategy(self, position, misere)
 
@@ -205,9 +206,10 @@ class RestrictedRyuo(_SumMoveGame):
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.ryuo import compiled as family_compiled
 
         return _compiled.compiled(
-            ("restricted-ryuo", self.p, self.q), lambda: _compiled.ryuo(self.p, self.q)
+            ("restricted-ryuo", self.p, self.q), lambda: family_compiled.ryuo(self.p, self.q)
         )
 
     def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
@@ -435,9 +437,10 @@ class RGames(HeapRuleset):
                 return None
             lines.append((bool(line[0]), int(line[1]), tuple(int(v[0]) for v in line[2])))
         from nimlab.catalog import _compiled
+        from nimlab.catalog.ryuo import compiled as family_compiled
 
         key = ("rgames", tuple(lines))
-        return _compiled.compiled(key, lambda: _compiled.rgames(tuple(lines[:-1]), lines[-1]))
+        return _compiled.compiled(key, lambda: family_compiled.rgames(tuple(lines[:-1]), lines[-1]))
 
     def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
         """Sorted heaps when every heap has the same game, else the position itself."""
@@ -446,8 +449,8 @@ class RGames(HeapRuleset):
         return position
 
     def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
-        """The construction of :mod:`nimlab.catalog.strategies.ryuo`."""
-        from nimlab.catalog.strategies.ryuo import rgames_strategy
+        """The construction of :mod:`nimlab.catalog.ryuo.strategy`."""
+        from nimlab.catalog.ryuo.strategy import rgames_strategy
 
         return rgames_strategy(self, position, misere)
 

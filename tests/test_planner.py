@@ -29,6 +29,7 @@ THRESHOLDS = {
     "REPEAT_CALLS",
     "COMPILED_MIN_CELLS",
     "ENGINE_MIN_POSITIONS",
+    "PARALLEL_MIN_POSITIONS",
 }
 
 #: Calls that decide (or are the inputs of) a choice of method: a game's closed forms,

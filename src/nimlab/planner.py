@@ -148,6 +148,10 @@ class Budgets:
         A claim over positions that are not move-closed is compared with the compiled
         engine's solve of every multiset of heaps below the largest heap from this many
         multisets on (fewer: with search, cheaper than compiling).
+    parallel_min_positions : int
+        Tables of order-free games of this many sorted positions (heaps from 0) or more
+        are solved by the compiled engine's parallel wavefront when numba has several
+        threads (smaller ones serially, in less time than the parallel kernel takes).
 
     Examples
     --------
@@ -171,6 +175,7 @@ class Budgets:
     list_limit: int = 10_000
     max_listed: int = 2_000_000
     engine_min_positions: int = 20_000
+    parallel_min_positions: int = 1_000_000
 
     def default_search(self) -> bool:
         """Whether the search's budgets (``max_positions``, ``max_moves``) are the defaults.

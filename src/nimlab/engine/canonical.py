@@ -485,7 +485,7 @@ def canonical_table(
         Budget of positions of the Python search (games with no compiled move model).
     parallel : bool or None
         The compiled engine's wavefront on every core (numba's threads): True, False, or
-        None (in parallel from ``PARALLEL_MIN_POSITIONS`` positions on).
+        None (in parallel from ``planner.Budgets.parallel_min_positions`` positions on).
     progress : bool
         Show a progress bar on a terminal.
     values_file : str or Path or None

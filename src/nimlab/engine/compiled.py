@@ -43,10 +43,6 @@ MAX_HEAPS = 6
 DEFAULT_SESSION_BYTES = 512 * 2**20
 _KINDS = {"grundy": 0, "outcome": 1, "misere": 2}
 _CHUNK_SECONDS = 0.25
-#: Tables of order-free games of at least this many sorted positions (heaps from 0) are
-#: solved by the parallel wavefront when numba has several threads (smaller ones are
-#: solved serially in less time than the parallel kernel takes to compile).
-PARALLEL_MIN_POSITIONS = 1_000_000
 
 _BROKEN: dict[Ruleset[Any], str] = {}
 #: (move model, number of heaps) whose solve kernel has run in this process (compiled)
@@ -117,7 +113,8 @@ class CompiledSolver:
     parallel : bool or None
         Tables of order-free games: solve level by level (number of stones) on every core
         of numba's thread pool (True), serially (False), or in parallel from
-        ``PARALLEL_MIN_POSITIONS`` sorted positions on when numba has several threads
+        ``planner.Budgets.parallel_min_positions`` sorted positions on when numba has
+        several threads
         (None).
 
     Examples
@@ -366,9 +363,11 @@ class CompiledSolver:
             return False
         if self.parallel:
             return True
+        from nimlab import planner
         from nimlab.engine import _levels
 
-        return _levels.threads() > 1 and _count(side, self.heaps, True) >= PARALLEL_MIN_POSITIONS
+        least = planner.DEFAULT_BUDGETS.parallel_min_positions  # the planner's threshold
+        return _levels.threads() > 1 and _count(side, self.heaps, True) >= least
 
     def _solve_levels(self, side: int, bar: Progress | None) -> bool:
         """Solve the sorted positions below *side* level by level (number of stones), each

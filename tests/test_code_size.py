@@ -40,7 +40,6 @@ EXCEPTIONS: dict[str, str] = {
     "verification/fast.py::fast_chunk": _TO_SPLIT + " (parallel)",
     "verification/local.py::check_position": _TO_SPLIT + " (parallel)",
     "engine/canonical.py::canonical_table": _TO_SPLIT + " (parallel)",
-    "theory/reproduce.py::reproduce_result": _TO_SPLIT + " (parallel)",
     # fresh (planner.py, engine/tables.py)
     "planner.py::_value_plan": _TO_SPLIT + " (fresh)",
     "planner.py::plan": _TO_SPLIT + " (fresh)",

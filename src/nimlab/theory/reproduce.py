@@ -206,6 +206,14 @@ def reproduce_result(
         if not ok and res.counterexample is not None:
             msg += f" at {res.counterexample.position}"
         return Finding(t.id, t.statement, st.state, b, res, ok, msg, seconds=res.seconds)
+    return _judge_refuted(t, b, res, truth_verified, t0)
+
+
+def _judge_refuted(t: Theorem, b: int, res: Any, truth_verified: bool, t0: float) -> Finding:
+    """The finding of refuted *t* checked at *b* with result *res*: its smallest
+    counterexample and, when its correction verified (*truth_verified*), its counts
+    (*t0*: when its check began)."""
+    st = t.status
     cex = st.counterexample
     reach = cex is not None and max(cex) < b
     if res.ok:

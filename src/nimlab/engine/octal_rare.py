@@ -379,7 +379,7 @@ class _Run:
         self.sparse = (0, 0)  # (mask, domain form)
         self.next_choice = 0
         self.state = np.zeros(2, np.int64)
-        self.rare = np.zeros(1 << 10, np.int64)
+        self.rare = np.zeros(1 << 10, np.int32)
         self.rarev = np.zeros_like(self.rare)
         self.order = np.zeros(0, np.int64)
 
@@ -424,7 +424,7 @@ class _Run:
         cls = _parity_table(mask, self.cap)[vals] ^ (dom * ((np.arange(self.done) + tpar) & 1))
         idx = np.flatnonzero(cls[1:] == 0) + 1
         if len(idx) >= len(self.rare):
-            self.rare = np.zeros(2 * len(idx) + 1, np.int64)
+            self.rare = np.zeros(2 * len(idx) + 1, np.int32)
             self.rarev = np.zeros_like(self.rare)
         self.rare[: len(idx)] = idx
         self.rarev[: len(idx)] = vals[idx]

@@ -301,7 +301,7 @@ def test_four_heap_single_delete_uses_sh_t6_star_only_below_its_verified_bound()
 
 
 def test_four_heap_move_refuses_positions_at_the_verified_bound() -> None:
-    from nimlab.catalog.strategies.delete import single_delete4_move
+    from nimlab.catalog.delete.strategy import single_delete4_move
 
     bound = SH_T6_STAR_VERIFIED_BELOW
     with pytest.raises(

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimlab.catalog.circular.formulas import cn64_is_p
-from nimlab.catalog.strategies.delete import sd4_is_p, single_delete4_move
+from nimlab.catalog.delete.strategy import sd4_is_p, single_delete4_move
 from nimlab.formulas.delete import single_delete4_is_p
 
 

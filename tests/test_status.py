@@ -23,7 +23,7 @@ from nimlab import (
     winning_move,
     winning_moves,
 )
-from nimlab.catalog.strategies.delete import sd4_is_p, single_delete4_move
+from nimlab.catalog.delete.strategy import sd4_is_p, single_delete4_move
 from nimlab.cli import main
 from nimlab.core.errors import NoClosedFormError, SearchTooLargeError
 from nimlab.core.status import STATUSES

@@ -746,7 +746,7 @@ def test_abo_move_on_a_heap_beyond_2_53(n: int) -> None:
     """[Sh] Theorem 2: a P-position has every heap ≡ 1..n−1 (mod n(n−1)). The move deletes
     all heaps but one and splits that one into n such parts: exactly, in integers, for a
     heap of 70 digits (a float quotient would lose the low digits)."""
-    from nimlab.catalog.strategies.delete import abo_move
+    from nimlab.catalog.delete.strategy import abo_move
 
     m = n * (n - 1)
     z = m * (10**70 + 1) + n  # residue n: splittable

@@ -41,7 +41,7 @@ def test_single_delete_index_is_exactly_has_an_option(n: int, bound: int) -> Non
 @dataclasses.dataclass(frozen=True)
 class _WrongIndex(SingleDelete):
     def compiled_option_index(self) -> Any:
-        from nimlab.catalog import _compiled
+        from nimlab.catalog.delete import compiled as _compiled
 
         def prepare(n: int, low: int, bound: int) -> Any:
             cells, aux = _compiled.single_delete_index_prepare(n, low, bound)

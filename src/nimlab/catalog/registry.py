@@ -48,7 +48,6 @@ __all__ = [
 # registers its games). The family packages of nimlab.catalog are found without a list
 # (:func:`families`).
 CATALOG_MODULES: tuple[str, ...] = (
-    "nimlab.catalog.delete",
     "nimlab.catalog.octal",
     "nimlab.catalog.tbcode",
 )

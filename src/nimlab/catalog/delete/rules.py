@@ -97,8 +97,8 @@ class DeleteNim(HeapRuleset):
     n_heaps: ClassVar[int | None] = 2
 
     def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
-        """The construction of :mod:`nimlab.catalog.strategies.delete`."""
-        from nimlab.catalog.strategies.delete import delete_nim_strategy
+        """The construction of :mod:`nimlab.catalog.delete.strategy`."""
+        from nimlab.catalog.delete.strategy import delete_nim_strategy
 
         return delete_nim_strategy(self, position, misere)
 
@@ -143,8 +143,9 @@ class DeleteNim(HeapRuleset):
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.delete import compiled as family_compiled
 
-        return _compiled.compiled("delete-nim", _compiled.delete_nim)
+        return _compiled.compiled("delete-nim", family_compiled.delete_nim)
 
     def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
         """``G(a, b) = tail(a ∨ b)``: the trailing 1 bits of the heaps' OR.
@@ -227,8 +228,8 @@ class SingleDelete(_PositiveHeaps):
     p_theorem = "Sh-T3"
 
     def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
-        """The construction of :mod:`nimlab.catalog.strategies.delete`."""
-        from nimlab.catalog.strategies.delete import single_delete_strategy
+        """The construction of :mod:`nimlab.catalog.delete.strategy`."""
+        from nimlab.catalog.delete.strategy import single_delete_strategy
 
         return single_delete_strategy(self, position, misere)
 
@@ -337,18 +338,19 @@ class SingleDelete(_PositiveHeaps):
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.delete import compiled as family_compiled
 
-        return _compiled.compiled("single-delete", _compiled.single_delete)
+        return _compiled.compiled("single-delete", family_compiled.single_delete)
 
     def compiled_option_index(self) -> tuple[Any, Any, Any]:
         """Option index (see :meth:`HeapRuleset.compiled_option_index`): a cell per split
         heap and multiset of heaps kept."""
-        from nimlab.catalog import _compiled
+        from nimlab.catalog.delete import compiled as family_compiled
 
         return (
-            _compiled.single_delete_index_prepare,
-            _compiled.single_delete_note,
-            _compiled.single_delete_reaches,
+            family_compiled.single_delete_index_prepare,
+            family_compiled.single_delete_note,
+            family_compiled.single_delete_reaches,
         )
 
     def closed_is_p(self, position: tuple[int, ...]) -> bool | None:
@@ -437,8 +439,8 @@ class AboDelete(_PositiveHeaps):
     p_theorem = "Sh-T2"
 
     def strategy(self, position: tuple[int, ...], misere: bool = False) -> Construction | None:
-        """The construction of :mod:`nimlab.catalog.strategies.delete`."""
-        from nimlab.catalog.strategies.delete import abo_strategy
+        """The construction of :mod:`nimlab.catalog.delete.strategy`."""
+        from nimlab.catalog.delete.strategy import abo_strategy
 
         return abo_strategy(self, position, misere)
 
@@ -477,14 +479,16 @@ class AboDelete(_PositiveHeaps):
     def compiled_options(self) -> Any:
         """Compiled move model (see :meth:`HeapRuleset.compiled_options`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.delete import compiled as family_compiled
 
-        return _compiled.compiled("abo-delete", _compiled.abo_delete)
+        return _compiled.compiled("abo-delete", family_compiled.abo_delete)
 
     def compiled_predecessors(self) -> Any:
         """Compiled inverse moves (see :meth:`HeapRuleset.compiled_predecessors`)."""
         from nimlab.catalog import _compiled
+        from nimlab.catalog.delete import compiled as family_compiled
 
-        return _compiled.compiled("abo-delete-pred", _compiled.abo_delete_predecessors)
+        return _compiled.compiled("abo-delete-pred", family_compiled.abo_delete_predecessors)
 
     def explain_notes(self, position: tuple[int, ...], move: tuple[int, ...] | None) -> list[str]:
         """Each heap modulo ``n(n−1)`` against the window ``1..n−1`` of Sh-T2.

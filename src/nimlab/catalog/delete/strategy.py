@@ -14,11 +14,13 @@ splits ``h → (h − 2^k, 2^k)`` of Lemma 10 first and then every move, each sc
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
 from nimlab.formulas.delete import SH_T6_STAR_VERIFIED_BELOW
+
+if TYPE_CHECKING:
+    from nimlab.catalog.delete.rules import AboDelete, DeleteNim, SingleDelete
 
 __all__ = [
     "abo_move",
@@ -68,7 +70,7 @@ def delete_nim_moves(heaps: Heaps) -> Iterator[Heaps]:
                 yield (c, keep - 1 - c)
 
 
-def delete_nim_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construction | None:
+def delete_nim_strategy(game: DeleteNim, position: Heaps, misere: bool) -> Construction | None:
     """Delete Nim's winning moves (normal play)."""
     if misere:
         return None
@@ -265,7 +267,7 @@ def single_delete4_move(heaps: Heaps) -> Heaps | None:
 
 
 def single_delete_strategy(
-    game: Ruleset[Any], position: Heaps, misere: bool
+    game: SingleDelete, position: Heaps, misere: bool
 ) -> Construction | None:
     """Single-delete Nim: full lists for n = 2, 3; Lemma 10's move for n = 4."""
     if misere:
@@ -330,7 +332,7 @@ def abo_move(heaps: Heaps) -> Heaps | None:
     return None
 
 
-def abo_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construction | None:
+def abo_strategy(game: AboDelete, position: Heaps, misere: bool) -> Construction | None:
     """ABO-delete Nim: the construction of Theorem 2's proof."""
     if misere:
         return None

@@ -1,8 +1,9 @@
 """``reproduce`` as one parallel job: every result in one pool of worker processes.
 
-Each result is checked in a worker process of its own turn (its chunks one after the
-other there), so all cores check results side by side instead of one result after the
-other with its own set-up and pool each time. The largest results start first (by the
+Each result is checked in one of N worker processes, so all cores check results side by
+side instead of one result after the other with its own set-up and pool each time; each
+check also asks for N workers (threads for compiled and vectorised checks), so that a
+large result left alone at the end still uses every core. The largest results start first (by the
 positions their checks cover; results with a check of their own by their recorded
 counts), a refuted result starts once its corrected statement has been checked (its
 disagreement counts are measured against it), and each finding is reported as it
@@ -76,7 +77,9 @@ def run_parallel(
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
-    own = dict(run, workers=1, progress=False)
+    # each result on every worker too: compiled and vectorised checks run on threads, so
+    # a large result left alone at the end still uses every core
+    own = dict(run, workers=jobs, progress=False)
     _JOB.update(ts=ts, bounds=bounds, check=check, run=own, one=one)
     order = sorted(range(len(ts)), key=lambda i: -cost(ts[i], bounds[i]))
     index = {t.id: i for i, t in enumerate(ts)}

@@ -330,6 +330,7 @@ class _Automaton:
         d = self.delta
         nl = len(use)
         images: dict[int, list[int]] = {0: [0] * nl}
+        rows: list[list[int] | None] = [None] * len(d)  # state -> its letters' targets, as bits
 
         def image(tmask: int) -> list[int]:
             got = images.get(tmask)
@@ -339,10 +340,13 @@ class _Automaton:
                 m = tmask
                 while m:
                     low = m & -m
-                    row = d[low.bit_length() - 1]
+                    t = low.bit_length() - 1
                     m ^= low
-                    for k, li in enumerate(use):
-                        got[k] |= 1 << row[li]
+                    bits = rows[t]
+                    if bits is None:
+                        row = d[t]
+                        bits = rows[t] = [1 << row[li] for li in use]
+                    got = [a | b for a, b in zip(got, bits, strict=True)]
                 images[tmask] = got
             return got
 

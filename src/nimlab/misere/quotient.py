@@ -90,8 +90,9 @@ __all__ = [
 DEFAULT_MAX_ORDER = 2000
 DEFAULT_MAX_PAIRS = 2_000_000
 DEFAULT_MAX_ROUNDS = 2000
-#: Largest heap bound accepted unless the caller raises ``heap_budget`` (the work grows
-#: faster than the square of the bound: Kayles to heap 108 takes about 9 s).
+#: Largest heap bound accepted unless the caller raises ``heap_budget`` (a heap costs
+#: little where the quotient is stable, but the work grows fast where it keeps changing:
+#: Dawson's Kayles to heap 30, order 360, takes about 10 s).
 DEFAULT_HEAP_BUDGET = 256
 #: Steps of work of one computation (automaton transitions read, option states built,
 #: states built or compared), all heaps together: about a minute of work in pure
@@ -455,8 +456,8 @@ def _checked(
     if max_heap > heap_budget:
         raise WorkTooLargeError(
             f"misère quotient to heap {max_heap:,}: beyond the budget of heaps <= "
-            f"{heap_budget:,} (the work grows faster than the square of the bound: Kayles to "
-            "heap 108 takes about 9 s); raise it with heap_budget= (CLI: --heap-budget N)"
+            f"{heap_budget:,} (the work grows fast where the quotient keeps changing: Dawson's "
+            "Kayles to heap 30 takes about 10 s); raise it with heap_budget= (CLI: --heap-budget N)"
         )
     if g.components((1, 1)) is None:
         raise InvalidParameterError(

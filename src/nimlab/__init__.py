@@ -69,6 +69,7 @@ _LAZY: dict[str, str] = {
     "explain": "nimlab.solvers.explain",
     "parse_move": "nimlab.solvers.play",
     "legal_move": "nimlab.solvers.play",
+    "smallest_step": "nimlab.solvers.play",
     "Explanation": "nimlab.solvers.explain",
     # theorem registry
     "theorems": "nimlab.theory",
@@ -221,6 +222,7 @@ __all__ = [
     "runs",
     "search_cache",
     "sequence",
+    "smallest_step",
     "status_of",
     "symmetric_profiles",
     "table",
@@ -314,7 +316,7 @@ if TYPE_CHECKING:
         multiplayer_moves,
         symmetric_profiles,
     )
-    from nimlab.solvers.play import legal_move, parse_move
+    from nimlab.solvers.play import legal_move, parse_move, smallest_step
     from nimlab.solvers.strategy import winning_move
     from nimlab.theory import Theorem, check_theorem, status_of, theorem, theorems
     from nimlab.theory.reproduce import Counterexamples, counterexamples, reproduce

@@ -44,27 +44,6 @@ class PlayResult:
     final: Any = None
 
 
-def _stones(pos: Any) -> int:
-    if isinstance(pos, int):
-        return pos
-    if isinstance(pos, (tuple, list, frozenset, set)):
-        return sum(_stones(x) for x in pos)
-    return 0
-
-
-def _some_move(g: Any, position: Any) -> Any:
-    """A legal move that takes as little as possible (among the first moves)."""
-    best = None
-    best_key = -1
-    for count, m in enumerate(g.moves(position)):
-        key = _stones(m)
-        if key > best_key:
-            best, best_key = m, key
-        if count >= 10_000:
-            break
-    return best
-
-
 def _has_moves(g: Any, position: Any) -> bool:
     return next(iter(g.moves(position)), None) is not None
 
@@ -116,15 +95,15 @@ class _Game:
         self.history.append(new)
 
     def computer_moves(self) -> None:
-        from nimlab import NimlabError, winning_move
+        from nimlab import NimlabError, smallest_step, winning_move
 
         fmt = self.g.format_position
         try:
             mv = winning_move(self.g, self.pos, self.misere)
         except NimlabError:
             mv = None
-        if mv is None:
-            mv = _some_move(self.g, self.pos)
+        if mv is None:  # a P-position: no move wins; the smallest step keeps the game long
+            mv = smallest_step(self.g, self.pos, max_moves=10_001)
         self.output_fn(f"computer: {fmt(self.pos)} → {fmt(mv)}")
         self.move("computer", mv)
 

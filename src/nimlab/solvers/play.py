@@ -5,6 +5,7 @@ position after the move (``3 4 1``, as a position is typed on the command line) 
 ``HEAP:SIZE`` pairs (``3:1``: heap 3 becomes 1; several pairs change several heaps).
 :func:`parse_move` reads the text, :func:`legal_move` checks the move against the game's
 own moves (equal, or equal up to the game's symmetry) and returns the option itself.
+:func:`smallest_step` is the computer's move where no move wins (it keeps the game long).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from nimlab.catalog.registry import as_game
 from nimlab.core.errors import IllegalMoveError
 from nimlab.core.ruleset import Ruleset
 
-__all__ = ["DEFAULT_LEGAL_MOVES", "legal_move", "parse_move"]
+__all__ = ["DEFAULT_LEGAL_MOVES", "legal_move", "parse_move", "smallest_step"]
 
 #: how many moves of a position :func:`legal_move` compares at the most, by default
 DEFAULT_LEGAL_MOVES = 1_000_000
@@ -144,3 +145,42 @@ def legal_move(
             f"of {g.label()}"
         )
     return match
+
+
+def _weight(pos: object) -> int:
+    if isinstance(pos, int) and not isinstance(pos, bool):
+        return pos
+    if isinstance(pos, (tuple, list, frozenset, set)):
+        return sum(_weight(x) for x in pos)
+    return 0
+
+
+def smallest_step(game: Ruleset[Any] | str, position: Any, *, max_moves: int = 10_000) -> Any:
+    """The option of *position* that leaves the most (stones, or coordinates): the move of
+    a player with no winning move, keeping the game long. None when there is no move.
+
+    Parameters
+    ----------
+    game : Ruleset or str
+        The game.
+    position : object
+        The (valid) position.
+    max_moves : int
+        How many of its moves are compared at the most (the first ones).
+
+    Examples
+    --------
+    >>> from nimlab import smallest_step
+    >>> smallest_step("nim", (1, 2)), smallest_step("nim", (0, 0))
+    ((0, 2), None)
+    """
+    g = as_game(game)
+    best = None
+    best_key = -1
+    for count, m in enumerate(g.moves(position), 1):
+        key = _weight(m)
+        if key > best_key:
+            best, best_key = m, key
+        if count >= max_moves:
+            break
+    return best

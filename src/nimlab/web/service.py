@@ -518,8 +518,7 @@ def computer_move(
         how = "winning move"
         if mv is None:
             # a P-position: no move wins; take the smallest step to keep the game long
-            opts, _ = _options(g, pos, limits, limits.max_options * 4)
-            mv = max(opts, key=_weight) if opts else None
+            mv = nimlab.smallest_step(g, pos, max_moves=limits.max_options * 4)
             how = "no winning move: smallest step"
     if mv is None:
         mv = _random_option(g, pos, limits, rng)
@@ -527,14 +526,6 @@ def computer_move(
     out = state(g, mv, limits)
     out["how"] = how
     return out
-
-
-def _weight(pos: Any) -> int:
-    if _is_int(pos):
-        return int(pos)
-    if isinstance(pos, (tuple, frozenset)):
-        return sum(_weight(x) for x in pos)
-    return 0
 
 
 @dataclass(frozen=True)

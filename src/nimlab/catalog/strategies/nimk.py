@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nimlab.core.errors import InvalidParameterError
 from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
+
+if TYPE_CHECKING:
+    from nimlab.catalog.circular.rules import Circular
+    from nimlab.catalog.moore.rules import Moore
 
 __all__ = [
     "bouton_moves",
@@ -286,9 +290,9 @@ def _first_then(first: Heaps | None, rest: Iterator[Heaps]) -> Iterator[Heaps]:
             yield mv
 
 
-def moore_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construction:
+def moore_strategy(game: Moore, position: Heaps, misere: bool) -> Construction:
     """Naito's procedure and the full enumeration for Moore's Nim_k (parameter ``k``)."""
-    K = int(game.k)  # type: ignore[attr-defined]
+    K = int(game.k)
     return _nimk_construction(position, K, misere)
 
 
@@ -331,9 +335,9 @@ def _misere_first(heaps: Heaps, K: int) -> Iterator[Heaps]:
     yield from misere_nimk_moves(heaps, K)
 
 
-def circular_strategy(game: Ruleset[Any], position: Heaps, misere: bool) -> Construction | None:
+def circular_strategy(game: Circular, position: Heaps, misere: bool) -> Construction | None:
     """Circular Nim CN(n, k) where it is Nim (k = 1), Nim_{n-1} (k = n-1) or one heap."""
-    k = int(game.k)  # type: ignore[attr-defined]
+    k = int(game.k)
     n = len(position)
     if misere:
         return None

@@ -291,3 +291,14 @@ def test_grundys_game_as_a_code_is_the_catalogs() -> None:
 def test_bad_codes(code: str, match: str) -> None:
     with pytest.raises(InvalidParameterError, match=match):
         parse_tb_code(code)
+
+
+def test_search_values_sums_of_heaps_by_their_parts() -> None:
+    # the heaps a move leaves are searched one by one (their XOR is the sum's value): the
+    # one-heap values of Grundy's game to 20 need 21 positions, where the positions of
+    # several heaps reachable from a heap of 20 are more than a hundred
+    from nimlab.engine.search import Solver
+
+    s = Solver(nimlab.game("tbcode", code="4!.0"), max_positions=100)
+    got = [s.grundy((h,), method="search") for h in range(21)]
+    assert got == [0, *GAMES[1][2]]  # CGSuite's values

@@ -18,6 +18,7 @@ CASES: list[tuple[str, Any, dict[str, Any], str]] = [
     ("S19-T1", "nim", {"heaps": 3, "below": 10}, "formula"),
     ("S19-T5", ("moore", {"k": 2}), {"heaps": 4, "kind": "outcome", "below": 8}, "p-set"),
     ("S19-T8", "lim", {"below": 10}, "formula"),
+    ("S19-T10", ("nimhoff", {"k": 1}), {"heaps": 2, "below": 16}, "formula"),
     ("S19-T11", "delete-nim", {"below": 16}, "formula"),
     ("Sh-T1", "single-delete", {"heaps": 2, "kind": "outcome", "below": 16}, "p-set"),
     ("Sh-T2", "abo-delete", {"heaps": 3, "kind": "outcome", "below": 14}, "p-set"),

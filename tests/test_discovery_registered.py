@@ -12,7 +12,7 @@ from discovery_cases import CASES, against_registered, disable_closed_forms, mak
 import nimlab
 
 # cases whose search or registered box takes more than a couple of seconds
-_SLOW = {"S19-T1", "S19-T5", "S19-T8", "Sh-T3", "S18-T7", "S18-T8", "S18-T9"}
+_SLOW = {"S19-T1", "S19-T5", "S19-T8", "S19-T10", "Sh-T3", "S18-T7", "S18-T8", "S18-T9"}
 
 
 @pytest.mark.parametrize(

@@ -89,6 +89,36 @@ def _decomposition(data: _Data, deadline: float) -> Iterator[Proposal]:
     )
 
 
+def _xor_residual(data: _Data, deadline: float) -> Iterator[Proposal]:
+    """G = (XOR of the heaps) ^ D with D a short formula (Nimhoff's ⓚ-sum: the nim-sum
+    with a product of two bits XORed in): D is searched as a formula of its own table."""
+    from dataclasses import replace
+
+    if data.grundy is None or len(data.heaps) < 2:
+        return
+    xor = np.zeros_like(data.grundy)
+    for h in data.heaps:
+        xor ^= h
+    rest = data.grundy ^ xor
+    if not np.any(rest):
+        return
+    for hit in _formulas(replace(data, grundy=rest), deadline, 6):
+        if hit.exceptions:
+            continue
+        text = f"{' ^ '.join(LETTERS[: len(data.heaps)])} ^ ({hit.statement})"
+        full = _full(text, data)
+        if full is not None and np.array_equal(full, data.grundy):
+            yield Proposal(
+                text,
+                "formula",
+                f"the nim-sum of the heaps corrected by {hit.statement}",
+                hit.size + len(data.heaps),
+                data.region,
+                data.grundy.size,
+            )
+            return
+
+
 def _periodic_text(line: npt.NDArray[np.int64], var: str) -> str | None:
     """A one-heap line ``G(0), G(1), ...`` that is purely periodic (or arithmetic-periodic,
     saltus s) with period p, written as a lookup of its period packed in one integer K:

@@ -40,6 +40,7 @@ from nimlab.discovery._formulas import (
     _decomposition,
     _formulas,
     _periodic_one_heap,
+    _xor_residual,
 )
 from nimlab.discovery._model import KINDS, Conjectures, Proposal, _Data
 from nimlab.discovery._psets import _beatty, _p_sets
@@ -178,6 +179,9 @@ def _search(
             found.extend(_block_scaling(data, deadline))
         if not any(p.exceptions == 0 for p in found) and max_size > 5:
             found.extend(_formulas(data, deadline, max_size))
+        if not any(p.exceptions == 0 for p in found) and len(data.heaps) > 1:
+            tried.append("the nim-sum of the heaps corrected by a short formula")
+            found.extend(_xor_residual(data, deadline))
         if not any(p.exceptions == 0 for p in found):
             tried.append("a period (and saltus) of the one-heap sequence")
             found.extend(_periodic_one_heap(data))

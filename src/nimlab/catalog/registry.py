@@ -44,13 +44,10 @@ __all__ = [
     "register",
 ]
 
-# Catalog modules not yet in a family package, imported on the first lookup (each
-# registers its games). The family packages of nimlab.catalog are found without a list
-# (:func:`families`).
-CATALOG_MODULES: tuple[str, ...] = (
-    "nimlab.catalog.octal",
-    "nimlab.catalog.tbcode",
-)
+# Catalog modules outside the family packages that register games (take-and-break codes),
+# imported on the first lookup. The family packages of nimlab.catalog are found without a
+# list (:func:`families`).
+CATALOG_MODULES: tuple[str, ...] = ("nimlab.catalog.tbcode",)
 
 _CLASSES: dict[str, type[Ruleset[Any]]] = {}
 _NAMES: dict[str, str] = {}

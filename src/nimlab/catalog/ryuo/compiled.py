@@ -43,15 +43,9 @@ def ryuo(p: int, q: int | None) -> Any:
 # -- RGAMES: one-heap games per heap and a game on the sum ------------------------------
 
 
-def rgames(
-    lines: tuple[tuple[bool, int, tuple[int, ...]], ...], line0: tuple[bool, int, tuple[int, ...]]
-) -> Any:
-    """RGAMES(G0; G1, ..., Gm): heap ``i`` loses ``t`` stones when ``Gi`` allows ``t``; or
-    ``G0`` takes ``t`` from the sum of all heaps, split between them in every way.
-
-    Each one-heap game is given as its line ``(cofinite, lag, amounts)``: it allows the
-    listed *amounts*, and when *cofinite* every ``t > lag``.
-    """
+def _line_arrays(lines: tuple[tuple[bool, int, tuple[int, ...]], ...]) -> tuple[Any, ...]:
+    """The one-heap games' lines as arrays: amounts (one row a game), their counts, the
+    cofinite flags and the lags."""
     m = len(lines)
     width = max([1, *(len(a) for _c, _l, a in lines)])
     amounts = np.zeros((m, width), dtype=np.int64)
@@ -63,8 +57,25 @@ def rgames(
         amounts[i, : len(a)] = a
         cof[i] = c
         lag[i] = g
-    cof0 = bool(line0[0])
-    lag0 = int(line0[1])
+    return amounts, counts, cof, lag
+
+
+def rgames(
+    lines: tuple[tuple[bool, int, tuple[int, ...]], ...], line0: tuple[bool, int, tuple[int, ...]]
+) -> Any:
+    """RGAMES(G0; G1, ..., Gm): heap ``i`` loses ``t`` stones when ``Gi`` allows ``t``; or
+    ``G0`` takes ``t`` from the sum of all heaps, split between them in every way. Each
+    one-heap game is given as its line ``(cofinite, lag, amounts)``: it allows the
+    listed *amounts*, and when *cofinite* every ``t > lag``.
+
+    Examples
+    --------
+    >>> nim, take1 = (True, 0, ()), (False, 0, (1,))
+    >>> sorted(set(rgames((nim, nim), take1)((1, 1))))
+    [(0, 1), (1, 0)]
+    """
+    amounts, counts, cof, lag = _line_arrays(lines)
+    cof0, lag0 = bool(line0[0]), int(line0[1])
     amounts0 = np.array(sorted(line0[2]) or [0], dtype=np.int64)
     n0 = len(line0[2])
 

@@ -113,10 +113,7 @@ def _build(
 ) -> _Quotient:
     q = start or _Quotient(mul=[[0]], is_p=[False], phi=[0], heap_opts=[[]], rep=[()], gens=[])
     work = _WORK.get(None)
-    # (state, letter) -> option states that heap brings: the same for every candidate of a
-    # heap and for later heaps, as long as the quotient (its states) does not change
-    shared: dict[tuple[int, int], int] = {}
-    quick: Interpolation | None = None
+    quick: Interpolation | None = None  # the quick test of the current quotient
     for n in range(len(q.phi), max_heap + 1):
         if work is not None:
             work.heap = n
@@ -153,19 +150,18 @@ def _build(
         lidx = {h: i for i, h in enumerate(letters)}
         lopts = [[tuple(lidx[v] for v in w) for w in q.heap_opts[h]] for h in letters]
         found = None
+        births = _birthdays(q.heap_opts)
+        weights = [births[h] for h in letters]
         for x in possible:
             phi = [*q.phi, x]
             delta = [[row[phi[h]] for h in letters] for row in q.mul]
-            if _Automaton(delta, q.is_p, letters, lopts).verify(max_pairs, shared) is None:
+            if _Automaton(delta, q.is_p, letters, lopts).least_failure(weights, max_pairs) is None:
                 found = x
                 break
         if found is not None:
             q.phi.append(found)
         else:
-            births = _birthdays(q.heap_opts)
-            weights = [births[h] for h in letters]
             q = _extend(q, n, letters, lopts, weights, max_order, max_pairs, max_rounds, report)
-            shared = {}  # new states: the option states of each heap are computed again
         if report is not None:
             report(n, q.size, 0)
         if checkpoint is not None:

@@ -25,7 +25,6 @@ _TO_SPLIT = "to split (issue 21)"
 EXCEPTIONS: dict[str, str] = {
     # family (catalog/**, formulas/)
     "catalog/_source.py::module_source": _TO_SPLIT + " (family)",
-    "catalog/user.py::move_source": _TO_SPLIT + " (family)",
     "catalog/user.py::heap_game": _TO_SPLIT + " (family)",
     "formulas/delete.py::sh_t6_rule": _TO_SPLIT + " (family)",
     # runner (verification/runner.py, spaces.py, compiled.py, kernel code, cli/verify_cmd)

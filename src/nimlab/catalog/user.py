@@ -345,23 +345,9 @@ def _binding(name: str, value: object, own_module: str) -> str | None:
     return None
 
 
-def move_source(fn: Callable[..., Any], args: tuple[Any, ...], label: str) -> str | None:
-    """Source text of a module that defines ``gen``: *fn* compiled, parameters bound.
-
-    Built from the text of *fn* (decorators removed) and the globals it names (modules,
-    numbers, tuples, numeric arrays, importable functions), so that the module compiles
-    the same function in any process. None when that is not possible: then the engine
-    compiles *fn* in memory.
-
-    Examples
-    --------
-    >>> def take_k(k):
-    ...     def take(h):
-    ...         yield (h[0] - k,)
-    ...     return take
-    >>> move_source(take_k(1), (), "take") is None   # a closure: compiled in memory instead
-    True
-    """
+def _function_text(fn: Callable[..., Any]) -> str | None:
+    """The text of *fn* from its ``def`` (decorators removed), or None when it is a
+    closure, has no source, or is not one plain function under its own name."""
     import ast
     import inspect
     import textwrap
@@ -390,6 +376,30 @@ def move_source(fn: Callable[..., Any], args: tuple[Any, ...], label: str) -> st
         or name.startswith("_nimlab")
     ):
         return None
+    return body
+
+
+def move_source(fn: Callable[..., Any], args: tuple[Any, ...], label: str) -> str | None:
+    """Source text of a module that defines ``gen``: *fn* compiled, parameters bound.
+
+    Built from the text of *fn* (decorators removed) and the globals it names (modules,
+    numbers, tuples, numeric arrays, importable functions), so that the module compiles
+    the same function in any process. None when that is not possible: then the engine
+    compiles *fn* in memory.
+
+    Examples
+    --------
+    >>> def take_k(k):
+    ...     def take(h):
+    ...         yield (h[0] - k,)
+    ...     return take
+    >>> move_source(take_k(1), (), "take") is None   # a closure: compiled in memory instead
+    True
+    """
+    body = _function_text(fn)
+    if body is None:
+        return None
+    name = fn.__name__
     own = getattr(fn, "__module__", "") or ""
     bindings = []
     for n in sorted(_code_names(fn.__code__)):

@@ -28,7 +28,6 @@ EXCEPTIONS: dict[str, str] = {
     "catalog/user.py::heap_game": _TO_SPLIT + " (family)",
     "formulas/delete.py::sh_t6_rule": _TO_SPLIT + " (family)",
     # runner (verification/runner.py, spaces.py, compiled.py, kernel code, cli/verify_cmd)
-    "cli/verify_cmd.py::verify_cmd": _TO_SPLIT + ": options grouped (runner)",
     "cli/verify_cmd.py::reproduce_cmd": _TO_SPLIT + " (runner)",
     "verification/compiled.py": _TO_SPLIT + " (runner, parallel)",
     "verification/compiled.py::_make_kernels": _TO_SPLIT + " (runner, parallel)",

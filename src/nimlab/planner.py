@@ -34,7 +34,6 @@ from enum import StrEnum
 from typing import Any
 
 from nimlab.core.errors import InvalidParameterError
-from nimlab.core.kernels import SequenceKernel
 from nimlab.core.ruleset import HeapRuleset, Ruleset
 from nimlab.core.strategy import Construction
 
@@ -318,6 +317,11 @@ def _kernel(g: Ruleset[Any], dims: tuple[int, ...], kind: str) -> Any:
     return spec if spec is None or len(dims) <= getattr(spec, "max_heaps", 3) else None
 
 
+def _one_heap(spec: Any) -> bool:
+    """Whether a table kernel description stands for the one-heap recurrence (it says so)."""
+    return spec is not None and bool(getattr(spec, "one_heap", False))
+
+
 def _search_note(g: Ruleset[Any], pos: Any, kind: str, budgets: Budgets) -> str | None:
     """The note of a search off the fast paths: why, its cost, how to stay fast."""
     gap = g.closed_form_gap(pos, kind)
@@ -420,7 +424,7 @@ def _value_plan(
             and question is not Question.MISERE
             and pos[0] >= budgets.sequence_min_heap
             and Method.COMPILED_SEQUENCE not in avoid
-            and isinstance(_kernel(g, heaps, "grundy"), SequenceKernel)
+            and _one_heap(_kernel(g, heaps, "grundy"))
         ):
             return Plan(
                 question,
@@ -434,7 +438,7 @@ def _value_plan(
             and Method.COMPILED_TABLE not in avoid
         ):
             spec = _kernel(g, heaps, table_kind)
-            if spec is not None and not isinstance(spec, SequenceKernel):
+            if spec is not None and not spec.one_heap:
                 return Plan(
                     question,
                     Method.COMPILED_TABLE,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import dataclass, fields
 from typing import Any
 
 import click
@@ -216,127 +217,200 @@ def _report(res: Any, kind: str, label: str, bound: int, as_json: bool) -> int:
     help="With --all: at most N counterexamples.",
 )
 @json_option
-def verify_cmd(
-    theorem_id: str | None,
-    game_name: str | None,
-    params: tuple[str, ...],
-    formula: str | None,
-    claim_ref: str | None,
-    p_set: str | None,
-    misere: bool,
-    bound: int | None,
-    heaps: int | None,
-    workers: int | None,
-    scheduler: str | None,
-    dask_local: bool,
-    store: str | None,
-    no_store: bool,
-    resume: bool,
-    lock_timeout: float | None,
-    run_id: int | None,
-    method: str,
-    chunk_size: int | None,
-    max_positions: int | None,
-    list_all: bool,
-    group_by: str | None,
-    csv_path: str | None,
-    limit: int,
-    as_json: bool,
-) -> int:
+def verify_cmd(theorem_id: str | None, **options: Any) -> int:
     """Verify a theorem (nimlab verify S18-T8 --bound 1000) or a conjecture
     (nimlab verify --game ryuo -p p=3 --formula '3*((a//3)^(b//3)) + (a+b)%3' --bound 4096)."""
-    import nimlab
+    opts = VerifyOptions.of(options)
+    _check_verify_options(opts)
+    run = opts.run
+    _set_lock_timeout(run.lock_timeout)
+    st = _store_arg(run.store, run.no_store)
+    res_flag: bool | int = run.run_id if run.run_id is not None else run.resume
+    formula = _claimed_formula(opts.claim)
+    if theorem_id is not None:
+        return _verify_theorem(theorem_id, opts, formula, st, res_flag)
+    return _verify_conjecture(opts, formula, st, res_flag)
+
+
+@dataclass(frozen=True)
+class ClaimOptions:
+    """What ``nimlab verify --game`` claims, about which game, on which positions."""
+
+    game_name: str | None
+    params: tuple[str, ...]
+    formula: str | None
+    claim_ref: str | None
+    p_set: str | None
+    misere: bool
+    bound: int | None
+    heaps: int | None
+    chunk_size: int | None
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Where and how a verification runs: workers, Dask, the store, resume, budgets."""
+
+    workers: int | None
+    scheduler: str | None
+    dask_local: bool
+    store: str | None
+    no_store: bool
+    resume: bool
+    lock_timeout: float | None
+    run_id: int | None
+    method: str
+    max_positions: int | None
+
+
+@dataclass(frozen=True)
+class ListOptions:
+    """``--all``: every counterexample, grouped, written to CSV, up to a limit."""
+
+    list_all: bool
+    group_by: str | None
+    csv_path: str | None
+    limit: int
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    """The options of ``nimlab verify``, grouped (the command's parameters, by name)."""
+
+    claim: ClaimOptions
+    run: RunOptions
+    listing: ListOptions
+    as_json: bool
+
+    @classmethod
+    def of(cls, options: dict[str, Any]) -> VerifyOptions:
+        """The groups of click's keyword arguments (each name goes to its group)."""
+
+        def pick(group: type[Any]) -> Any:
+            return group(**{f.name: options[f.name] for f in fields(group)})
+
+        return cls(pick(ClaimOptions), pick(RunOptions), pick(ListOptions), options["as_json"])
+
+
+def _check_verify_options(opts: VerifyOptions) -> None:
     from nimlab.core.errors import InvalidParameterError
 
+    workers, chunk_size, listing = opts.run.workers, opts.claim.chunk_size, opts.listing
     if workers is not None and workers < 1:
         raise InvalidParameterError(f"--workers must be >= 1, got {workers}")
     if chunk_size is not None and chunk_size < 1:
         raise InvalidParameterError(f"--chunk-size must be >= 1, got {chunk_size}")
-    if (group_by or csv_path) and not list_all:
+    if (listing.group_by or listing.csv_path) and not listing.list_all:
         raise InvalidParameterError("--group-by and --csv go with --all")
-    if limit < 1:
-        raise InvalidParameterError(f"--limit must be >= 1, got {limit}")
-    _set_lock_timeout(lock_timeout)
-    st = _store_arg(store, no_store)
-    res_flag: bool | int = run_id if run_id is not None else resume
-    if claim_ref is not None:
-        if formula is not None:
-            raise InvalidParameterError("give one of --formula EXPR or --claim FILE.py:NAME")
-        formula = claim_ref
-        if _file_function(claim_ref) is None:
-            raise InvalidParameterError(
-                f"--claim takes FILE.py:NAME (a function in a Python file), got {claim_ref!r:.80}"
-            )
-    if theorem_id is not None:
-        if game_name or formula or p_set:
-            raise InvalidParameterError(
-                "give either a theorem ID or --game with --formula/--p-set, not both"
-            )
-        if run_id is not None:
-            raise InvalidParameterError(
-                "--run ID resumes one run of a conjecture (--game); a theorem's runs are "
-                "resumed with --resume alone"
-            )
-        t = nimlab.theorem(theorem_id)
-        b = t.default_bound if bound is None else bound
-        r = nimlab.check_theorem(
-            t.id,
-            b,
-            method=method,  # type: ignore[arg-type]
-            workers=workers if workers is not None else None,
-            scheduler=scheduler,
-            dask_local=dask_local,
-            store=st if method == "local" else None,
-            resume=bool(res_flag),
-            progress=True,
-            max_positions=max_positions,
+    if listing.limit < 1:
+        raise InvalidParameterError(f"--limit must be >= 1, got {listing.limit}")
+
+
+def _claimed_formula(claim: ClaimOptions) -> str | None:
+    """--formula, or --claim FILE.py:NAME in its place (checked)."""
+    from nimlab.core.errors import InvalidParameterError
+
+    if claim.claim_ref is None:
+        return claim.formula
+    if claim.formula is not None:
+        raise InvalidParameterError("give one of --formula EXPR or --claim FILE.py:NAME")
+    if _file_function(claim.claim_ref) is None:
+        raise InvalidParameterError(
+            f"--claim takes FILE.py:NAME (a function in a Python file), got {claim.claim_ref!r:.80}"
         )
-        if list_all and not r.ok:
-            cs = nimlab.counterexamples(t.id, b, limit=limit)
-            label = f"{t.id} ({t.statement})"
-            return _report_all(r, t.kind, label, b, as_json, cs, group_by, csv_path)
-        return _report(r, t.kind, f"{t.id} ({t.statement})", b, as_json)
-    if game_name is None:
+    return claim.claim_ref
+
+
+def _verify_theorem(
+    theorem_id: str, opts: VerifyOptions, formula: str | None, st: Any, res_flag: bool | int
+) -> int:
+    import nimlab
+    from nimlab.core.errors import InvalidParameterError
+
+    claim, run, listing = opts.claim, opts.run, opts.listing
+    if claim.game_name or formula or claim.p_set:
+        raise InvalidParameterError(
+            "give either a theorem ID or --game with --formula/--p-set, not both"
+        )
+    if run.run_id is not None:
+        raise InvalidParameterError(
+            "--run ID resumes one run of a conjecture (--game); a theorem's runs are "
+            "resumed with --resume alone"
+        )
+    t = nimlab.theorem(theorem_id)
+    b = t.default_bound if claim.bound is None else claim.bound
+    r = nimlab.check_theorem(
+        t.id,
+        b,
+        method=run.method,  # type: ignore[arg-type]
+        workers=run.workers if run.workers is not None else None,
+        scheduler=run.scheduler,
+        dask_local=run.dask_local,
+        store=st if run.method == "local" else None,
+        resume=bool(res_flag),
+        progress=True,
+        max_positions=run.max_positions,
+    )
+    label = f"{t.id} ({t.statement})"
+    if listing.list_all and not r.ok:
+        cs = nimlab.counterexamples(t.id, b, limit=listing.limit)
+        return _report_all(
+            r, t.kind, label, b, opts.as_json, cs, listing.group_by, listing.csv_path
+        )
+    return _report(r, t.kind, label, b, opts.as_json)
+
+
+def _verify_conjecture(
+    opts: VerifyOptions, formula: str | None, st: Any, res_flag: bool | int
+) -> int:
+    import nimlab
+    from nimlab.core.errors import InvalidParameterError
+
+    claim, run, listing = opts.claim, opts.run, opts.listing
+    if claim.game_name is None:
         raise InvalidParameterError(
             "give a theorem ID (see `nimlab theorems`) or --game NAME with --formula or --p-set"
         )
-    if (formula is None) == (p_set is None):
+    if (formula is None) == (claim.p_set is None):
         raise InvalidParameterError("give exactly one of --formula EXPR or --p-set EXPR")
-    if bound is None:
+    if claim.bound is None:
         raise InvalidParameterError("give --bound N (every heap < N)")
-    g = game_from_cli(game_name, params)
+    bound, p_set = claim.bound, claim.p_set
+    g = game_from_cli(claim.game_name, claim.params)
     claimed_f = _file_function(formula) if formula is not None else None
     claimed_p = _file_function(p_set) if p_set is not None else None
     r2 = nimlab.verify(
         g,
         claimed_f or formula,
         p_set=claimed_p or p_set,
-        misere=misere,
+        misere=claim.misere,
         bound=bound,
-        heaps=heaps,
-        workers=workers,
-        scheduler=scheduler,
-        dask_local=dask_local,
+        heaps=claim.heaps,
+        workers=run.workers,
+        scheduler=run.scheduler,
+        dask_local=run.dask_local,
         store=st,
         resume=res_flag,
         progress=True,
-        chunk_size=chunk_size,
-        max_positions=max_positions,
+        chunk_size=claim.chunk_size,
+        max_positions=run.max_positions,
     )
     kind = "grundy" if formula is not None else "p-set"
     label = f"{g.label()}: {formula or p_set}"
-    if list_all and not r2.ok:
+    if listing.list_all and not r2.ok:
         cs = nimlab.counterexamples(
             game=g,
             formula=claimed_f or formula,
             p_set=claimed_p or p_set,
-            misere=misere,
+            misere=claim.misere,
             bound=bound,
-            heaps=heaps,
-            limit=limit,
+            heaps=claim.heaps,
+            limit=listing.limit,
         )
-        return _report_all(r2, kind, label, bound, as_json, cs, group_by, csv_path)
-    return _report(r2, kind, label, bound, as_json)
+        return _report_all(
+            r2, kind, label, bound, opts.as_json, cs, listing.group_by, listing.csv_path
+        )
+    return _report(r2, kind, label, bound, opts.as_json)
 
 
 _FILE_REF = re.compile(r"^(.+\.py):([A-Za-z_][A-Za-z_0-9]*)$")

@@ -16,6 +16,7 @@ __all__ = [
     "MoveSetTooLargeError",
     "NimlabError",
     "NoClosedFormError",
+    "NotMoveClosedError",
     "OutputPathError",
     "SearchTooLargeError",
     "StoreError",
@@ -44,6 +45,11 @@ class InvalidPositionError(NimlabError, ValueError):
 
 class InvalidParameterError(NimlabError, ValueError):
     """A game parameter is missing, unknown or out of range (Nimhoff with k=0, ...)."""
+
+
+class NotMoveClosedError(InvalidParameterError):
+    """A local check met a move that leaves its set of positions (the set is not
+    move-closed), so the claim must be compared with solved values instead."""
 
 
 class UnknownGameError(NimlabError, ValueError):

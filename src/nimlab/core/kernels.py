@@ -56,9 +56,34 @@ class TableKernel:
     ----------
     max_heaps : int
         The kernel tabulates 1 to this many heaps (class attribute).
+    kind : str
+        Which compiled table kernel of the engine runs this description (class
+        attribute; the engine looks its runner up by this name, never by class).
+    one_heap : bool
+        Whether the description stands for the game's one-heap recurrence (class
+        attribute: the planner runs a sequence, not a table).
+    masks_empty_heaps : bool
+        Whether the kernel masks the box cells that are no position itself (class
+        attribute; otherwise every cell of the box must be a position).
     """
 
     max_heaps: ClassVar[int] = 3
+    kind: ClassVar[str] = ""
+    one_heap: ClassVar[bool] = False
+    masks_empty_heaps: ClassVar[bool] = False
+
+    def two_heap_lines(self) -> tuple[bool, bool, bool, tuple[tuple[int, int], ...]] | None:
+        """Two heaps' moves as lines ``(cofinite0, cofinite1, diagonal, offsets)`` for the
+        vectorised check (:mod:`nimlab.verification.fast`), or None when they are not.
+
+        Examples
+        --------
+        >>> WythoffKernel().two_heap_lines()
+        (True, True, True, ())
+        >>> LinesKernel((True, True), (0, 0), ()).two_heap_lines()
+        (True, True, False, ())
+        """
+        return None
 
 
 @dataclass(frozen=True)
@@ -79,20 +104,37 @@ class LinesKernel(TableKernel):
         Two heaps: a move may also take the same amount from both (Wythoff).
     """
 
+    kind: ClassVar[str] = "lines"
+
     cofinite: tuple[bool, ...]
     lag: tuple[int, ...]
     offsets: tuple[tuple[int, ...], ...]
     diagonal: bool = False
+
+    def two_heap_lines(self) -> tuple[bool, bool, bool, tuple[tuple[int, int], ...]] | None:
+        if len(self.cofinite) != 2 or len(self.lag) != 2 or any(self.lag):
+            return None
+        if not all(len(o) == 2 for o in self.offsets):
+            return None
+        offsets = tuple(dict.fromkeys((int(o[0]), int(o[1])) for o in self.offsets))
+        return self.cofinite[0], self.cofinite[1], self.diagonal, offsets
 
 
 @dataclass(frozen=True)
 class WythoffKernel(TableKernel):
     """Two heaps, normal play: row, column and diagonal bitsets (Wythoff Nim)."""
 
+    kind: ClassVar[str] = "wythoff"
+
+    def two_heap_lines(self) -> tuple[bool, bool, bool, tuple[tuple[int, int], ...]] | None:
+        return True, True, True, ()
+
 
 @dataclass(frozen=True)
 class MooreKernel(TableKernel):
     """Take from up to ``k`` heaps at once (Moore's Nim_k; Circular Nim on <= 3 heaps)."""
+
+    kind: ClassVar[str] = "moore"
 
     k: int
 
@@ -101,10 +143,14 @@ class MooreKernel(TableKernel):
 class LimKernel(TableKernel):
     """Lim on three heaps, computed on its move-closed simplex."""
 
+    kind: ClassVar[str] = "lim"
+
 
 @dataclass(frozen=True)
 class DeleteNimKernel(TableKernel):
     """Delete Nim on two heaps, computed by anti-diagonals."""
+
+    kind: ClassVar[str] = "delete-nim"
 
 
 @dataclass(frozen=True)
@@ -115,11 +161,16 @@ class DeleteSplitKernel(TableKernel):
     cells with an empty heap are no position (masked)."""
 
     max_heaps: ClassVar[int] = 6
+    kind: ClassVar[str] = "delete-split"
+    masks_empty_heaps: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
 class SequenceKernel(TableKernel):
     """One heap: the game's :meth:`~nimlab.core.ruleset.Ruleset.sequence_kernel`."""
+
+    kind: ClassVar[str] = "sequence"
+    one_heap: ClassVar[bool] = True
 
 
 # -- one-heap sequences -----------------------------------------------------------------
@@ -127,7 +178,20 @@ class SequenceKernel(TableKernel):
 
 @dataclass(frozen=True)
 class OneHeapKernel:
-    """Base of the one-heap recurrences returned by ``Ruleset.sequence_kernel``."""
+    """Base of the one-heap recurrences returned by ``Ruleset.sequence_kernel``.
+
+    Attributes
+    ----------
+    kind : str
+        Which compiled recurrence of the engine runs it (class attribute; the engine looks
+        its runner up by this name, never by class).
+    long_sequences : bool
+        Whether its sequences are long enough to get the larger default budget of terms
+        (class attribute: octal games).
+    """
+
+    kind: ClassVar[str] = ""
+    long_sequences: ClassVar[bool] = False
 
     def axis(self, axis: int, dims: int) -> tuple[bool, int, tuple[tuple[int, ...], ...]] | None:
         """This game's moves on heap *axis* of *dims* heaps, as one line of a
@@ -153,6 +217,8 @@ def _unit(axis: int, dims: int, t: int) -> tuple[int, ...]:
 class TakeAnyKernel(OneHeapKernel):
     """Take any number of stones (one-heap Nim): ``G(n) = n``."""
 
+    kind: ClassVar[str] = "take-any"
+
     def axis(self, axis: int, dims: int) -> tuple[bool, int, tuple[tuple[int, ...], ...]] | None:
         return True, 0, ()
 
@@ -160,6 +226,8 @@ class TakeAnyKernel(OneHeapKernel):
 @dataclass(frozen=True)
 class SubtractionKernel(OneHeapKernel):
     """Take ``s`` stones for some ``s`` in the finite set *S* (sorted)."""
+
+    kind: ClassVar[str] = "subtraction"
 
     S: tuple[int, ...]
 
@@ -170,6 +238,8 @@ class SubtractionKernel(OneHeapKernel):
 @dataclass(frozen=True)
 class AllButKernel(OneHeapKernel):
     """Take any ``s >= 1`` stones except those of the finite set *excluded* (sorted)."""
+
+    kind: ClassVar[str] = "all-but"
 
     excluded: tuple[int, ...]
 
@@ -185,6 +255,9 @@ class AllButKernel(OneHeapKernel):
 @dataclass(frozen=True)
 class OctalKernel(OneHeapKernel):
     """The octal (or hexadecimal) game of this code, such as ``"0.77"``."""
+
+    kind: ClassVar[str] = "octal"
+    long_sequences: ClassVar[bool] = True
 
     code: str
 

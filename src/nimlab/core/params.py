@@ -18,6 +18,7 @@ __all__ = [
     "MAX_INT_DIGITS",
     "MAX_SET_SIZE",
     "REQUIRED",
+    "IntTextError",
     "Param",
     "as_index",
     "parse_int",
@@ -47,11 +48,17 @@ def shown(text: str, width: int = 40) -> str:
     return repr(text) if len(text) <= width else repr(text[: width - 3] + "...")
 
 
+class IntTextError(ValueError):
+    """Text that nimlab does not read as an integer for a reason worth saying (too many
+    digits, digits that are not 0-9); its message is the reason."""
+
+
 def read_int(text: str) -> int:
     """Read a decimal integer of at most :data:`MAX_INT_DIGITS` digits.
 
-    Raises ValueError (with the reason) on anything else; callers turn it into their own
-    precise error.
+    Raises :class:`IntTextError` (a ValueError whose message is the reason) on too many
+    digits or non-ASCII digits, a plain ValueError on anything else; callers turn either
+    into their own precise error.
 
     Examples
     --------
@@ -60,17 +67,17 @@ def read_int(text: str) -> int:
     >>> read_int("9" * 5000)
     Traceback (most recent call last):
     ...
-    ValueError: an integer of 5,000 digits is longer than the 4,000 digits nimlab reads
+    nimlab.core.params.IntTextError: an integer of 5,000 digits is longer than the 4,000 digits nimlab reads
     """
     t = text.strip()
     digits = len(t.lstrip("+-"))
     if digits > MAX_INT_DIGITS:
-        raise ValueError(
+        raise IntTextError(
             f"an integer of {digits:,} digits is longer than the {MAX_INT_DIGITS:,} digits "
             "nimlab reads"
         )
     if not t.isascii():
-        raise ValueError(f"{t[:20]!r} is not written with the digits 0-9")
+        raise IntTextError(f"{t[:20]!r} is not written with the digits 0-9")
     return int(t)
 
 
@@ -115,7 +122,7 @@ def parse_int(name: str, text: str) -> int:
     try:
         return read_int(text)
     except ValueError as exc:
-        why = str(exc) if "digits" in str(exc) else f"got {shown(text)}"
+        why = str(exc) if isinstance(exc, IntTextError) else f"got {shown(text)}"
         raise InvalidParameterError(
             f"parameter {name} must be an integer, {why}: for example {name}=3"
         ) from None
@@ -219,7 +226,7 @@ def parse_int_set(name: str, text: str) -> frozenset[int]:
         except InvalidParameterError:
             raise
         except ValueError as exc:
-            why = f" ({exc})" if "digits" in str(exc) else ""
+            why = f" ({exc})" if isinstance(exc, IntTextError) else ""
             raise InvalidParameterError(
                 f"parameter {name} must be integers separated by commas (ranges a..b allowed), "
                 f"got {shown(text)}{why}: for example {name}=1,3,4"

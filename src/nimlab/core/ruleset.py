@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from nimlab.core.errors import InvalidArgumentError, InvalidPositionError
-from nimlab.core.params import Param, as_index, read_int, shown
+from nimlab.core.params import IntTextError, Param, as_index, read_int, shown
 
 if TYPE_CHECKING:
     from nimlab.core.kernels import IndexModel, OneHeapKernel, TableKernel
@@ -340,7 +340,7 @@ def parse_group_tokens(tokens: Sequence[str]) -> tuple[int | tuple[int, ...], ..
             else:
                 out.append(read_int(tok))
         except ValueError as exc:
-            why = f" ({exc})" if "digits" in str(exc) else ""
+            why = f" ({exc})" if isinstance(exc, IntTextError) else ""
             raise InvalidPositionError(
                 f"cannot read {shown(tok)} as a heap{why}: write heaps as integers like "
                 "3 4 5, groups with commas like 1,2 3,3"

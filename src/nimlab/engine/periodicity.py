@@ -217,11 +217,11 @@ def periodicity(
 
 def _default_budget(g: Ruleset[Any]) -> int:
     """The default budget of terms of *g*'s sequence (as in ``sequence``)."""
-    from nimlab.core.kernels import OctalKernel
     from nimlab.engine.sequences import DEFAULT_MAX_OCTAL_TERMS, DEFAULT_MAX_TERMS
 
-    octal = isinstance(g.sequence_kernel(), OctalKernel)
-    return DEFAULT_MAX_OCTAL_TERMS if octal else DEFAULT_MAX_TERMS
+    model = g.sequence_kernel()
+    long = model is not None and model.long_sequences
+    return DEFAULT_MAX_OCTAL_TERMS if long else DEFAULT_MAX_TERMS
 
 
 def _prove(g: Ruleset[Any], seq: npt.NDArray[np.int64], per: Periodicity) -> tuple[bool, str, int]:

@@ -21,6 +21,7 @@ the sparse space method). Winning Ways, ch. 4.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,6 @@ import numpy.typing as npt
 from numba import njit
 
 from nimlab.core.errors import InvalidParameterError, WorkTooLargeError
-from nimlab.core.kernels import AllButKernel, OctalKernel, SubtractionKernel, TakeAnyKernel
 from nimlab.core.ruleset import Ruleset
 
 __all__ = ["DEFAULT_MAX_OCTAL_TERMS", "DEFAULT_MAX_TERMS", "sequence"]
@@ -186,7 +186,8 @@ def sequence(
 
     model = plan(g, Question.SEQUENCE).value  # the compiled recurrence, else None: search
     if max_terms is None:
-        max_terms = DEFAULT_MAX_OCTAL_TERMS if isinstance(model, OctalKernel) else DEFAULT_MAX_TERMS
+        long = model is not None and model.long_sequences
+        max_terms = DEFAULT_MAX_OCTAL_TERMS if long else DEFAULT_MAX_TERMS
     if isinstance(max_terms, bool) or not isinstance(max_terms, (int, np.integer)) or max_terms < 1:
         raise InvalidParameterError(f"max_terms must be an integer >= 1, got {max_terms!r:.40}")
     if n > max_terms:
@@ -194,24 +195,43 @@ def sequence(
             f"{g.label()}: {n:,} terms is more than the budget of {max_terms:,} terms; ask "
             "for fewer terms or raise it (max_terms=N, on the command line --max-terms N)"
         )
-    if isinstance(model, SubtractionKernel):
-        s = np.array(model.S, dtype=np.int64)
-        out = np.zeros(n, dtype=np.int64)
-        _subtraction_kernel(s, out)
-        return _small_dtype(out)
-    if isinstance(model, AllButKernel):
-        excl = frozenset(model.excluded)
-        # only moves below n matter for heaps below n: a huge excluded amount costs nothing
-        lag = min(max(excl, default=0), n)
-        small = np.array([t for t in range(1, lag + 1) if t not in excl], dtype=np.int64)
-        out = np.zeros(n, dtype=np.int64)
-        _allbut_kernel(small, lag, out)
-        return _small_dtype(out)
-    if isinstance(model, TakeAnyKernel):
-        return _small_dtype(np.arange(n, dtype=np.int64))
-    if isinstance(model, OctalKernel):
-        return _small_dtype(octal_sequence(model.code, n, progress=progress))
+    runner = _RECURRENCES.get(model.kind) if model is not None else None
+    if runner is not None:
+        return _small_dtype(runner(model, n, progress))
     return _generic_sequence(g, n)
+
+
+def _subtraction(model: Any, n: int, progress: bool) -> npt.NDArray[Any]:
+    out = np.zeros(n, dtype=np.int64)
+    _subtraction_kernel(np.array(model.S, dtype=np.int64), out)
+    return out
+
+
+def _all_but(model: Any, n: int, progress: bool) -> npt.NDArray[Any]:
+    excl = frozenset(model.excluded)
+    # only moves below n matter for heaps below n: a huge excluded amount costs nothing
+    lag = min(max(excl, default=0), n)
+    small = np.array([t for t in range(1, lag + 1) if t not in excl], dtype=np.int64)
+    out = np.zeros(n, dtype=np.int64)
+    _allbut_kernel(small, lag, out)
+    return out
+
+
+def _take_any(model: Any, n: int, progress: bool) -> npt.NDArray[Any]:
+    return np.arange(n, dtype=np.int64)
+
+
+def _octal(model: Any, n: int, progress: bool) -> npt.NDArray[Any]:
+    return octal_sequence(model.code, n, progress=progress)
+
+
+#: The compiled recurrences, by the ``kind`` a one-heap kernel description names.
+_RECURRENCES: dict[str, Callable[[Any, int, bool], npt.NDArray[Any]]] = {
+    "subtraction": _subtraction,
+    "all-but": _all_but,
+    "take-any": _take_any,
+    "octal": _octal,
+}
 
 
 def _generic_sequence(g: Ruleset[Any], n: int) -> npt.NDArray[Any]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -25,16 +26,7 @@ from nimlab.core.errors import (
     NimlabError,
     SearchTooLargeError,
 )
-from nimlab.core.kernels import (
-    DeleteNimKernel,
-    DeleteSplitKernel,
-    LimKernel,
-    LinesKernel,
-    MooreKernel,
-    SequenceKernel,
-    TableKernel,
-    WythoffKernel,
-)
+from nimlab.core.kernels import LinesKernel, TableKernel
 from nimlab.core.params import as_index
 from nimlab.core.ruleset import HeapRuleset, Ruleset
 from nimlab.planner import DEFAULT_BUDGETS, Method, Question, plan
@@ -266,6 +258,26 @@ def _run_axis(
     return out.reshape(shape)
 
 
+@dataclass(frozen=True)
+class _Job:
+    """One table asked of a compiled kernel: the game, the box, the kind, the budget."""
+
+    g: Ruleset[Any]
+    shape: tuple[int, ...]
+    kind: str
+    max_bytes: int
+    watch: _Watch
+    progress: bool
+
+    @property
+    def misere(self) -> bool:
+        return self.kind == "misere"
+
+    @property
+    def label(self) -> str:
+        return self.g.label()
+
+
 def _kernel_table(
     g: Ruleset[Any],
     shape: tuple[int, ...],
@@ -274,73 +286,119 @@ def _kernel_table(
     spec: TableKernel,
     progress: bool = False,
 ) -> npt.NDArray[Any] | None:
-    """The table by the compiled kernel *spec* describes, or None when it does not apply."""
+    """The table by the compiled kernel *spec* describes, or None when it does not apply
+    (the runner is looked up by the description's ``kind``, so no class is named)."""
+    runner = _TABLE_RUNNERS.get(spec.kind)
+    if runner is None:
+        return None
+    job = _Job(g, shape, kind, max_bytes, _Watch(g.label(), kind, progress), progress)
+    return runner(spec, job)
+
+
+def _sequence_table(spec: Any, job: _Job) -> npt.NDArray[Any] | None:
+    if len(job.shape) != 1 or job.misere:
+        return None
+    from nimlab.engine.sequences import sequence
+
+    _check_bytes(job.label, job.shape, job.shape[0] * 8, job.max_bytes)
+    return sequence(job.g, job.shape[0], progress=job.progress)
+
+
+def _split_table(spec: Any, job: _Job) -> npt.NDArray[Any] | None:
+    return None if job.misere else _run_split(job.shape, job.kind, job.label, job.max_bytes)
+
+
+def _moore_table(spec: Any, job: _Job) -> npt.NDArray[Any] | None:
     from nimlab.engine import _kernels
 
-    dims = len(shape)
-    label = g.label()
-    misere = kind == "misere"
-    watch = _Watch(label, kind, progress)
-    if isinstance(spec, SequenceKernel):
-        if dims != 1 or misere:
-            return None
-        from nimlab.engine.sequences import sequence
-
-        _check_bytes(label, shape, shape[0] * 8, max_bytes)
-        return sequence(g, shape[0], progress=progress)
-    if isinstance(spec, DeleteSplitKernel):
-        return None if misere else _run_split(shape, kind, label, max_bytes)
+    shape, dims = job.shape, len(job.shape)
     if dims not in (2, 3):
         return None
-    if isinstance(spec, MooreKernel):
-        k = int(spec.k)
-        s3 = _pad3(shape)
-        bound = sum(s3) + 2
-        dt = _kernel_dtype(bound)
-        cells = s3[0] * s3[1] * s3[2]
-        words = bound // 64 + 1
-        kk = min(k, dims)
-        lines = s3[1] * s3[2] + s3[0] * (s3[1] + s3[2]) if kk == 1 else 4 * s3[1] * s3[2]
-        _check_bytes(label, shape, cells * np.dtype(dt).itemsize + lines * words * 8, max_bytes)
-        out = watch.new(s3, dt)
-        watch.run(_kernels.moore_kernel, out, kk, misere)
-        return out.reshape(shape)
-    if isinstance(spec, LimKernel) and dims == 3:
-        s = sum(shape) - 3
-        bound = 3 * s + 2
-        dt = _kernel_dtype(bound)
-        _check_bytes(label, shape, (s + 1) ** 3 * np.dtype(dt).itemsize, max_bytes)
-        full = watch.new((s + 1,) * 3, dt)
-        watch.run(_kernels.lim_kernel, full, misere, region=shape)
-        return np.ascontiguousarray(full[: shape[0], : shape[1], : shape[2]])
-    if isinstance(spec, DeleteNimKernel) and dims == 2:
-        n = max(shape)
-        _check_bytes(label, shape, n * n * 2 + 2 * n * (n // 32 + 8), max_bytes)
-        full = watch.new((n, n), np.uint16)
-        watch.run(_kernels.delete_nim_kernel, full, misere)
-        return np.ascontiguousarray(full[: shape[0], : shape[1]])
-    if isinstance(spec, WythoffKernel) and dims == 2 and not misere:
-        bound = shape[0] + shape[1] + min(shape) + 64
-        dt = _kernel_dtype(bound)
-        words = bound // 64 + 1
-        _check_bytes(
-            label,
-            shape,
-            shape[0] * shape[1] * np.dtype(dt).itemsize + (2 * shape[1] + shape[0]) * words * 8,
-            max_bytes,
-        )
-        out = watch.new(shape, dt)
-        watch.run(_kernels.wythoff_kernel, out)
-        return out
-    if isinstance(spec, LinesKernel):
-        if not len(spec.cofinite) == len(spec.lag) == dims or (spec.diagonal and dims != 2):
-            return None
-        if any(len(o) != dims for o in spec.offsets):
-            return None
-        if dims == 2 and not misere and not spec.diagonal:
-            return _run_lines2(spec, shape, label, max_bytes, watch)
-        return _run_axis(spec, shape, misere, label, max_bytes, watch)
-    return None
+    k = int(spec.k)
+    s3 = _pad3(shape)
+    bound = sum(s3) + 2
+    dt = _kernel_dtype(bound)
+    cells = s3[0] * s3[1] * s3[2]
+    words = bound // 64 + 1
+    kk = min(k, dims)
+    lines = s3[1] * s3[2] + s3[0] * (s3[1] + s3[2]) if kk == 1 else 4 * s3[1] * s3[2]
+    _check_bytes(job.label, shape, cells * np.dtype(dt).itemsize + lines * words * 8, job.max_bytes)
+    out = job.watch.new(s3, dt)
+    job.watch.run(_kernels.moore_kernel, out, kk, job.misere)
+    return out.reshape(shape)
+
+
+def _lim_table(spec: Any, job: _Job) -> npt.NDArray[Any] | None:
+    from nimlab.engine import _kernels
+
+    shape = job.shape
+    if len(shape) != 3:
+        return None
+    s = sum(shape) - 3
+    bound = 3 * s + 2
+    dt = _kernel_dtype(bound)
+    _check_bytes(job.label, shape, (s + 1) ** 3 * np.dtype(dt).itemsize, job.max_bytes)
+    full = job.watch.new((s + 1,) * 3, dt)
+    job.watch.run(_kernels.lim_kernel, full, job.misere, region=shape)
+    return np.ascontiguousarray(full[: shape[0], : shape[1], : shape[2]])
+
+
+def _delete_nim_table(spec: Any, job: _Job) -> npt.NDArray[Any] | None:
+    from nimlab.engine import _kernels
+
+    shape = job.shape
+    if len(shape) != 2:
+        return None
+    n = max(shape)
+    _check_bytes(job.label, shape, n * n * 2 + 2 * n * (n // 32 + 8), job.max_bytes)
+    full = job.watch.new((n, n), np.uint16)
+    job.watch.run(_kernels.delete_nim_kernel, full, job.misere)
+    return np.ascontiguousarray(full[: shape[0], : shape[1]])
+
+
+def _wythoff_table(spec: Any, job: _Job) -> npt.NDArray[Any] | None:
+    from nimlab.engine import _kernels
+
+    shape = job.shape
+    if len(shape) != 2 or job.misere:
+        return None
+    bound = shape[0] + shape[1] + min(shape) + 64
+    dt = _kernel_dtype(bound)
+    words = bound // 64 + 1
+    _check_bytes(
+        job.label,
+        shape,
+        shape[0] * shape[1] * np.dtype(dt).itemsize + (2 * shape[1] + shape[0]) * words * 8,
+        job.max_bytes,
+    )
+    out = job.watch.new(shape, dt)
+    job.watch.run(_kernels.wythoff_kernel, out)
+    return out
+
+
+def _lines_table(spec: Any, job: _Job) -> npt.NDArray[Any] | None:
+    shape, dims, misere = job.shape, len(job.shape), job.misere
+    if dims not in (2, 3):
+        return None
+    if not len(spec.cofinite) == len(spec.lag) == dims or (spec.diagonal and dims != 2):
+        return None
+    if any(len(o) != dims for o in spec.offsets):
+        return None
+    if dims == 2 and not misere and not spec.diagonal:
+        return _run_lines2(spec, shape, job.label, job.max_bytes, job.watch)
+    return _run_axis(spec, shape, misere, job.label, job.max_bytes, job.watch)
+
+
+#: The compiled table kernels, by the ``kind`` a table kernel description names.
+_TABLE_RUNNERS: dict[str, Callable[[Any, _Job], npt.NDArray[Any] | None]] = {
+    "sequence": _sequence_table,
+    "delete-split": _split_table,
+    "moore": _moore_table,
+    "lim": _lim_table,
+    "delete-nim": _delete_nim_table,
+    "wythoff": _wythoff_table,
+    "lines": _lines_table,
+}
 
 
 def _run_lines2(
@@ -578,7 +636,7 @@ def _by_kernel(
     """The table by the game's kernel *spec* in its public form, or None if it does not
     apply."""
     try:  # kernel games take every box position once the number of heaps fits
-        if not isinstance(spec, DeleteSplitKernel):  # it masks the empty heaps itself
+        if not spec.masks_empty_heaps:  # such a kernel masks the empty heaps itself
             g.validate((0,) * len(dims))
     except InvalidPositionError as exc:
         raise InvalidParameterError(

@@ -536,7 +536,7 @@ def _check_instance(
     """Check one instance: by the compiled sequence (*spec* None), the local check of
     *spec*, or (positions not move-closed) the compiled engine or search; the method is
     added to *used*, a stored run's id to *runs*."""
-    from nimlab.core.errors import InvalidParameterError as _NotClosed
+    from nimlab.core.errors import NotMoveClosedError
     from nimlab.verification.runner import run_spec
 
     if spec is None:
@@ -544,9 +544,7 @@ def _check_instance(
         return _check_sequence(t, b, inst)
     try:
         res = run_spec(spec, what="theorem", **run_options)
-    except _NotClosed as exc:
-        if "not move-closed" not in str(exc):
-            raise
+    except NotMoveClosedError:
         got = _check_engine(t, b, inst)
         if got is None:
             used.add("search")

@@ -25,7 +25,7 @@ from typing import Any
 from nimlab.core.errors import NimlabError
 from nimlab.verification.chunks import check_chunk, install_prepared, prepare_part
 from nimlab.verification.local import ChunkResult
-from nimlab.verification.spaces import IndexSpace
+from nimlab.verification.spaces import is_indexed
 
 __all__ = ["TASK_SECONDS", "check_task", "dask_chunks", "prepare_task"]
 
@@ -183,7 +183,7 @@ def _prepare(
     spec = _spec(blob)
     # whether the chunks share a set-up is decided on the workers (prepare_part gives
     # None when they do not): this process loads no kernel
-    if not pending or not getattr(spec, "compiled", False) or isinstance(spec.space, IndexSpace):
+    if not pending or not getattr(spec, "compiled", False) or is_indexed(spec.space):
         return []
     return [
         client.submit(prepare_task, blob_f, a, b, pure=False)

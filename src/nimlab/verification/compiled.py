@@ -31,9 +31,7 @@ from nimlab.planner import Method, register_check
 from nimlab.verification.local import Failure, check_position
 from nimlab.verification.spaces import (
     BoxSpace,
-    DistinctBoxSpace,
     SortedBoxSpace,
-    SortedTotalSpace,
 )
 
 __all__ = [
@@ -144,14 +142,17 @@ BOX, SORTED, DISTINCT, TOTAL = 0, 1, 2, 3
 
 
 def _mode(sp: Any) -> int:
-    """The walk of space *sp*."""
-    if isinstance(sp, SortedBoxSpace):
-        return SORTED
-    if isinstance(sp, DistinctBoxSpace):
-        return DISTINCT
-    if isinstance(sp, SortedTotalSpace):
-        return TOTAL
-    return BOX
+    """The walk of space *sp* (its ``walk``: how the space says it is enumerated)."""
+    return _HEAP_WALKS.get(getattr(sp, "walk", None), BOX)
+
+
+#: The heap spaces the compiled walks enumerate, by their ``walk``.
+_HEAP_WALKS: dict[Any, int] = {"box": BOX, "sorted box": SORTED, "distinct box": DISTINCT}
+_HEAP_WALKS["sorted total"] = TOTAL
+
+
+def _sorted_box(sp: Any) -> bool:
+    return getattr(sp, "walk", None) == "sorted box"
 
 
 def _make_kernels(mode: int) -> tuple[Any, Any, Any, Any]:
@@ -833,7 +834,7 @@ _MARKS: dict[Any, Any] = {}
 def _mark_index(sp: Any) -> Any:
     """The ``ridx`` array the kernels rank a canonical position of *sp* with."""
     n, low, bound = sp.n_heaps, sp.low, sp.bound
-    if isinstance(sp, SortedBoxSpace):
+    if _sorted_box(sp):
         return _multiset_ranks(n, low, bound)
     ridx = np.zeros((1, n + 1), dtype=np.int64)
     ridx[0, 0] = low
@@ -848,13 +849,13 @@ def _small_space(sp: Any) -> Any:
     b = min(sp.bound, sp.low + 3)
 
     def size(bb: int) -> int:
-        if isinstance(sp, SortedBoxSpace):
+        if _sorted_box(sp):
             return SortedBoxSpace(sp.n_heaps, bb, sp.low).size
         return int((bb - sp.low) ** sp.n_heaps)
 
     while b < sp.bound and b - sp.low < 12 and size(b + 1) <= PRED_CHECK_POSITIONS:
         b += 1
-    if isinstance(sp, SortedBoxSpace):
+    if _sorted_box(sp):
         return SortedBoxSpace(sp.n_heaps, b, sp.low, 1 << 30)
     return BoxSpace(sp.n_heaps, b, sp.low, b)
 
@@ -984,7 +985,7 @@ def _index_hook(spec: Any) -> tuple[Any, Any, int, Any] | None:
     g = spec.game
     hook = getattr(g, "compiled_option_index", None)
     got = hook() if hook is not None and spec.kind == "p-set" else None
-    if got is not None and isinstance(sp, SortedBoxSpace) and not g.ordered:
+    if got is not None and _sorted_box(sp) and not g.ordered:
         prepare, note, reaches = got
         cells, aux = prepare(sp.n_heaps, sp.low, sp.bound)
         if 0 < cells <= MAX_INDEX_CELLS:
@@ -1143,15 +1144,14 @@ def supports_compiled(spec: Any) -> bool:
 
 def _supports(spec: Any) -> bool:
     sp = spec.space
-    spaces = (BoxSpace, SortedBoxSpace, DistinctBoxSpace, SortedTotalSpace)
-    if not isinstance(sp, spaces) or spec.kind not in KIND_CODES:
+    if getattr(sp, "walk", None) not in _HEAP_WALKS or spec.kind not in KIND_CODES:
         return False
     g = spec.game
     if not isinstance(g, HeapRuleset):
         return False
-    if not isinstance(sp, BoxSpace) and g.ordered:
+    if _mode(sp) != BOX and g.ordered:
         return False  # the walks other than the box sort options: for order-free games
-    if not _all_valid(g, sp.n_heaps, sp.low, isinstance(sp, DistinctBoxSpace)):
+    if not _all_valid(g, sp.n_heaps, sp.low, _mode(sp) == DISTINCT):
         return False
     try:
         gen = g.compiled_options()
@@ -1202,7 +1202,7 @@ def _walk(spec: Any, h: tuple[int, ...], count: int) -> tuple[int, int]:
 
 
 def _starts(sp: Any, i: int) -> tuple[tuple[int, ...], int]:
-    if not isinstance(sp, BoxSpace):
+    if _mode(sp) != BOX:
         start: tuple[tuple[int, ...], int] = sp.start(i)
         return start
     a0, a1 = sp.row_range(i)

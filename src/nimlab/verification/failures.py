@@ -25,30 +25,9 @@ DEFAULT_LIMIT = 1_000_000
 
 
 def _advance(sp: Any, h: tuple[int, ...]) -> tuple[int, ...]:
-    from nimlab.verification.spaces import (
-        DistinctBoxSpace,
-        SortedBoxSpace,
-        SortedTotalSpace,
-        distinct_successor,
-        sorted_successor,
-        total_successor,
-    )
+    from nimlab.verification.spaces import successor
 
-    if isinstance(sp, SortedBoxSpace):
-        return sorted_successor(h, sp.low)
-    if isinstance(sp, DistinctBoxSpace):
-        return distinct_successor(h, sp.low)
-    if isinstance(sp, SortedTotalSpace):
-        return total_successor(h, sp.bound)
-    out = list(h)
-    i = len(out) - 1
-    while i >= 0:
-        if out[i] + 1 < sp.bound:
-            out[i] += 1
-            return tuple(out)
-        out[i] = sp.low
-        i -= 1
-    return tuple(out)
+    return successor(sp, h)
 
 
 def _compiled_failures(spec: Any, i: int, limit: int) -> list[Failure] | None:

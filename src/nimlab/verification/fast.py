@@ -24,11 +24,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from nimlab.core.kernels import LinesKernel, WythoffKernel
 from nimlab.core.ruleset import Ruleset
 from nimlab.planner import Method, register_check
 from nimlab.verification.local import Failure, check_position
-from nimlab.verification.spaces import BoxSpace
+from nimlab.verification.spaces import BoxSpace, heap_box
 
 __all__ = ["MoveModel", "fast_chunk", "move_model", "supports_fast", "warm_up"]
 
@@ -69,16 +68,9 @@ def _model_for(game: Ruleset[Any]) -> MoveModel | None:
         spec = game.table_kernel((2, 2), "grundy")
     except Exception:  # a hook that cannot describe this game: no fast path
         return None
-    if isinstance(spec, WythoffKernel):
-        return MoveModel(True, True, True, ())
-    if (
-        isinstance(spec, LinesKernel)
-        and len(spec.cofinite) == len(spec.lag) == 2
-        and not any(spec.lag)
-        and all(len(o) == 2 for o in spec.offsets)
-    ):
-        offsets = tuple(dict.fromkeys((int(o[0]), int(o[1])) for o in spec.offsets))
-        return MoveModel(spec.cofinite[0], spec.cofinite[1], spec.diagonal, offsets)
+    lines = spec.two_heap_lines() if spec is not None else None
+    if lines is not None:
+        return MoveModel(*lines)
     return None
 
 
@@ -125,8 +117,8 @@ def warm_up() -> None:
 
 def supports_fast(spec: Any) -> bool:
     """Whether *spec* can use the vectorised kernel."""
-    sp = spec.space
-    if not isinstance(sp, BoxSpace) or sp.n_heaps != 2 or sp.low != 0:
+    sp = heap_box(spec.space)
+    if sp is None or sp.n_heaps != 2 or sp.low != 0:
         return False
     if spec.kind not in ("grundy", "p-set"):
         return False

@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from nimlab.verification.local import Failure, check_position
-from nimlab.verification.spaces import IndexSpace
+from nimlab.verification.spaces import is_indexed
 
 __all__ = ["claim_table", "indexed_chunk", "warm_up_indexed"]
 
@@ -256,7 +256,7 @@ def _run(spec: Any, i0: int, count: int) -> tuple[int, int] | None:
 def supports_indexed(spec: Any) -> bool:
     """Whether *spec* runs here: an index space, a kind this module checks, a claim
     that tabulates."""
-    if not isinstance(spec.space, IndexSpace):
+    if not is_indexed(spec.space):
         return False
     if spec.kind not in ("grundy", "p-set", "misere-p-set"):
         return False

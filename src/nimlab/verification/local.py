@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from nimlab.core.errors import InvalidParameterError, NimlabError
+from nimlab.core.errors import InvalidParameterError, NimlabError, NotMoveClosedError
 from nimlab.core.ruleset import Ruleset
 from nimlab.verification.expr import Expression
 from nimlab.verification.spaces import Space
@@ -222,7 +222,7 @@ def check_position(
         contains = space.contains
         for q in opts:
             if not contains(q):
-                raise InvalidParameterError(
+                raise NotMoveClosedError(
                     f"{game.label()}: the position set is not move-closed: the move "
                     f"{_fmt(game, position)} -> {_fmt(game, q)} leaves it "
                     f"({space.describe()}); a local check needs every option inside "

@@ -31,6 +31,7 @@ __all__ = [
     "rows_per_chunk",
     "space_key",
     "space_size",
+    "successor",
 ]
 
 
@@ -745,3 +746,29 @@ def is_indexed(space: Any) -> bool:
     False
     """
     return isinstance(space, IndexSpace)
+
+
+def successor(space: Any, h: tuple[int, ...]) -> tuple[int, ...]:
+    """The position after *h* in the order of the heap space *space* (a box, sorted,
+    distinct or sorted-total space).
+
+    Examples
+    --------
+    >>> successor(BoxSpace(2, 3), (0, 2)), successor(SortedBoxSpace(2, 3), (1, 1))
+    ((1, 0), (0, 2))
+    """
+    if isinstance(space, SortedBoxSpace):
+        return sorted_successor(h, space.low)
+    if isinstance(space, DistinctBoxSpace):
+        return distinct_successor(h, space.low)
+    if isinstance(space, SortedTotalSpace):
+        return total_successor(h, space.bound)
+    out = list(h)
+    i = len(out) - 1
+    while i >= 0:
+        if out[i] + 1 < space.bound:
+            out[i] += 1
+            return tuple(out)
+        out[i] = space.low
+        i -= 1
+    return tuple(out)

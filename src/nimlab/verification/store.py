@@ -259,26 +259,27 @@ def _check_writable(p: Path) -> None:
 
 
 def _store_error(path: Path, exc: sqlite3.Error, timeout: float) -> StoreError:
-    """One clear line for an SQLite failure on the store at *path*."""
-    msg = str(exc)
-    low = msg.lower()
-    if "locked" in low or "busy" in low:
+    """One clear line for an SQLite failure on the store at *path*, chosen by SQLite's
+    result code (never by the message's text)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = -1 if not isinstance(code, int) else code & 0xFF
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         who = _lock_holders(path)
         why = (
             f"it is locked by {who or 'another process'}: waited {timeout:g} s; "
             "wait for it to finish, or wait longer with --lock-timeout SECONDS "
             "(lock_timeout=, $NIMLAB_LOCK_TIMEOUT)"
         )
-    elif "not a database" in low or "malformed" in low or "corrupt" in low:
+    elif primary in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
         why = "it is not a nimlab results store (not an SQLite database, or damaged)"
-    elif "readonly" in low or "read-only" in low:
+    elif primary == sqlite3.SQLITE_READONLY:
         why = "it is read-only; give a writable --store PATH or --no-store"
-    elif "unable to open" in low:
+    elif primary == sqlite3.SQLITE_CANTOPEN:
         why = "the file cannot be opened (check the path and its permissions)"
-    elif "disk i/o" in low:
+    elif primary == sqlite3.SQLITE_IOERR:
         why = "a disk I/O error (is it a regular file on a writable disk?)"
     else:
-        why = msg
+        why = str(exc)
     return StoreError(f"results store {path}: {why}")
 
 

@@ -237,14 +237,15 @@ def check_yield_type(game: HeapRuleset, gen: Any, heaps: int) -> None:
         checked.add(heaps)
         return
     from numba import types
-    from numba.core.errors import NumbaError
+
+    from nimlab.core.numba_errors import compile_errors
 
     tuple_type: Any = types.UniTuple
     sig = (tuple_type(types.int64, heaps),)
     try:
         gen.compile(sig)
         yielded = gen.overloads[sig].signature.return_type.yield_type
-    except (NumbaError, KeyError, AttributeError):
+    except (*compile_errors(), KeyError, AttributeError):
         return  # not compiled: the Python path checks each option
     items = list(getattr(yielded, "types", ()))
     if (

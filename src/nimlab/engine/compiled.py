@@ -461,11 +461,9 @@ class _NotCompiled(Exception):
 
 
 def _is_compile_error(exc: BaseException) -> bool:
-    try:
-        from numba.core.errors import NumbaError
-    except ImportError:  # pragma: no cover
-        return False
-    return isinstance(exc, NumbaError)
+    from nimlab.core.numba_errors import is_compile_error
+
+    return is_compile_error(exc)
 
 
 # -- sharing solvers between calls ------------------------------------------------------

@@ -1167,13 +1167,13 @@ def _supports(spec: Any) -> bool:
 def _compiles(spec: Any) -> bool:
     """Whether the walk compiles with the game's move model (a user's move function that
     numba cannot type, such as one slicing a tuple by a variable, runs in Python)."""
-    from numba.core.errors import NumbaError
+    from nimlab.core.numba_errors import compile_errors
 
     if _index_hook(spec) is not None:
         return True
     try:
         _walk(spec, _starts(spec.space, 0)[0], 0)
-    except NumbaError:
+    except compile_errors():
         return False
     return True
 

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 
 import nimlab
-from nimlab.core.numba_errors import compile_errors, is_compile_error
+from nimlab.catalog._numba_errors import compile_errors, is_compile_error
 
 
 def _sub(h, i):  # type: ignore[no-untyped-def]

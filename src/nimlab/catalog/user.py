@@ -238,14 +238,15 @@ def check_yield_type(game: HeapRuleset, gen: Any, heaps: int) -> None:
         return
     from numba import types
 
-    from nimlab.core.numba_errors import compile_errors
+    from nimlab.catalog._numba_errors import compile_errors
 
     tuple_type: Any = types.UniTuple
     sig = (tuple_type(types.int64, heaps),)
+    not_compiled: tuple[type[BaseException], ...] = (*compile_errors(), KeyError, AttributeError)
     try:
         gen.compile(sig)
         yielded = gen.overloads[sig].signature.return_type.yield_type
-    except (*compile_errors(), KeyError, AttributeError):
+    except not_compiled:
         return  # not compiled: the Python path checks each option
     items = list(getattr(yielded, "types", ()))
     if (

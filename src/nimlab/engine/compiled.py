@@ -461,7 +461,7 @@ class _NotCompiled(Exception):
 
 
 def _is_compile_error(exc: BaseException) -> bool:
-    from nimlab.core.numba_errors import is_compile_error
+    from nimlab.catalog._numba_errors import is_compile_error
 
     return is_compile_error(exc)
 

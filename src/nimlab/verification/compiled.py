@@ -1167,7 +1167,7 @@ def _supports(spec: Any) -> bool:
 def _compiles(spec: Any) -> bool:
     """Whether the walk compiles with the game's move model (a user's move function that
     numba cannot type, such as one slicing a tuple by a variable, runs in Python)."""
-    from nimlab.core.numba_errors import compile_errors
+    from nimlab.catalog._numba_errors import compile_errors
 
     if _index_hook(spec) is not None:
         return True

@@ -122,9 +122,12 @@ def _on_dask(tid: str, bound: int) -> Callable[[], Any]:
 
 
 def _canonical(size: int, threads: int) -> Callable[[], Any]:
+    # the engine's wavefront sets OMP_WAIT_POLICY=PASSIVE when it is imported: before
+    # numba starts its threads (set_num_threads does), else the waiting thread spins
     import numba
 
     import nimlab
+    import nimlab.engine._levels
 
     def run() -> None:
         numba.set_num_threads(threads)

@@ -7,12 +7,19 @@ import os
 import shutil
 import tempfile
 
-# the disk cache of compiled user games (nimlab.engine._diskcache) never writes to the
-# home directory of the machine running the tests; subprocesses inherit the variable
+# the disk cache of compiled kernels (nimlab.engine._diskcache) never writes to the home
+# directory of the machine running the tests; subprocesses inherit the variable. By
+# default it is the checkout's own .nimlab-test-cache/ (git ignores it), kept between runs
+# as a user's cache is, so that a second run of the quick subset loads the kernels the
+# first one compiled; NIMLAB_TEST_CACHE=fresh gives a temporary one, removed at the end.
 if "NIMLAB_CACHE_DIR" not in os.environ:
-    _dir = tempfile.mkdtemp(prefix="nimlab-test-cache-")
+    if os.environ.get("NIMLAB_TEST_CACHE") == "fresh":
+        _dir = tempfile.mkdtemp(prefix="nimlab-test-cache-")
+        atexit.register(shutil.rmtree, _dir, ignore_errors=True)
+    else:
+        _dir = os.path.join(os.path.dirname(os.path.dirname(__file__)), ".nimlab-test-cache")
+        os.makedirs(_dir, exist_ok=True)
     os.environ["NIMLAB_CACHE_DIR"] = _dir
-    atexit.register(shutil.rmtree, _dir, ignore_errors=True)
 
 
 def _slow_ids() -> set[str]:

@@ -562,9 +562,6 @@ def _kernel(
     return _run_kernel(1, mode, named, table, radix, h, count, low, bound, kind == 2, m, ridx, use)
 
 
-_DISK: dict[tuple[Any, ...], tuple[str, Any] | None] = {}
-
-
 def _run_kernel(which: int, mode: int, named: tuple[tuple[str, Any], ...], *args: Any) -> Any:
     """Run kernel *which* of :func:`_make_kernels` for *mode* on *args*, with the compiled
     functions *named* (its first parameters, by name) bound.
@@ -574,43 +571,9 @@ def _run_kernel(which: int, mode: int, named: tuple[tuple[str, Any], ...], *args
     code and every later process (workers too) loads it; when they cannot be written as
     source (a claim of a user's own module, say) or the cache cannot be used, the kernel
     compiled in memory runs, as before."""
-    key = (which, mode, *named)
-    with _LOCK:
-        known = key in _DISK
-        disk = _DISK.get(key)
-    if not known:
-        from nimlab.catalog._source import module_source
-        from nimlab.engine import _diskcache
+    from nimlab.verification._walkcache import call_walk
 
-        kernel = _KERNELS[mode][which]
-        # a function of a module of the disk cache (a claim of _cached_scalar, say) is
-        # loaded from that module; any other is written out
-        pre: list[str] = []
-        written: list[tuple[str, Any, tuple[str, ...]]] = []
-        for n, f in named:
-            mod = getattr(getattr(f, "py_func", None), "__module__", "") or ""
-            if _diskcache.is_cached_module(mod):
-                pre.append(f"{n} = _nimlab_load({mod!r}).{f.py_func.__name__}")
-            else:
-                written.append((n, f, ()))
-        text = module_source([*written, ("walk", kernel, tuple(n for n, _ in named))])
-        if text is not None and pre:
-            head = "from nimlab.engine._diskcache import load_module as _nimlab_load\n"
-            text = head + "\n".join(pre) + "\n" + text
-        got = _diskcache.cached_module(text) if text is not None else None
-        disk = (got[0], got[1].walk) if got is not None else None
-        with _LOCK:
-            _DISK[key] = disk
-    if disk is not None:
-        try:
-            return disk[1](*args)
-        except Exception:  # numba could not load or keep its files: compile in memory
-            from nimlab.engine import _diskcache
-
-            _diskcache.discard_module(disk[0])
-            with _LOCK:
-                _DISK[key] = None
-    return _KERNELS[mode][which](*(f for _, f in named), *args)
+    return call_walk((which, mode), _KERNELS[mode][which], named, *args)
 
 
 def _wrap_scalar(fn: Any, spread: bool) -> Any:

@@ -198,40 +198,15 @@ def _plist(spec: Any, table: Any) -> Any:
     return hit
 
 
-#: (kernel, its model functions) -> (module name, walk) of the disk cache, or None
-_DISK: dict[tuple[Any, ...], tuple[str, Any] | None] = {}
-
-
 def _call(kernel: Any, named: tuple[tuple[str, Any], ...], *args: Any) -> Any:
     """Run *kernel* with the model's compiled functions *named* (its first parameters, by
     name) bound: from a module of the disk cache that holds the kernel and the functions
     (:func:`nimlab.engine._diskcache.cached_module`), so that numba keeps the machine
     code for every later process; compiled in memory when they cannot be written out or
     the cache cannot be used."""
-    key = (kernel, *named)
-    with _LOCK:
-        known = key in _DISK
-        disk = _DISK.get(key)
-    if not known:
-        from nimlab.catalog._source import module_source
-        from nimlab.engine import _diskcache
+    from nimlab.verification._walkcache import call_walk
 
-        funcs = [(n, f, ()) for n, f in named]
-        text = module_source([*funcs, ("walk", kernel, tuple(n for n, _ in named))])
-        got = _diskcache.cached_module(text) if text is not None else None
-        disk = (got[0], got[1].walk) if got is not None else None
-        with _LOCK:
-            _DISK[key] = disk
-    if disk is not None:
-        try:
-            return disk[1](*args)
-        except Exception:  # numba could not load or keep its files: compile in memory
-            from nimlab.engine import _diskcache
-
-            _diskcache.discard_module(disk[0])
-            with _LOCK:
-                _DISK[key] = None
-    return kernel(*(f for _, f in named), *args)
+    return call_walk((kernel,), kernel, named, *args)
 
 
 def _run(spec: Any, i0: int, count: int) -> tuple[int, int] | None:

@@ -350,6 +350,9 @@ def test_page_errors_are_messages(client: TestClient) -> None:
     assert r.status_code == 400 and "unknown game" in r.text
     r = client.get("/nowhere")
     assert r.status_code == 404 and "no page at /nowhere" in r.text
+    r = client.get("/theorem/S19-T99")  # no such result: a page that does not exist
+    assert r.status_code == 404 and "S19-T99" in r.text and 'role="alert"' in r.text
+    assert client.get("/theorem/S19-T1").status_code == 200
     r = client.get("/play")
     assert r.status_code == 400 and "choose a game" in r.text
 

@@ -11,10 +11,6 @@ from __future__ import annotations
 import itertools
 import os
 import re
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +18,7 @@ from pathlib import Path
 import pytest
 from playwright import sync_api as playwright_api
 from playwright.sync_api import Page, expect
+from serve_process import nimlab_serve
 
 CHROMIUM = os.environ.get("NIMLAB_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -40,47 +37,12 @@ WAIT = 10_000  # ms: the longest any single step may take
 pytestmark = pytest.mark.timeout(60)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    port = _free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    log_path = ARTIFACTS / f"server-{worker}.log"  # a file: a full pipe would block the server
-    log = log_path.open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "nimlab", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    try:
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/api/games", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                out = log_path.read_text(errors="replace")
-                pytest.fail(f"nimlab serve did not start on {url}: {out}")
-            time.sleep(0.1)
+    with nimlab_serve([], ARTIFACTS / f"server-{worker}.log", start_timeout=30) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
 
 
 @pytest.fixture(scope="module")

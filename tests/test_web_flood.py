@@ -15,9 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import time
 import urllib.request
@@ -26,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serve_process import nimlab_serve
 
 pytestmark = [
     pytest.mark.slow,
@@ -38,56 +37,12 @@ TIME_LIMIT = 6.0  # the server's time limit per request (seconds)
 FLOOD_SECONDS = 60.0
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    port = _free_port()
     log_path = tmp_path_factory.mktemp("flood") / "server.log"
-    log = log_path.open("wb")  # a file: a full pipe would block the server
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "nimlab",
-            "serve",
-            str(EXAMPLES / "my_games.py"),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--time-limit",
-            str(TIME_LIMIT),
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    try:
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/api/games", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"nimlab serve did not start: {log_path.read_text(errors='replace')}")
-            time.sleep(0.05)
+    args = [str(EXAMPLES / "my_games.py"), "--time-limit", str(TIME_LIMIT)]
+    with nimlab_serve(args, log_path, start_timeout=60) as url:
         yield url, log_path
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
 
 
 Request = tuple[str, bytes]  # (kind, the bytes sent)

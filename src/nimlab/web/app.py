@@ -541,7 +541,13 @@ def _add_pages(app: FastAPI, site: _Site) -> None:
     @app.get("/theorem/{tid}", response_class=HTMLResponse, include_in_schema=False)
     async def theorem_page(request: Request, tid: str) -> Response:
         """A result of the papers: its statement, paper and status."""
-        info = await site.run(teacher_view.theorem_info, tid)
+        try:
+            info = await site.run(teacher_view.theorem_info, tid)
+        except (nimlab.UnknownTheoremError, RemoteError) as exc:
+            kind = getattr(exc, "kind", type(exc).__name__)
+            if kind != "UnknownTheoremError":
+                raise
+            return site.error(request, 404, _first_line(str(exc)), kind)  # no such page
         return templates.TemplateResponse(request, "theorem.html", {"t": info})
 
     @app.get("/multiplayer", response_class=HTMLResponse, include_in_schema=False)

@@ -40,7 +40,6 @@ EXCEPTIONS: dict[str, str] = {
     # fresh (planner.py, engine/tables.py)
     "planner.py::_value_plan": _TO_SPLIT + " (fresh)",
     "planner.py::plan": _TO_SPLIT + " (fresh)",
-    "engine/tables.py::table": _TO_SPLIT + " (fresh)",
     # discovery (discovery/**)
     # sizes (cli/, web/, render/, theory/, solvers/, misere/ but quotient.py)
 }

@@ -587,16 +587,30 @@ def table(
     array([[False,  True],
            [ True, False]])
     """
-    if kind not in _KINDS:
-        raise InvalidParameterError(
-            f"unknown table kind {kind!r}: choose one of {', '.join(_KINDS)}"
-        )
-    if engine not in _ENGINES:
-        raise InvalidParameterError(
-            f"unknown table engine {engine!r}: choose one of {', '.join(_ENGINES)}"
-        )
+    _check_choice("kind", kind, _KINDS)
+    _check_choice("engine", engine, _ENGINES)
     g = _as_game(game)
-    dims = _shape(g, shape)
+    return _planned_table(g, _shape(g, shape), kind, engine, max_bytes, max_positions, progress)
+
+
+def _check_choice(what: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise InvalidParameterError(
+            f"unknown table {what} {value!r}: choose one of {', '.join(choices)}"
+        )
+
+
+def _planned_table(
+    g: Ruleset[Any],
+    dims: tuple[int, ...],
+    kind: str,
+    engine: str,
+    max_bytes: int,
+    max_positions: int,
+    progress: bool,
+) -> npt.NDArray[Any]:
+    """:func:`table` after its arguments are checked: the planner's method, then the next
+    one it gives when that method does not apply."""
     avoid: frozenset[Method] = frozenset()
     while True:
         p = plan(g, Question.TABLE, shape=dims, kind=kind, method=engine, avoid=avoid)

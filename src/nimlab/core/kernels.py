@@ -7,6 +7,12 @@ games). Each returns one of the plain descriptions of this module, or None; the 
 (:mod:`nimlab.engine`) owns the compiled code and runs the kernel a description names.
 Nothing here imports numpy: descriptions are cheap to build and compare.
 
+The protocol is open: a description names its ``kind``; the engine runs the kinds it
+has compiled runners for, and a description of a kind the engine does not know runs
+itself through its :meth:`TableKernel.run` (:meth:`OneHeapKernel.run` for a sequence),
+so a game (of the catalog or a user's) brings a compiled kernel of a new kind by
+returning such a description from its hook (``tests/example_family/kernel.py``).
+
 Examples
 --------
 >>> from nimlab import game
@@ -38,6 +44,7 @@ __all__ = [
     "SequenceKernel",
     "SubtractionKernel",
     "TableKernel",
+    "TableRequest",
     "TakeAnyKernel",
     "WythoffKernel",
     "compositions",
@@ -46,6 +53,29 @@ __all__ = [
 
 
 # -- tables -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """One table asked of a kernel the engine has no runner for (:meth:`TableKernel.run`).
+
+    Attributes
+    ----------
+    shape : tuple of int
+        The box: positions ``(h0, ..., hk)`` with ``0 <= hi < shape[i]``.
+    kind : {"grundy", "outcome", "misere"}
+        What to tabulate.
+    max_bytes : int
+        The memory budget of the table and the kernel's work arrays: a kernel that needs
+        more raises :class:`~nimlab.core.errors.WorkTooLargeError`.
+    label : str
+        The game's label, for messages.
+    """
+
+    shape: tuple[int, ...]
+    kind: str
+    max_bytes: int
+    label: str
 
 
 @dataclass(frozen=True)
@@ -82,6 +112,25 @@ class TableKernel:
         (True, True, True, ())
         >>> LinesKernel((True, True), (0, 0), ()).two_heap_lines()
         (True, True, False, ())
+        """
+        return None
+
+    def run(self, request: TableRequest) -> Any:
+        """The table of a kernel of a kind the engine has no runner for, or None.
+
+        A game's own kernel kind overrides this (numpy and numba imported inside): the
+        engine calls it for a box of at most :attr:`max_heaps` heaps, checks the answer
+        and uses it in every place a compiled table serves (:func:`nimlab.table`, the
+        planner's "compiled table" for ``grundy`` and ``outcome``). The answer is a numpy
+        array of shape ``request.shape``: for ``grundy`` the Grundy values (integers
+        ``>= 0``), for ``outcome`` and ``misere`` booleans, True at the P-positions. None:
+        the kernel does not apply to this request (the next method answers). The default
+        (and every kind the engine runs itself) answers None.
+
+        Examples
+        --------
+        >>> LimKernel().run(TableRequest((4, 4, 4), "grundy", 1 << 20, "Lim")) is None
+        True
         """
         return None
 
@@ -203,6 +252,22 @@ class OneHeapKernel:
         (False, 0, ((0, 1), (0, 3)))
         >>> AllButKernel((2,)).axis(0, 2)
         (True, 2, ((1, 0),))
+        """
+        return None
+
+    def run(self, n: int) -> Any:
+        """The Grundy values ``G(0), ..., G(n-1)`` of a recurrence of a kind the engine has
+        no runner for (a numpy array of *n* integers ``>= 0``), or None.
+
+        A game's own recurrence kind overrides this (numpy and numba imported inside):
+        :func:`nimlab.sequence`, and through it the tables of one heap and the theorem
+        checks of one-heap Grundy claims, use its answer. The default (and every kind the
+        engine runs itself) answers None.
+
+        Examples
+        --------
+        >>> SubtractionKernel((1, 2)).run(8) is None
+        True
         """
         return None
 

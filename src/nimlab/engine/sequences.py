@@ -198,6 +198,12 @@ def sequence(
     runner = _RECURRENCES.get(model.kind) if model is not None else None
     if runner is not None:
         return _small_dtype(runner(model, n, progress))
+    if model is not None:  # a kind the engine has no runner for runs itself
+        from nimlab.engine._protocol import own_sequence
+
+        own = own_sequence(model, n, g.label())
+        if own is not None:
+            return _small_dtype(own)
     return _generic_sequence(g, n)
 
 

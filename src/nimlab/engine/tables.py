@@ -287,10 +287,13 @@ def _kernel_table(
     progress: bool = False,
 ) -> npt.NDArray[Any] | None:
     """The table by the compiled kernel *spec* describes, or None when it does not apply
-    (the runner is looked up by the description's ``kind``, so no class is named)."""
+    (the runner is looked up by the description's ``kind``, so no class is named; a kind
+    the engine has no runner for runs itself: ``_protocol.own_table``)."""
     runner = _TABLE_RUNNERS.get(spec.kind)
     if runner is None:
-        return None
+        from nimlab.engine._protocol import own_table
+
+        return own_table(spec, shape, kind, max_bytes, g.label())
     job = _Job(g, shape, kind, max_bytes, _Watch(g.label(), kind, progress), progress)
     return runner(spec, job)
 

@@ -26,7 +26,6 @@ EXCEPTIONS: dict[str, str] = {
     # family (catalog/**, formulas/)
     "catalog/_source.py::module_source": _TO_SPLIT + " (family)",
     "catalog/user.py::heap_game": _TO_SPLIT + " (family)",
-    "formulas/delete.py::sh_t6_rule": _TO_SPLIT + " (family)",
     # runner (verification/runner.py, spaces.py, compiled.py, kernel code, cli/verify_cmd)
     "cli/verify_cmd.py::reproduce_cmd": _TO_SPLIT + " (runner)",
     "verification/compiled.py": _TO_SPLIT + " (runner, parallel)",
@@ -36,7 +35,6 @@ EXCEPTIONS: dict[str, str] = {
     # parallel (verification/chunks, fast, local; engine/_levels, canonical; theory/reproduce)
     "verification/fast.py::fast_chunk": _TO_SPLIT + " (parallel)",
     "verification/local.py::check_position": _TO_SPLIT + " (parallel)",
-    "engine/canonical.py::canonical_table": _TO_SPLIT + " (parallel)",
     # fresh (planner.py, engine/tables.py)
     "planner.py::_value_plan": _TO_SPLIT + " (fresh)",
     "planner.py::plan": _TO_SPLIT + " (fresh)",

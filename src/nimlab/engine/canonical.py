@@ -517,10 +517,29 @@ def canonical_table(
     >>> canonical_table("nim", 8, heaps=3).value((5, 3, 6))
     0
     """
+    from nimlab.engine.compiled import has_compiled_model
+    from nimlab.engine.tables import DEFAULT_MAX_GENERIC
+
+    g, n, side, low = _table_parameters(game, size, heaps, kind)
+    compiled = has_compiled_model(g)
+    budget = _memory_budget(g, n, side, _bytes_needed(side, n, low, compiled), max_bytes)
+    if compiled:
+        res = _compiled(g, n, side, low, kind, budget, parallel, progress, values_file)
+        if res is not None:
+            return res
+    limit = DEFAULT_MAX_GENERIC if max_positions is None else max_positions
+    t = _searched(g, n, side, low, kind, limit)
+    _save_values(t, values_file)
+    return t
+
+
+def _table_parameters(
+    game: Ruleset[Any] | str, size: int, heaps: int | None, kind: str
+) -> tuple[HeapRuleset, int, int, int]:
+    """``(game, heaps, side, lowest heap)`` of :func:`canonical_table`'s arguments, checked."""
     from nimlab.catalog.registry import as_game
     from nimlab.core.params import as_index
     from nimlab.engine.compiled import MAX_HEAPS, order_free
-    from nimlab.engine.tables import DEFAULT_MAX_BYTES, DEFAULT_MAX_GENERIC
 
     g = as_game(game)
     if kind not in _KINDS:
@@ -550,30 +569,33 @@ def canonical_table(
         raise InvalidParameterError(
             f"{g.label()}: heaps start at {low}, so size {side} holds no position"
         )
-    budget = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
-    from nimlab.engine.compiled import has_compiled_model
+    return g, n, side, low
 
-    compiled = has_compiled_model(g)
-    need = _bytes_needed(side, n, low, compiled)
+
+def _memory_budget(g: HeapRuleset, n: int, side: int, need: int, max_bytes: int | None) -> int:
+    """The memory budget in bytes (*max_bytes*, else the default); SearchTooLargeError when
+    the table needs more (*need* bytes)."""
+    from nimlab.engine.tables import DEFAULT_MAX_BYTES
+
+    budget = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
     if need > budget:
         raise SearchTooLargeError(
             f"{g.label()}: a canonical table of {n} heaps below {side} needs about "
             f"{need / 2**20:,.0f} MiB, more than the limit of {budget / 2**20:,.0f} MiB; "
             "use a smaller size or raise the memory budget"
         )
-    if compiled:
-        res = _compiled(g, n, side, low, kind, budget, parallel, progress, values_file)
-        if res is not None:
-            return res
-    limit = DEFAULT_MAX_GENERIC if max_positions is None else max_positions
-    t = _searched(g, n, side, low, kind, limit)
-    if values_file is not None:
-        values = _open_values(values_file, t.values.dtype, len(t))
-        values[:] = t.values
-        getattr(values, "flush", lambda: None)()
-        if t.valid is not None:
-            np.save(_mask_path(values_file), t.valid)
-    return t
+    return budget
+
+
+def _save_values(t: CanonicalTable, values_file: str | Path | None) -> None:
+    """Write the values of *t* (and its mask of valid positions) to *values_file*, if any."""
+    if values_file is None:
+        return
+    values = _open_values(values_file, t.values.dtype, len(t))
+    values[:] = t.values
+    getattr(values, "flush", lambda: None)()
+    if t.valid is not None:
+        np.save(_mask_path(values_file), t.valid)
 
 
 def _compiled(

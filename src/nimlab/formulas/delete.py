@@ -151,6 +151,12 @@ def sh_t6_rule(printed: bool) -> Callable[[int, int, int, int], bool]:
     >>> sh_t6_rule(printed=False)(12, 14, 15, 40)
     True
     """
+    return _sh_t6_cases(printed)
+
+
+def _sh_t6_cases(printed: bool) -> Callable[[int, int, int, int], bool]:
+    """The function of :func:`sh_t6_rule`: one function numba compiles whole (it may call
+    nothing), with *printed* a constant of its closure."""
 
     def is_p(w: int, x: int, y: int, z: int) -> bool:
         # the paper's binary digit I_k(h) is bit k - 1 here

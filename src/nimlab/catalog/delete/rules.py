@@ -189,6 +189,20 @@ class _PositiveHeaps(HeapRuleset):
         return None
 
 
+def _sh_t6_status(printed: str) -> str:
+    """*printed* with Sh-T6's registered state, then its correction and the correction's
+    status (:mod:`nimlab.core.status`): ``"... is refuted ... Sh-T6* is conjectured: ..."``.
+
+    Examples
+    --------
+    >>> _sh_t6_status("Sh-T6 is {} and")[:40]
+    'Sh-T6 is refuted and Sh-T6* is conjectur'
+    """
+    st = status_of("Sh-T6")
+    fixed = st.replaced_by or "Sh-T6*"
+    return f"{printed.format(st.state)} {fixed} is {status_of(fixed).summary()}"
+
+
 @register
 @dataclass(frozen=True)
 class SingleDelete(_PositiveHeaps):
@@ -295,10 +309,7 @@ class SingleDelete(_PositiveHeaps):
             why = "sorted v2: " + " ≤ ".join(map(str, sorted(vals)))
             if used is None:
                 thm = "Sh-T6*"
-                why += (
-                    f"; Sh-T6 is refuted and Sh-T6* is {status_of('Sh-T6*').summary()}: "
-                    "no criterion applies to heaps this large"
-                )
+                why += f"; {_sh_t6_status('Sh-T6 is {} and')}: no criterion applies to heaps this large"
             else:
                 thm = used
                 why += f"; {used} is {status_of(used).summary()}"
@@ -379,10 +390,8 @@ class SingleDelete(_PositiveHeaps):
         """
         if kind != "p" or len(position) != 4 or self.closed_theorem(position) is not None:
             return None
-        return (
-            "Sh-T6 (as printed) is refuted, and the corrected criterion Sh-T6* is a "
-            f"conjecture verified only for heaps below {SH_T6_STAR_VERIFIED_BELOW}, so "
-            "nimlab does not use it here"
+        return _sh_t6_status("Sh-T6 (as printed) is {}, and the corrected criterion") + (
+            ", so nimlab does not use it here"
         )
 
     def closed_theorem(self, position: tuple[int, ...], kind: str = "p") -> str | None:

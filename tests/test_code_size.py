@@ -35,9 +35,6 @@ EXCEPTIONS: dict[str, str] = {
     # parallel (verification/chunks, fast, local; engine/_levels, canonical; theory/reproduce)
     "verification/fast.py::fast_chunk": _TO_SPLIT + " (parallel)",
     "verification/local.py::check_position": _TO_SPLIT + " (parallel)",
-    # fresh (planner.py, engine/tables.py)
-    "planner.py::_value_plan": _TO_SPLIT + " (fresh)",
-    "planner.py::plan": _TO_SPLIT + " (fresh)",
     # discovery (discovery/**)
     # sizes (cli/, web/, render/, theory/, solvers/, misere/ but quotient.py)
 }

@@ -460,7 +460,9 @@ def winning_moves(
     """Positions reachable in one move that are P-positions (empty for a P-position).
 
     Uses the game's constructive strategy when it has one (the construction's own move
-    first), else scans the moves scored by the closed form, else by exhaustive search.
+    first), else scans the moves, each scored as the planner says (a compiled table,
+    sequence or engine computed once for the position, else the closed form where one
+    applies, else exhaustive search).
     A move set too large to scan or list raises
     :class:`~nimlab.core.errors.MoveSetTooLargeError` (a ``SearchTooLargeError``;
     *max_moves* (default 200,000 options scanned) and *max_positions* are the budgets

@@ -365,14 +365,14 @@ def explain(
     pos = g.validate(position)
     moves_plan = plan(g, Question.MOVES, pos, misere=misere)
     c = moves_plan.value if moves_plan.method is Method.CONSTRUCTION else None
-    mv = _the_move(g, pos, misere, move, c)
+    mv, scored = _the_move(g, pos, misere, move, c)
     # the outcome exactly as nimlab.answer finds it: the explanation names that method
     decided = answer(g, pos, misere=misere)
     method = decided.method
     is_p = str(decided.value) == "P"
     procedure = c.procedure if c is not None else None
-    if c is None and mv is not None:
-        procedure = _scan_procedure(g, mv, misere)
+    if scored is not None and mv is not None:
+        procedure = _scan_procedure(g, mv, misere, scored)
     theorem = (c.theorem if c is not None else None) or decided.theorem
     table, value_name, before, after, notes = _values(g, pos, mv, misere, method)
     if method != "closed form":
@@ -399,26 +399,31 @@ def explain(
     )
 
 
-def _the_move(g: Ruleset[Any], pos: Any, misere: bool, move: Any, c: Any) -> Any:
-    """The move to explain: *move* (checked to be a move), else the construction's own
-    (or :func:`nimlab.winning_move`)."""
-    from nimlab.solvers.strategy import winning_move
+def _the_move(g: Ruleset[Any], pos: Any, misere: bool, move: Any, c: Any) -> tuple[Any, Any]:
+    """The move to explain: *move* (checked to be a move), else the construction's own,
+    else the first the planner's scan of the moves finds; and, for a scanned move (or a
+    given one without a construction), the method that scored it (else None)."""
+    from nimlab.solvers.strategy import scanned_move
 
     if move is None:
-        return c.one() if c is not None else winning_move(g, pos, misere)
+        return (c.one(), None) if c is not None else scanned_move(g, pos, misere)
     mv = g.validate(move)
     own = c.one() if c is not None else None
     # the construction's own move is a move (its proof says so): no scan of the moves,
     # which a position of 9-digit heaps could not afford
     if own is None or g.canonical(own) != g.canonical(mv):
         _check_is_move(g, pos, mv)
-    return mv
+    if c is not None:
+        return mv, None
+    return scanned_move(g, pos, misere, mv)
 
 
-def _scan_procedure(g: Ruleset[Any], mv: Any, misere: bool) -> str:
-    """How a scan of the moves showed that *mv* wins."""
+def _scan_procedure(g: Ruleset[Any], mv: Any, misere: bool, scored: Any) -> str:
+    """How a scan of the moves showed that *mv* wins (*scored*: the method that scored it)."""
     from nimlab.planner import Method, Question, plan
 
+    if scored is not Method.SEARCH:
+        return f"a scan of the moves, each option's outcome read from {_SCAN_BY[scored]}"
     target = plan(g, Question.OUTCOME, mv, misere=misere, method="formula")
     if target.method is Method.CLOSED_FORM:
         return (
@@ -427,6 +432,15 @@ def _scan_procedure(g: Ruleset[Any], mv: Any, misere: bool) -> str:
             + " showing this one leads to a P-position"
         )
     return "a scan of the moves, each option's outcome found by exhaustive search"
+
+
+#: How a scanned move's procedure names the compiled method that scored the options.
+_SCAN_BY = {
+    "compiled table": "one compiled table of the positions below this one",
+    "compiled sequence": "the game's compiled sequence of Grundy values (the XOR of the "
+    "values of its heaps)",
+    "compiled engine": "the compiled engine (the game's compiled move model)",
+}
 
 
 def _values(

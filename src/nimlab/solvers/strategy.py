@@ -8,9 +8,11 @@ winning moves can be listed without scanning every move, a lazy enumeration of t
 (:attr:`Construction.every`, the procedure's move first).
 
 :func:`find_winning_moves` (used by :func:`nimlab.winning_moves`) takes the list from
-the construction when it can, else scans the moves scored by the closed form (or by
-exhaustive search), after estimating the number of moves: a move set too large to scan
-raises :class:`~nimlab.core.errors.MoveSetTooLargeError` instead of hanging.
+the construction when it can, else scans the moves, after estimating their number (a move
+set too large to scan raises :class:`~nimlab.core.errors.MoveSetTooLargeError` instead of
+hanging), each option scored as the planner's scan plan says: once for the whole position
+by a compiled table, the one-heap compiled sequence or the compiled engine, else by the
+closed form where one applies, else by exhaustive search.
 :func:`winning_move` returns one winning move, the fastest way there is.
 """
 
@@ -18,12 +20,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
-from nimlab.core.errors import MoveSetTooLargeError
+from nimlab.core.errors import MoveSetTooLargeError, NimlabError
 from nimlab.core.ruleset import Ruleset
 from nimlab.core.strategy import Construction
-from nimlab.planner import DEFAULT_BUDGETS, Method, Question, plan
+from nimlab.planner import DEFAULT_BUDGETS, Method, Plan, Question, plan
 
 __all__ = [
     "DEFAULT_LIST_LIMIT",
@@ -34,6 +37,7 @@ __all__ = [
     "estimate_moves",
     "find_winning_moves",
     "naito_move",
+    "scanned_move",
     "winning_move",
 ]
 
@@ -129,6 +133,142 @@ def estimate_moves(game: Ruleset[Any], position: Any) -> int | None:
     return game.estimate_moves(position)
 
 
+class _Scan:
+    """Scores the options of one position as the planner's scan plan says (its ``value``:
+    the plan of the options' outcomes), remembering which method scored each option.
+
+    A compiled table, sequence or engine is computed once for the whole position; an
+    option it does not cover (outside the table's box, not a sum of one-heap parts) is
+    scored by search, the plan's fallback, and recorded so.
+    """
+
+    def __init__(
+        self,
+        game: Ruleset[Any],
+        position: Any,
+        misere: bool,
+        method: str,
+        max_positions: int,
+        max_moves: int,
+    ) -> None:
+        from nimlab.engine import search
+
+        self.game, self.position, self.misere, self.method = game, position, misere, method
+        self.cache = search.search_cache()
+        # each option's search has the search's own moves budget, raised with the scan's
+        budget = max(max_moves, search.DEFAULT_MAX_MOVES)
+        self.solver: search.Solver[Any] = search.Solver(game, max_positions, budget, self.cache)
+        from nimlab import planner  # its budgets at each scan (tests patch them)
+
+        self.budgets = replace(
+            planner.DEFAULT_BUDGETS, max_positions=max_positions, scan_max_moves=max_moves
+        )
+        self.avoid: frozenset[Method] = frozenset({Method.CONSTRUCTION})
+        self.plan = self._plan()
+        self.how: dict[Any, Method] = {}
+        self._values: Any = None
+
+    def _plan(self) -> Plan:
+        p = plan(
+            self.game,
+            Question.MOVES,
+            self.position,
+            misere=self.misere,
+            method=self.method,
+            budgets=self.budgets,
+            avoid=self.avoid,
+        )
+        assert p.method is Method.SCAN
+        score: Plan = p.value
+        return score
+
+    @property
+    def scorer(self) -> Method:
+        """The method that scores the options (before any option's fallback)."""
+        return self.plan.method
+
+    def is_p(self, child: Any) -> bool:
+        """Whether the option *child* is a P-position (recorded in :attr:`how`)."""
+        while True:
+            try:
+                found = self._compiled(child)
+                break
+            except NimlabError:  # the compiled method cannot run: the plan's next one
+                self.avoid |= {self.plan.method}
+                self.plan, self._values = self._plan(), None
+        if found is not None:
+            self.how[child] = self.plan.method
+            return found
+        self.how[child] = Method.SEARCH
+        return self.solver.is_p(child, self.misere, self.method)  # type: ignore[arg-type]
+
+    def _compiled(self, child: Any) -> bool | None:
+        """*child*'s outcome by the plan's compiled method, or None (a search scores it)."""
+        score = self.plan
+        if score.method is Method.COMPILED_TABLE:
+            return self._from_table(child)
+        if score.method is Method.COMPILED_SEQUENCE:
+            return self._from_sequence(child)
+        if score.method is Method.COMPILED_ENGINE:
+            from nimlab.engine.compiled import compiled_value
+
+            if not _heaps(child):
+                return None
+            kind = "misere" if self.misere else "outcome"
+            value = compiled_value(self.game, child, kind)
+            return None if value is None else value == 0
+        return None
+
+    def _from_table(self, child: Any) -> bool | None:
+        """*child* read from one table of the box below the position (True at P)."""
+        import numpy as np
+
+        from nimlab.engine.tables import table
+
+        if self._values is None:
+            shape = tuple(h + 1 for h in self.position)
+            kind = "misere" if self.misere else "outcome"
+            self._values = table(self.game, shape, kind=kind, engine="kernel")
+        t = self._values
+        if not _heaps(child) or len(child) != t.ndim or any(map(int.__ge__, child, t.shape)):
+            return None
+        cell = t[child]
+        return None if cell is np.ma.masked else bool(cell)
+
+    def _from_sequence(self, child: Any) -> bool | None:
+        """*child* as a sum of one-heap positions of the game: P when the XOR of the
+        heaps' values in the compiled sequence is 0."""
+        from nimlab.engine.sequences import sequence
+
+        parts = self.game.components(child)
+        if parts is None:
+            heaps = list(child) if _heaps(child) and len(child) == 1 else None
+        elif all(cg is self.game and _heaps(cp) and len(cp) == 1 for cg, cp in parts):
+            heaps = [cp[0] for _, cp in parts]
+        else:
+            heaps = None
+        if heaps is None:
+            return None
+        top = max(heaps, default=0)
+        if self._values is None or top >= len(self._values):
+            n = max(top, *_as_heaps(self.position)) + 1
+            self._values = sequence(self.game, n, progress=True)
+        total = 0
+        for h in heaps:
+            total ^= int(self._values[h])
+        return total == 0
+
+
+def _heaps(pos: Any) -> bool:
+    return isinstance(pos, tuple) and all(
+        isinstance(h, int) and not isinstance(h, bool) and h >= 0 for h in pos
+    )
+
+
+def _as_heaps(pos: Any) -> tuple[int, ...]:
+    return tuple(pos) if _heaps(pos) and pos else (0,)
+
+
 def _scan(
     game: Ruleset[Any],
     position: Any,
@@ -138,13 +278,10 @@ def _scan(
     max_moves: int,
     first: Any,
     limit: int | None,
-) -> list[Any]:
-    from nimlab.engine import search
-
-    cache = search.search_cache()
-    # each option's search has the search's own moves budget, raised with the scan's
-    budget = max(max_moves, search.DEFAULT_MAX_MOVES)
-    solver: search.Solver[Any] = search.Solver(game, max_positions, budget, cache=cache)
+) -> tuple[list[Any], _Scan]:
+    """The winning moves found by a scan of the moves of *position* (after *first*, a
+    move already known), and the scan (how each option was scored)."""
+    scan = _Scan(game, position, misere, method, max_positions, max_moves)
     out: list[Any] = [] if first is None else [first]
     seen: set[Any] = set(out)
     try:
@@ -158,13 +295,13 @@ def _scan(
             if child in seen:
                 continue
             seen.add(child)
-            if solver.is_p(child, misere, method):  # type: ignore[arg-type]
+            if scan.is_p(child):
                 out.append(child)
                 if limit is not None and len(out) >= limit:
                     break
     finally:
-        cache.trim()
-    return out
+        scan.cache.trim()
+    return out, scan
 
 
 def find_winning_moves(
@@ -238,12 +375,50 @@ def find_winning_moves(
                 f"moves, too many to scan for the full list; {c.procedure} builds one "
                 "winning move: use nimlab.winning_move, or winning_moves(..., limit=1) (--limit 1)"
             )
-        raise MoveSetTooLargeError(
-            f"{game.label()}: {_shown(game, position)} has about {_count(est)} moves, "
-            f"more than the {max_moves:,} a scan may score, and no construction of a "
-            "winning move is known for this game; use a smaller position"
-        )
-    return _scan(game, position, misere, method, max_positions, max_moves, first, limit)
+        raise _too_many(game, position, est, max_moves)
+    return _scan(game, position, misere, method, max_positions, max_moves, first, limit)[0]
+
+
+def _too_many(game: Ruleset[Any], position: Any, est: int, max_moves: int) -> MoveSetTooLargeError:
+    return MoveSetTooLargeError(
+        f"{game.label()}: {_shown(game, position)} has about {_count(est)} moves, "
+        f"more than the {max_moves:,} a scan may score, and no construction of a "
+        "winning move is known for this game; use a smaller position"
+    )
+
+
+def scanned_move(
+    game: Ruleset[Any], position: Any, misere: bool = False, move: Any = None
+) -> tuple[Any | None, Method]:
+    """A winning move of a valid *position* found by the planner's scan of its moves (or
+    the option *move*, scored the same way), and the method that scored it.
+
+    The method is the scan's (``compiled table``, ``compiled sequence``, ``compiled
+    engine``, or ``search``: closed forms where they apply, else exhaustive search), or
+    ``search`` for an option the compiled method does not cover. At a P-position: None
+    and the scan's method.
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> scanned_move(game("subtraction", S="1,3,4"), (10,))
+    ((9,), <Method.SEARCH: 'search'>)
+    >>> scanned_move(game("octal", code="0.77"), (100,))[1]
+    <Method.COMPILED_SEQUENCE: 'compiled sequence'>
+    """
+    max_positions, max_moves = DEFAULT_BUDGETS.max_positions, DEFAULT_MAX_MOVES
+    if move is not None:
+        scan = _Scan(game, position, misere, "auto", max_positions, max_moves)
+        try:
+            scan.is_p(move)
+        finally:
+            scan.cache.trim()
+        return move, scan.how[move]
+    est = estimate_moves(game, position)
+    if est is not None and est > max_moves:
+        raise _too_many(game, position, est, max_moves)
+    found, scan = _scan(game, position, misere, "auto", max_positions, max_moves, None, 1)
+    return (found[0], scan.how[found[0]]) if found else (None, scan.scorer)
 
 
 def winning_move(

@@ -498,6 +498,27 @@ class HeapRuleset(Ruleset[tuple[int, ...]]):
         """
         return None
 
+    def split_move_table(self, largest: int) -> list[list[tuple[int, ...]]] | None:
+        """The move model of a game whose moves change the number of heaps, or None.
+
+        The hook of the compiled engine of take-and-break games
+        (:mod:`nimlab.engine.splits`): a position is a multiset of nonempty heaps, a move
+        replaces one heap by the heaps it leaves, and ``table[h]`` lists those options of
+        one heap of ``h`` for ``h = 0..largest`` (each a tuple of heaps smaller than
+        ``h``, zeros dropped; ``()`` when the move takes the whole heap). The engine then
+        solves every multiset of heaps up to a total size, compiled, in normal and misère
+        play. None (the default): the game's moves are not of that form.
+
+        Examples
+        --------
+        >>> from nimlab import game
+        >>> game("nim").split_move_table(2) is None
+        True
+        >>> game("octal", code="0.77").split_move_table(3)[3]   # Kayles
+        [(1,), (1, 1), (2,)]
+        """
+        return None
+
     def compiled_predecessors(self) -> Callable[..., Any] | None:
         """The inverse of :meth:`compiled_options`: a numba generator of predecessors, or None.
 
@@ -587,6 +608,18 @@ class SplitHeapRuleset(HeapRuleset):
             rest = position[:i] + position[i + 1 :]
             for opt in self.heap_options(h):
                 yield rest + opt
+
+    def split_move_table(self, largest: int) -> list[list[tuple[int, ...]]] | None:
+        """The options of one heap of ``0..largest`` (:meth:`heap_options`, each once),
+        for the compiled engine; None when a subclass plays other moves or keeps
+        another canonical form."""
+        cls = type(self)
+        if (
+            cls.moves is not SplitHeapRuleset.moves
+            or cls.canonical is not SplitHeapRuleset.canonical
+        ):
+            return None
+        return [sorted(set(self.heap_options(h))) for h in range(largest + 1)]
 
     def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
         """Sorted heaps without empty ones (an empty heap is no heap)."""

@@ -539,7 +539,14 @@ def shared_solver() -> Session:
 
 
 def compiled_value(game: Ruleset[Any], position: tuple[int, ...], kind: str) -> int | None:
-    """*position*'s value by the shared compiled solver, or None (no model, too large)."""
+    """*position*'s value by the shared compiled solver, or None (no model, too large).
+
+    A take-and-break game (a one-heap move model, ``split_move_table``) is solved over
+    multisets of heaps by :mod:`nimlab.engine.splits`."""
+    from nimlab.engine import splits
+
+    if splits.has_split_model(game):
+        return splits.split_value(game, position, kind)
     if not 1 <= len(position) <= MAX_HEAPS or not has_compiled_model(game):
         return None
     side = max(position) + 1
@@ -562,6 +569,10 @@ def compiled_table(
 
     None when the game has no compiled model (or it does not compile).
     """
+    from nimlab.engine import splits
+
+    if splits.has_split_model(game):
+        return splits.split_table(game, dims, kind, max_bytes)
     if not 1 <= len(dims) <= MAX_HEAPS or not has_compiled_model(game):
         return None
     side = max(dims)

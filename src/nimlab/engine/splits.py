@@ -1,0 +1,286 @@
+"""The compiled engine of take-and-break games: moves that change the number of heaps.
+
+A game whose ``split_move_table`` hook gives its one-heap move model (a move replaces
+one heap by the heaps it leaves: octal and hexadecimal codes, take-and-break codes,
+users' :func:`nimlab.take_and_break` functions) is solved here over every multiset of
+nonempty heaps up to a total size, in normal play (Grundy values, outcomes) and in
+misère play, where a position is not the sum of its heaps' values. The positions are
+sorted multisets numbered by total, then lexicographically (:mod:`._splitmodel`); the
+solver keeps what it solved and grows by appending, so repeated questions on one game
+cost about one table. The kernel is compiled once and kept by numba's own disk cache:
+the game's model is data (the options of each heap), not code.
+
+:func:`split_value` and :func:`split_table` are what :mod:`nimlab.engine.compiled`
+runs when the planner chose the compiled engine for such a game.
+
+Examples
+--------
+>>> from nimlab import game
+>>> s = SplitSolver(game("octal", code="0.77"), "misere")   # misère Kayles
+>>> s.value((1,)), s.value((1, 1)), s.value((1, 1, 1))   # 0: P, 1: N
+(0, 1, 0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from nimlab.core.errors import GameDefinitionError, SearchTooLargeError
+from nimlab.core.ruleset import HeapRuleset, Ruleset
+
+__all__ = ["SplitSolver", "has_split_model", "positions_up_to", "split_table", "split_value"]
+
+_KINDS = {"grundy": 0, "outcome": 1, "misere": 2}
+#: Most rows of a one-heap move table (options of every heap up to the largest total).
+MAX_ROWS = 20_000_000
+#: Memory bound of the split solvers kept between calls, in bytes.
+DEFAULT_BYTES = 512 * 2**20
+
+
+def has_split_model(game: Ruleset[Any]) -> bool:
+    """Whether *game* declares a one-heap move model (its ``split_move_table`` hook; the
+    planner's :func:`nimlab.planner.has_split_model`).
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> has_split_model(game("octal", code="4!.0")), has_split_model(game("nim"))
+    (True, False)
+    """
+    from nimlab import planner
+
+    return planner.has_split_model(game)
+
+
+def positions_up_to(total: int) -> int:
+    """The number of multisets of nonempty heaps of total at most *total* (the sum of
+    the partition numbers ``p(0) + ... + p(total)``).
+
+    Examples
+    --------
+    >>> positions_up_to(3), positions_up_to(60)
+    (7, 6639349)
+    """
+    p = [1] + [0] * total
+    for part in range(1, total + 1):
+        for n in range(part, total + 1):
+            p[n] += p[n - part]
+    return sum(p)
+
+
+class SplitSolver:
+    """Compiled solver of one take-and-break game and one kind, over sorted multisets.
+
+    Parameters
+    ----------
+    game : HeapRuleset
+        A game whose ``split_move_table`` hook gives its one-heap move model.
+    kind : {"grundy", "outcome", "misere"}
+        Grundy values, or P/N (0/1) in normal or misère play.
+    max_bytes : int
+        Memory budget of the values (one byte per position for outcomes, four for values).
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> s = SplitSolver(game("octal", code="4!.0"), "grundy")   # Grundy's game
+    >>> [s.value((n,)) for n in range(1, 11)]
+    [0, 0, 1, 0, 2, 1, 0, 2, 1, 0]
+    >>> s.value((7, 8)) == 0 ^ 2
+    True
+    """
+
+    def __init__(self, game: Ruleset[Any], kind: str, max_bytes: int = DEFAULT_BYTES) -> None:
+        if not isinstance(game, HeapRuleset):
+            raise GameDefinitionError(f"{game.label()}: the split engine takes heap games only")
+        self.game = game
+        self.kind = kind
+        self.code = _KINDS[kind]
+        self.max_bytes = max_bytes
+        self.dtype = np.int32 if kind == "grundy" else np.int8
+        self.top = -1  # the largest total the arrays hold
+        self.state: npt.NDArray[Any] = np.zeros(0, dtype=self.dtype)
+        self.done = 0  # positions of rank < done are solved
+        self.cur = np.zeros(1, dtype=np.int64)  # the partition of rank done
+        self.io = np.zeros(3, dtype=np.int64)  # its number of heaps, its total
+        self.seen = np.zeros(64, dtype=np.int64)
+        self.q = np.zeros((1, 1), dtype=np.int64)
+        self.off = np.zeros(2, dtype=np.int64)
+        self._model: tuple[npt.NDArray[np.int64], ...] = ()
+
+    def nbytes(self) -> int:
+        """Bytes held (values, counts and the move table)."""
+        return int(self.state.nbytes + self.q.nbytes + sum(a.nbytes for a in self._model))
+
+    def _table(self, top: int) -> tuple[npt.NDArray[np.int64], ...]:
+        """The one-heap move model for heaps up to *top*, as arrays (``hoff``, ``parts``
+        in decreasing order, ``npart``, ``psum``)."""
+        table = self.game.split_move_table(top)
+        if table is None or len(table) < top + 1:
+            raise GameDefinitionError(f"{self.game.label()}: the game gives no one-heap move table")
+        rows = sum(len(table[h]) for h in range(1, top + 1))
+        if rows > MAX_ROWS:
+            raise SearchTooLargeError(
+                f"{self.game.label()}: the heaps up to {top} have {rows:,} options, more than "
+                f"the compiled engine's {MAX_ROWS:,}; ask smaller positions"
+            )
+        width = max((len(o) for h in range(1, top + 1) for o in table[h]), default=1)
+        hoff = np.zeros(top + 2, dtype=np.int64)
+        parts = np.zeros((max(rows, 1), max(width, 1)), dtype=np.int64)
+        npart = np.zeros(max(rows, 1), dtype=np.int64)
+        psum = np.zeros(max(rows, 1), dtype=np.int64)
+        r = 0
+        for h in range(top + 1):
+            hoff[h] = r
+            if h == 0:
+                continue
+            for o in table[h]:
+                heaps = sorted((int(x) for x in o if x), reverse=True)
+                if heaps and (heaps[0] >= h or sum(heaps) > h):
+                    raise GameDefinitionError(
+                        f"{self.game.label()}: a move on a heap of {h} leaves the heaps "
+                        f"{tuple(heaps)}: the compiled engine takes moves that leave smaller "
+                        "heaps of no more tokens"
+                    )
+                parts[r, : len(heaps)] = heaps
+                npart[r] = len(heaps)
+                psum[r] = sum(heaps)
+                r += 1
+        hoff[top + 1] = r
+        return hoff, parts, npart, psum
+
+    def ensure(self, total: int) -> None:
+        """Hold every multiset of heaps of total at most *total*."""
+        if total <= self.top:
+            return
+        from nimlab.engine import _splitmodel
+
+        need = positions_up_to(total)
+        if need * np.dtype(self.dtype).itemsize > self.max_bytes:
+            raise SearchTooLargeError(
+                f"{self.game.label()}: the compiled engine solves all {need:,} multisets of "
+                f"heaps of total up to {total}, more than its memory limit of "
+                f"{self.max_bytes / 2**20:,.0f} MiB allows; ask smaller positions"
+            )
+        self._model = self._table(total)
+        self.q, self.off = _splitmodel.partition_counts(total)
+        state = np.full(need, -1, dtype=self.dtype)
+        state[: self.state.size] = self.state
+        self.state = state
+        cur = np.zeros(total + 1, dtype=np.int64)
+        cur[: self.cur.size] = self.cur
+        self.cur = cur
+        self.top = total
+
+    def solve_to(self, last: int) -> None:
+        """Solve every position of rank below *last* (the arrays must hold them)."""
+        from nimlab.engine import _splitmodel
+
+        kernel: Any = _splitmodel.solve_range
+        while self.done < last:
+            code = kernel(
+                self.state, self.code, self.q, self.off, *self._model,
+                self.cur, self.io, self.done, last, self.seen,
+            )  # fmt: skip
+            self.done = int(self.io[2])
+            if code == _splitmodel.TOO_MANY:
+                self.seen = np.zeros(2 * self.seen.size, dtype=np.int64)
+            elif code != _splitmodel.OK:
+                raise GameDefinitionError(
+                    f"{self.game.label()}: a move leads to a position the compiled engine "
+                    "has not solved before it (a move that adds tokens)"
+                )
+
+    def rank(self, heaps: Sequence[int]) -> int:
+        """The rank of the multiset of *heaps* (zeros dropped)."""
+        a = sorted((int(h) for h in heaps if h), reverse=True)
+        t = sum(a)
+        r = int(self.off[t])
+        left = t
+        for x in a:
+            r += int(self.q[left, x - 1])
+            left -= x
+        return r
+
+    def value(self, position: Sequence[int]) -> int:
+        """Grundy value (or 0 for P, 1 for N) of the position *position* (any heaps)."""
+        total = sum(int(h) for h in position)
+        self.ensure(total)
+        r = self.rank(position)
+        self.solve_to(r + 1)
+        return int(self.state[r])
+
+    def table(self, dims: Sequence[int]) -> npt.NDArray[Any]:
+        """Values over the box ``0 <= h[i] < dims[i]``."""
+        from nimlab.engine import _splitmodel
+
+        dims_t = tuple(int(d) for d in dims)
+        total = sum(d - 1 for d in dims_t)
+        self.ensure(total)
+        self.solve_to(int(self.off[total + 1]))
+        out = np.empty(math.prod(dims_t), dtype=self.dtype)
+        _splitmodel.expand_box(out, np.array(dims_t, dtype=np.int64), self.state, self.q, self.off)
+        return out.reshape(dims_t)
+
+
+_SOLVERS: dict[tuple[Ruleset[Any], str], SplitSolver] = {}
+
+
+def _solver(game: Ruleset[Any], kind: str, max_bytes: int) -> SplitSolver:
+    key = (game, kind)
+    s = _SOLVERS.get(key)
+    if s is None:
+        s = _SOLVERS[key] = SplitSolver(game, kind, max_bytes)
+    s.max_bytes = max(s.max_bytes, max_bytes)
+    while sum(x.nbytes() for x in _SOLVERS.values()) > DEFAULT_BYTES and len(_SOLVERS) > 1:
+        oldest = next(iter(_SOLVERS))
+        if oldest == key:
+            break
+        del _SOLVERS[oldest]
+    return s
+
+
+def split_value(game: Ruleset[Any], position: Sequence[int], kind: str) -> int | None:
+    """*position*'s value by the shared split solver of *game*, or None (no model,
+    beyond memory, or moves the engine does not take).
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> split_value(game("octal", code="0.07"), (3, 4), "misere")   # misère Dawson's Kayles
+    1
+    """
+    total = sum(int(h) for h in position)
+    if not has_split_model(game) or positions_up_to(min(total, 120)) * 4 > DEFAULT_BYTES:
+        return None
+    try:
+        return _solver(game, kind, DEFAULT_BYTES).value(position)
+    except (SearchTooLargeError, GameDefinitionError):
+        _SOLVERS.pop((game, kind), None)
+        return None
+
+
+def split_table(
+    game: Ruleset[Any], dims: tuple[int, ...], kind: str, max_bytes: int = DEFAULT_BYTES
+) -> npt.NDArray[Any] | None:
+    """The table of *game* over the box *dims* by the split engine, or None (no model,
+    or moves the engine does not take).
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> split_table(game("octal", code="0.77"), (3, 3), "misere").tolist()
+    [[1, 0, 1], [0, 1, 1], [1, 1, 0]]
+    """
+    if not has_split_model(game):
+        return None
+    try:
+        return _solver(game, kind, max_bytes).table(dims)
+    except GameDefinitionError:
+        _SOLVERS.pop((game, kind), None)
+        return None

@@ -1,0 +1,127 @@
+"""The compiled engine of take-and-break games (engine/splits.py): positions of any number
+of heaps, options with more heaps than their position, normal and misère play, against
+the exhaustive search of the moves in Python."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+import nimlab
+from nimlab.core.ruleset import SplitHeapRuleset
+from nimlab.engine.search import Solver
+from nimlab.engine.splits import SplitSolver, positions_up_to, split_table, split_value
+
+
+@nimlab.take_and_break("test-splits-near-halves")
+def near_halves(h):  # type: ignore[no-untyped-def]
+    """Take 1 to 3 tokens; the rest may stay one heap or become two heaps that differ by
+    at most 2 (not an octal or hexadecimal code)."""
+    for t in (1, 2, 3):
+        r = h - t
+        if r >= 0:
+            yield (r,)
+            for a in range(max(1, (r - 2 + 1) // 2), r // 2 + 1):
+                if r - a - a <= 2 and a >= 1:
+                    yield (a, r - a)
+
+
+GAMES = {
+    "kayles": nimlab.game("octal", code="0.77"),
+    "dawson": nimlab.game("octal", code="0.07"),
+    "grundy's game": nimlab.game("octal", code="4!.0"),
+    "0.137": nimlab.game("octal", code="0.137"),
+    "hexadecimal 0.F": nimlab.game("tbcode", code="0.F"),
+    "user near-halves": near_halves,
+}
+
+
+def _positions(total: int, most: int) -> Iterator[tuple[int, ...]]:
+    """Every multiset of at most *most* nonempty heaps of total at most *total*."""
+    for n in range(1, most + 1):
+        for p in itertools.combinations_with_replacement(range(1, total + 1), n):
+            if sum(p) <= total:
+                yield p
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_multiset_equals_search(name: str) -> None:
+    """Grundy values and outcomes (normal and misère) of every multiset of up to six
+    heaps of total <= 14 (387 positions): misère play is not the XOR of the heaps."""
+    g = GAMES[name]
+    assert near_halves.octal_code() is None  # the user's game is searched, not a code
+    solvers = {k: SplitSolver(g, k) for k in ("grundy", "outcome", "misere")}
+    search = Solver(g)
+    count = 0
+    for pos in _positions(14, 6):
+        assert solvers["grundy"].value(pos) == search.grundy(pos), pos
+        assert solvers["outcome"].value(pos) == int(not search.is_p(pos, False)), pos
+        assert solvers["misere"].value(pos) == int(not search.is_p(pos, True)), pos
+        count += 1
+    assert count == 387
+
+
+def test_misere_is_not_the_sum() -> None:
+    """Misère Kayles: the engine's answers differ from 'P iff the XOR is 0' where they
+    must (a test that a normal-play shortcut would fail)."""
+    g = GAMES["kayles"]
+    s = SplitSolver(g, "misere")
+    differ = [p for p in _positions(10, 4) if (s.value(p) == 0) != (nimlab.grundy(g, p) == 0)]
+    assert (1,) in differ and (1, 1) in differ and len(differ) > 10
+
+
+def test_tables_equal_the_search_tables() -> None:
+    for name in ("kayles", "grundy's game", "user near-halves"):
+        g = GAMES[name]
+        for kind in ("grundy", "outcome", "misere"):
+            fast = nimlab.table(g, (6, 7, 8), kind=kind, engine="compiled")
+            slow = nimlab.table(g, (6, 7, 8), kind=kind, engine="generic")
+            assert (fast == slow).all(), (name, kind)
+
+
+def test_planner_routes_misere_sums_to_the_engine() -> None:
+    """A misère position of a multi-heap take-and-break game is answered by the compiled
+    engine once the search would visit many positions, with the search's answer."""
+    g = nimlab.game("octal", code="0.77")
+    pos = (1, 1, 27)  # 29 tokens: 23,025 multisets below it
+    a = nimlab.answer(g, pos, misere=True)
+    assert a.method == "compiled engine"
+    assert a.value.name == ("P" if Solver(g).is_p(pos, True) else "N")
+    b = nimlab.answer(near_halves, (29,), misere=True)
+    assert b.method == "compiled engine"
+    assert b.value.name == ("P" if Solver(near_halves).is_p((29,), True) else "N")
+    small = nimlab.answer(g, (2, 3), misere=True)
+    assert small.method == "search"  # 14 multisets: a search is cheaper
+    assert nimlab.answer(g, pos).method == "sum of components"  # normal play: XOR
+
+
+def test_counts_and_growth() -> None:
+    # OEIS A000070: partial sums of the partition numbers
+    assert [positions_up_to(n) for n in range(8)] == [1, 2, 4, 7, 12, 19, 30, 45]
+    s = SplitSolver(GAMES["dawson"], "misere")
+    first = s.value((3, 4))
+    s.value((6, 7, 8))  # grows the arrays by appending
+    assert s.value((3, 4)) == first == split_value(GAMES["dawson"], (4, 3), "misere")
+
+
+@dataclass(frozen=True)
+class _Growing(SplitHeapRuleset):
+    """A move that leaves more tokens than it takes: the engine refuses, search answers."""
+
+    name = "test-splits-growing"
+
+    def heap_options(self, h: int) -> Iterator[tuple[int, ...]]:
+        if h >= 2:
+            yield (h - 1, h - 1)
+
+
+def test_models_the_engine_does_not_take() -> None:
+    g = _Growing()
+    assert split_value(g, (3,), "misere") is None
+    assert split_table(g, (3, 3), "outcome") is None
+    assert nimlab.outcome(g, (3, 2), misere=True).name == (
+        "P" if Solver(g).is_p((3, 2), True) else "N"
+    )

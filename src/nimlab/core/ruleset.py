@@ -25,7 +25,9 @@ __all__ = [
     "Ruleset",
     "SplitHeapRuleset",
     "SumRuleset",
+    "has_split_model",
     "int_heaps",
+    "multisets_up_to",
     "parse_group_tokens",
     "replace",
 ]
@@ -630,6 +632,38 @@ class SplitHeapRuleset(HeapRuleset):
         if len(heaps) <= 1:
             return None
         return [(self, (h,)) for h in heaps]
+
+
+def has_split_model(game: object) -> bool:
+    """Whether *game* gives a one-heap move model (its ``split_move_table`` hook), which
+    the compiled engine of take-and-break games solves (``nimlab.engine.splits``).
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> has_split_model(game("octal", code="4!.0")), has_split_model(game("nim"))
+    (True, False)
+    """
+    return (
+        isinstance(game, HeapRuleset)
+        and type(game).split_move_table is not HeapRuleset.split_move_table
+    )
+
+
+def multisets_up_to(total: int) -> int:
+    """The number of multisets of nonempty heaps of total at most *total*, the positions
+    the engine of a split model solves: ``p(0) + ... + p(total)`` (OEIS A000070).
+
+    Examples
+    --------
+    >>> [multisets_up_to(n) for n in range(8)], multisets_up_to(60)
+    ([1, 2, 4, 7, 12, 19, 30, 45], 6639349)
+    """
+    p = [1] + [0] * max(total, 0)
+    for part in range(1, total + 1):
+        for n in range(part, total + 1):
+            p[n] += p[n - part]
+    return sum(p)
 
 
 class SumRuleset(Ruleset[tuple[Any, Any]]):

@@ -88,6 +88,29 @@ def _option_rank(
 
 
 @njit(cache=True, nogil=True)
+def _next_partition(a: Any, k: int, t: int) -> Any:  # pragma: no cover - compiled
+    """The partition after ``a[:k]`` (total *t*), written into *a*: its number of heaps
+    and total. The rightmost heap that can grow grows by one, ones after it; after the
+    last partition of ``t`` (one heap) comes the first of ``t + 1`` (all ones)."""
+    suf = 0
+    i = k - 1
+    while i >= 0:
+        if suf >= 1 and (i == 0 or a[i] < a[i - 1]):
+            break
+        suf += a[i]
+        i -= 1
+    if i < 0:
+        t += 1
+        for x in range(t):
+            a[x] = 1
+        return t, t
+    a[i] += 1
+    for x in range(suf - 1):
+        a[i + 1 + x] = 1
+    return i + suf, t
+
+
+@njit(cache=True, nogil=True)
 def solve_range(
     state: Any,
     kind: int,
@@ -155,24 +178,7 @@ def solve_range(
                     return TOO_MANY
                 result = m
         state[r] = result
-        # the next partition: raise the rightmost heap that can be raised, ones after it
-        suf = 0
-        i = k - 1
-        while i >= 0:
-            if suf >= 1 and (i == 0 or a[i] < a[i - 1]):
-                break
-            suf += a[i]
-            i -= 1
-        if i < 0:  # the last partition of t: the first of t + 1 (all ones)
-            t += 1
-            for x in range(t):
-                a[x] = 1
-            k = t
-        else:
-            a[i] += 1
-            for x in range(suf - 1):
-                a[i + 1 + x] = 1
-            k = i + suf
+        k, t = _next_partition(a, k, t)
     io[0] = k
     io[1] = t
     io[2] = last

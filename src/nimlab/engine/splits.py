@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nimlab.core.errors import GameDefinitionError, SearchTooLargeError
-from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.core.ruleset import HeapRuleset, Ruleset, has_split_model, multisets_up_to
 
 __all__ = ["SplitSolver", "has_split_model", "positions_up_to", "split_table", "split_value"]
 
@@ -42,35 +42,16 @@ MAX_ROWS = 20_000_000
 DEFAULT_BYTES = 512 * 2**20
 
 
-def has_split_model(game: Ruleset[Any]) -> bool:
-    """Whether *game* declares a one-heap move model (its ``split_move_table`` hook; the
-    planner's :func:`nimlab.planner.has_split_model`).
-
-    Examples
-    --------
-    >>> from nimlab import game
-    >>> has_split_model(game("octal", code="4!.0")), has_split_model(game("nim"))
-    (True, False)
-    """
-    from nimlab import planner
-
-    return planner.has_split_model(game)
-
-
 def positions_up_to(total: int) -> int:
-    """The number of multisets of nonempty heaps of total at most *total* (the sum of
-    the partition numbers ``p(0) + ... + p(total)``).
+    """The number of multisets of nonempty heaps of total at most *total*
+    (:func:`nimlab.core.ruleset.multisets_up_to`).
 
     Examples
     --------
     >>> positions_up_to(3), positions_up_to(60)
     (7, 6639349)
     """
-    p = [1] + [0] * total
-    for part in range(1, total + 1):
-        for n in range(part, total + 1):
-            p[n] += p[n - part]
-    return sum(p)
+    return multisets_up_to(total)
 
 
 class SplitSolver:

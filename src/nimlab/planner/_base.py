@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from nimlab.core.errors import InvalidParameterError
-from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.core.ruleset import HeapRuleset, Ruleset, has_split_model
 
 
 class Question(StrEnum):
@@ -195,7 +195,8 @@ class Plan:
 
 
 def has_compiled_model(game: Ruleset[Any]) -> bool:
-    """Whether *game* declares a compiled move model (overrides ``compiled_options``).
+    """Whether *game* declares a compiled move model (overrides ``compiled_options``), or
+    a one-heap move model of a take-and-break game (``split_move_table``).
 
     Declaring one does not prove it compiles: the compiled engine falls back to search
     (:attr:`Plan.fallback`) when it does not.
@@ -204,12 +205,12 @@ def has_compiled_model(game: Ruleset[Any]) -> bool:
     --------
     >>> from nimlab import game
     >>> has_compiled_model(game("nim")), has_compiled_model(game("octal", code="0.77"))
-    (True, False)
+    (True, True)
     """
     return (
         isinstance(game, HeapRuleset)
         and type(game).compiled_options is not HeapRuleset.compiled_options
-    )
+    ) or has_split_model(game)
 
 
 def _cells(shape: tuple[int, ...]) -> int:

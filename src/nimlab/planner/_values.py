@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from nimlab.core.errors import InvalidParameterError
-from nimlab.core.ruleset import Ruleset
+from nimlab.core.ruleset import Ruleset, has_split_model, multisets_up_to
 from nimlab.core.strategy import Construction
 from nimlab.planner._base import (
     Budgets,
@@ -184,10 +184,16 @@ def _compiled_engine_plan(
     calls: int,
     avoid: frozenset[Method],
 ) -> Plan | None:
-    """The compiled engine for a large box, or for many questions in a row."""
-    if not (has_compiled_model(g) and _int_heaps(pos, 6)) or Method.COMPILED_ENGINE in avoid:
+    """The compiled engine for a large box, or for many questions in a row (a split
+    model: for the multisets of heaps of total up to the position's)."""
+    split = has_split_model(g)
+    if not (has_compiled_model(g) and _int_heaps(pos, 64 if split else 6)):
+        return None
+    if Method.COMPILED_ENGINE in avoid:
         return None
     cells = _cells(tuple(h + 1 for h in pos))
+    if split:
+        cells = multisets_up_to(min(sum(pos), 200))
     if cells < budgets.kernel_min_cells and calls < budgets.repeat_calls:
         return None
     why = (

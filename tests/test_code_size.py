@@ -31,7 +31,6 @@ EXCEPTIONS: dict[str, str] = {
     "verification/compiled.py": _TO_SPLIT + " (runner, parallel)",
     "verification/compiled.py::_make_kernels": _TO_SPLIT + " (runner, parallel)",
     "engine/_generic.py::solve": _TO_SPLIT + ": compiled kernel (runner)",
-    "engine/_kernels.py::axis_kernel": _TO_SPLIT + ": compiled kernel (runner)",
     # parallel (verification/chunks, fast, local; engine/_levels, canonical; theory/reproduce)
     "verification/fast.py::fast_chunk": _TO_SPLIT + " (parallel)",
     "verification/local.py::check_position": _TO_SPLIT + " (parallel)",

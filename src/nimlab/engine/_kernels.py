@@ -79,6 +79,93 @@ def wythoff_kernel(out: Any, stop: Any) -> None:  # pragma: no cover - compiled
                 fd[d] += 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _axis_words(shape: Any, cof: Any, diag: bool, k_: int) -> int:  # pragma: no cover
+    """Words of a bitset of :func:`axis_kernel` (room for every option value and the mex)."""
+    n0, n1, n2 = shape
+    v = k_ + 2
+    if cof[0]:
+        v += n0
+    if cof[1]:
+        v += n1
+    if cof[2]:
+        v += n2
+    if diag:
+        v += min(n1, n2)
+    return v // 64 + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _line_add(line: Any, flags: Any, a: int, g: Any) -> None:  # pragma: no cover - compiled
+    """Option value *g* into the bitset of line *a*; its misère flags get 1 (an option)
+    and 2 when the option is a misère P-position."""
+    line[a, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+    flags[a] |= 1 | (2 * (g == 1))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _explicit(
+    out: Any, offs: Any, x: int, y: int, z: int, misere: bool, tmp: Any, vals: Any
+) -> Any:  # pragma: no cover - compiled
+    """The explicit moves of cell ``(x, y, z)`` (rows of *offs*): ``(nv, has, win)``.
+
+    Normal play: their values go into the scratch bitset *tmp* and ``vals[:nv]``.
+    Misère: *has* says whether there is one, *win* whether one is a P-position (1)."""
+    has = False
+    win = False
+    nv = 0
+    for k in range(offs.shape[0]):
+        xx = x - offs[k, 0]
+        yy = y - offs[k, 1]
+        zz = z - offs[k, 2]
+        if xx >= 0 and yy >= 0 and zz >= 0:
+            g = out[xx, yy, zz]
+            if misere:
+                has = True
+                if g == 1:
+                    win = True
+            else:
+                tmp[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                vals[nv] = g
+                nv += 1
+    return nv, has, win
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _misere_value(has: bool, win: bool, f: int) -> int:  # pragma: no cover - compiled
+    """The misère cell: 1 (P) when it has an option (*has*, or flag 1 of its lines' *f*)
+    and none is P (*win*, or flag 2). Terminal positions are N in misère play."""
+    if f & 1:
+        has = True
+    if f & 2:
+        win = True
+    return 1 if (has and not win) else 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mex_lines(
+    tmp: Any, l0: Any, l1: Any, l2: Any, ld: Any, a: Any, cof: Any, diag: bool
+) -> Any:  # pragma: no cover - compiled
+    """The mex of the union of *tmp* and the cell's lines (``a``: their rows), by words."""
+    ones = np.uint64(0xFFFFFFFFFFFFFFFF)
+    a0, a1, a2, ad = a
+    w = 0
+    while True:
+        m = tmp[w]
+        if cof[0]:
+            m |= l0[a0, w]
+        if cof[1]:
+            m |= l1[a1, w]
+        if cof[2]:
+            m |= l2[a2, w]
+        if diag:
+            m |= ld[ad, w]
+        if m != ones:
+            break
+        w += 1
+    return w * 64 + trailing_zeros(~m)
+
+
 @njit(cache=True, nogil=True)
 def axis_kernel(
     out: Any, cof: Any, lag: Any, diag: bool, offs: Any, misere: bool, stop: Any
@@ -93,18 +180,7 @@ def axis_kernel(
     With ``misere`` the kernel stores 1 at misère P-positions and 0 elsewhere.
     """
     n0, n1, n2 = out.shape
-    k_ = offs.shape[0]
-    v = k_ + 2
-    if cof[0]:
-        v += n0
-    if cof[1]:
-        v += n1
-    if cof[2]:
-        v += n2
-    if diag:
-        v += min(n1, n2)
-    w_ = v // 64 + 1
-    ones = np.uint64(0xFFFFFFFFFFFFFFFF)
+    w_ = _axis_words(out.shape, cof, diag, offs.shape[0])
     l0 = np.zeros((n1 * n2 if cof[0] else 1, w_), np.uint64)
     l1 = np.zeros((n0 * n2 if cof[1] else 1, w_), np.uint64)
     l2 = np.zeros((n0 * n1 if cof[2] else 1, w_), np.uint64)
@@ -115,7 +191,7 @@ def axis_kernel(
     h2 = np.zeros(l2.shape[0], np.uint8)
     hd = np.zeros(ld.shape[0], np.uint8)
     tmp = np.zeros(w_, np.uint64)
-    vals = np.zeros(k_, np.int64)
+    vals = np.zeros(offs.shape[0], np.int64)
     for x in range(n0):
         for y in range(n1):
             if stop[0]:
@@ -125,39 +201,15 @@ def axis_kernel(
                 a1 = x * n2 + z
                 a2 = x * n1 + y
                 ad = x * (n1 + n2) + (z - y + n1)
-                has = False
-                win = False  # some option is P (misère)
                 if cof[0] and x - lag[0] - 1 >= 0:
-                    g = out[x - lag[0] - 1, y, z]
-                    l0[a0, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
-                    h0[a0] |= 1 | (2 * (g == 1))
+                    _line_add(l0, h0, a0, out[x - lag[0] - 1, y, z])
                 if cof[1] and y - lag[1] - 1 >= 0:
-                    g = out[x, y - lag[1] - 1, z]
-                    l1[a1, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
-                    h1[a1] |= 1 | (2 * (g == 1))
+                    _line_add(l1, h1, a1, out[x, y - lag[1] - 1, z])
                 if cof[2] and z - lag[2] - 1 >= 0:
-                    g = out[x, y, z - lag[2] - 1]
-                    l2[a2, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
-                    h2[a2] |= 1 | (2 * (g == 1))
+                    _line_add(l2, h2, a2, out[x, y, z - lag[2] - 1])
                 if diag and y >= 1 and z >= 1:
-                    g = out[x, y - 1, z - 1]
-                    ld[ad, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
-                    hd[ad] |= 1 | (2 * (g == 1))
-                nv = 0
-                for k in range(k_):
-                    xx = x - offs[k, 0]
-                    yy = y - offs[k, 1]
-                    zz = z - offs[k, 2]
-                    if xx >= 0 and yy >= 0 and zz >= 0:
-                        g = out[xx, yy, zz]
-                        if misere:
-                            has = True
-                            if g == 1:
-                                win = True
-                        else:
-                            tmp[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
-                            vals[nv] = g
-                            nv += 1
+                    _line_add(ld, hd, ad, out[x, y - 1, z - 1])
+                nv, has, win = _explicit(out, offs, x, y, z, misere, tmp, vals)
                 if misere:
                     f = 0
                     if cof[0]:
@@ -168,28 +220,9 @@ def axis_kernel(
                         f |= h2[a2]
                     if diag:
                         f |= hd[ad]
-                    if f & 1:
-                        has = True
-                    if f & 2:
-                        win = True
-                    # terminal positions are N in misère play (the player to move wins)
-                    out[x, y, z] = 1 if (has and not win) else 0
+                    out[x, y, z] = _misere_value(has, win, f)
                     continue
-                w = 0
-                while True:
-                    m = tmp[w]
-                    if cof[0]:
-                        m |= l0[a0, w]
-                    if cof[1]:
-                        m |= l1[a1, w]
-                    if cof[2]:
-                        m |= l2[a2, w]
-                    if diag:
-                        m |= ld[ad, w]
-                    if m != ones:
-                        break
-                    w += 1
-                out[x, y, z] = w * 64 + trailing_zeros(~m)
+                out[x, y, z] = _mex_lines(tmp, l0, l1, l2, ld, (a0, a1, a2, ad), cof, diag)
                 for i in range(nv):
                     tmp[vals[i] >> 6] = 0
 

@@ -25,89 +25,93 @@ __all__ = ["rare_fill"]
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _mark_single(ends: Any, ones: Any, out: Any, h: int, stamp: Any) -> None:  # pragma: no cover
+def _mark_single(
+    ends: Any, ones: Any, out: Any, h: int, stamp: Any, tag: Any
+) -> None:  # pragma: no cover - compiled
     """Options leaving no heap or one heap."""
     for i in range(ends.shape[0]):
         if ends[i] == h:
-            stamp[0] = h
+            stamp[0] = tag
     for i in range(ones.shape[0]):
         k = ones[i]
         if k < h:
-            stamp[out[h - k]] = h
+            stamp[out[h - k]] = tag
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _mark_rare(
-    splits: Any, uneq: Any, out: Any, h: int, rare: Any, rarev: Any, nr: int, stamp: Any
+def _mark_parts(
+    splits: Any, uneq: Any, out: Any, h: int, parts: Any, lo: int, hi: int, stamp: Any, tag: Any
 ) -> None:  # pragma: no cover - compiled
-    """Every split of *h* with a part among the rare heaps ``rare[:nr]`` (ascending)."""
+    """Stamp (``stamp[v] = tag``) the values of the splits of *h* whose part is one of
+    ``parts[lo:hi]`` (rows ``(heap, its value)``): a tight loop of loads and stores, no
+    branch taken in the common case (the other part exists), so the CPU overlaps the
+    iterations."""
     for j in range(splits.shape[0]):
         r = h - splits[j]
-        if r < 2:
-            continue
         if uneq[j]:
-            for i in range(nr):
-                a = rare[i]
-                if a >= r:
-                    break
-                if 2 * a != r:
-                    stamp[rarev[i] ^ out[r - a]] = h
+            for i in range(lo, hi):
+                a = parts[i, 0]
+                c = r - a
+                if c >= 1 and c != a:
+                    stamp[parts[i, 1] ^ out[c]] = tag
         else:
-            for i in range(nr):
-                a = rare[i]
-                if a >= r:
-                    break
-                stamp[rarev[i] ^ out[r - a]] = h
+            for i in range(lo, hi):
+                c = r - parts[i, 0]
+                if c >= 1:
+                    stamp[parts[i, 1] ^ out[c]] = tag
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _hit(
-    splits: Any, uneq: Any, out: Any, h: int, a: int, ga: int, w: int, stamp: Any
-) -> int:  # pragma: no cover - compiled
-    """Stamp the values of the splits of *h* with the part *a* (of value *ga*); how many
-    are new below *w*."""
-    got = 0
-    for j in range(splits.shape[0]):
-        c = h - splits[j] - a
-        if c < 1 or (uneq[j] and c == a):
-            continue
-        v = ga ^ out[c]
-        # branch-free: a value at or above w is an option too, stamping it is harmless
-        old = stamp[v]
-        stamp[v] = h
-        got += (old != h) & (v < w)
-    return got
+def _keep_missing(miss: Any, nm: int, stamp: Any, tag: Any) -> int:  # pragma: no cover
+    """Drop from ``miss[:nm]`` (ascending) the values now stamped; the new count."""
+    k = 0
+    for i in range(nm):
+        v = miss[i]
+        if stamp[v] != tag:
+            miss[k] = v
+            k += 1
+    return k
 
 
 @njit(cache=True, nogil=True)
 def _witnesses(
-    splits: Any, uneq: Any, out: Any, h: int, w: int, need: int, orders: Any, stamp: Any
+    splits: Any, uneq: Any, out: Any, h: int, miss: Any, nm: int, orders: Any, stamp: Any, tag: Any
 ) -> Any:  # pragma: no cover - compiled
-    """Look for the *need* values below *w* that are not options yet among the splits:
-    the small parts of ``orders = (heaps, their values)`` first (heaps of the most
-    frequent values), then
-    every split in order of its smaller part. Returns ``(left, splits tried)``: ``left``
-    is 0 when every value was found, else the scan saw every split of *h*."""
-    order, order_values = orders
+    """Look for splits of *h* that give the values ``miss[:nm]`` (ascending), not options
+    yet: the small parts *orders* first (rows ``(heap, value)``: heaps of the most frequent
+    values, the values taken in turn), then every split in order of its smaller part. The
+    splits are stamped a block at a time and the list of values still missing is then
+    filtered (a block of about four splits per missing value: the filter costs little
+    next to the splits). Returns ``(left, splits tried)``: ``left`` is 0 when every value
+    was found, else the scan saw every split of *h* and ``miss[:left]`` have no witness."""
     tried = 0
-    for i in range(order.shape[0]):
-        a = order[i]
-        if a >= h:
-            continue
-        need -= _hit(splits, uneq, out, h, a, order_values[i], w, stamp)
-        tried += 1
-        if need == 0:
-            return 0, tried
+    k = 0
+    no = orders.shape[0]
+    while nm > 0 and k < no:
+        e = min(no, k + max(16, 4 * nm))
+        _mark_parts(splits, uneq, out, h, orders, k, e, stamp, tag)
+        tried += e - k
+        k = e
+        nm = _keep_missing(miss, nm, stamp, tag)
+    if nm == 0:
+        return 0, tried
     smin = splits[0]
     for j in range(splits.shape[0]):
         smin = min(smin, splits[j])
     amax = (h - smin) // 2
-    for a in range(1, amax + 1):
-        need -= _hit(splits, uneq, out, h, a, out[a], w, stamp)
-        tried += 1
-        if need == 0:
-            return 0, tried
-    return need, tried
+    a = 1
+    while nm > 0 and a <= amax:
+        e = min(amax + 1, a + max(16, 4 * nm))
+        for j in range(splits.shape[0]):
+            r = h - splits[j]
+            for b in range(a, e):
+                c = r - b
+                if c >= 1 and not (uneq[j] and c == b):
+                    stamp[out[b] ^ out[c]] = tag
+        tried += e - a
+        a = e
+        nm = _keep_missing(miss, nm, stamp, tag)
+    return nm, tried
 
 
 @njit(cache=True, nogil=True)
@@ -117,19 +121,20 @@ def rare_fill(
     start: int,
     cls: Any,
     rare: Any,
-    rarev: Any,
     orders: Any,
     state: Any,
     stamp: Any,
+    miss: Any,
 ) -> Any:  # pragma: no cover - compiled
     """Fill ``out[start:]`` exactly by the rare-value method.
 
     *rules* is ``(ends, ones, splits, uneq)``; *cls* is ``(par, dom, tpar)``: the parity
     table of the mask (length ``len(stamp)``, a power of two, so a XOR of two values stays
     below it), the domain flag and the parity of the takes of the splits. ``rare[:state[0]]``
-    lists the rare heaps, ``rarev`` their values; ``state[1]`` adds the splits tried in
-    witness searches. Returns the first heap not done: the caller enlarges *stamp* (a
-    value reached ``len(stamp) // 2``) or the rare list (full), then calls again.
+    lists the rare heaps (rows ``(heap, value)``, ascending); ``state[1]`` adds the splits
+    tried in witness searches; *miss* is work space (``len(stamp)`` int32). Returns the
+    first heap not done: the caller enlarges *stamp* (a value reached ``len(stamp) // 2``)
+    or the rare list (full), then calls again.
     """
     ends, ones, splits, uneq = rules
     par, dom, tpar = cls
@@ -140,8 +145,8 @@ def rare_fill(
         if nr >= rare.shape[0]:
             state[0] = nr
             return h
-        _mark_single(ends, ones, out, h, stamp)
-        _mark_rare(splits, uneq, out, h, rare, rarev, nr, stamp)
+        _mark_single(ends, ones, out, h, stamp, h)
+        _mark_parts(splits, uneq, out, h, rare, 0, nr, stamp, h)
         flip = dom & ((h + tpar) & 1)
         pt = 1 ^ flip
         w = 0
@@ -150,22 +155,21 @@ def rare_fill(
         if w >= half:
             state[0] = nr
             return h
-        need = 0
+        nm = 0
         for v in range(w):
             if stamp[v] != h:
-                need += 1
+                miss[nm] = v
+                nm += 1
         g = w
-        if need > 0:
-            left, tried = _witnesses(splits, uneq, out, h, w, need, orders, stamp)
+        if nm > 0:
+            left, tried = _witnesses(splits, uneq, out, h, miss, nm, orders, stamp, h)
             state[1] += tried
             if left > 0:
-                g = 0
-                while stamp[g] == h:
-                    g += 1
+                g = miss[0]
         out[h] = g
         if par[g] ^ flip == 0:
-            rare[nr] = h
-            rarev[nr] = g
+            rare[nr, 0] = h
+            rare[nr, 1] = g
             nr += 1
     state[0] = nr
     return n

@@ -37,6 +37,7 @@ engine, parallel). Winning Ways, ch. 4 (the periodicity theorem).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from dataclasses import dataclass
@@ -58,6 +59,10 @@ NAIVE_TERMS = 2048
 CHECKPOINT_SECONDS = 30.0
 #: A new mask replaces the current one when it makes at most this fraction of its rare heaps.
 MASK_GAIN = 0.8
+#: With ``threads > 1``, heaps are computed in blocks on several cores from this heap on.
+PARALLEL_FROM = 1 << 15
+#: Bytes of the per-heap work rows of a parallel block (its length is this / the table size).
+BLOCK_BYTES = 1 << 19
 
 
 # -- compiled kernels (top level, every parameter a run-time array: disk-cached) ----------
@@ -368,20 +373,21 @@ def _write_checkpoint(path: Path, code: str, values: npt.NDArray[Any], mask: int
 class _Run:
     """The state of one :func:`octal_run`: the values, the classes and the rare list."""
 
-    def __init__(self, code: str, n: int, rules: _Rules, direct: bool) -> None:
-        self.code, self.n, self.rules = code, n, rules
+    def __init__(self, code: str, n: int, rules: _Rules, direct: bool, threads: int = 1) -> None:
+        self.code, self.n, self.rules, self.threads = code, n, rules, threads
+        self.rows: tuple[npt.NDArray[Any], ...] = ()  # work rows of the parallel blocks
         self.moves = rules.arrays()
         self.out: npt.NDArray[Any] = np.zeros(n, dtype=np.uint16)
         self.done = 1
         self.cap = 256  # stamp length: a power of two above twice every value
-        self.stamp = np.full(self.cap, -1, np.int64)
+        self.stamp = np.full(self.cap, -1, np.int32)
+        self.miss = np.zeros(self.cap, np.int32)
         self.use_rare = not direct and not rules.triples and bool(rules.splits)
         self.sparse = (0, 0)  # (mask, domain form)
         self.next_choice = 0
         self.state = np.zeros(2, np.int64)
-        self.rare = np.zeros(1 << 10, np.int32)
-        self.rarev = np.zeros_like(self.rare)
-        self.order = np.zeros(0, np.int64)
+        self.rare = np.zeros((1 << 10, 2), np.int32)  # rows (heap, value)
+        self.order = np.zeros((0, 2), np.int32)
 
     def load(self, vals: npt.NDArray[Any]) -> None:
         """Start from the terms *vals* (a checkpoint)."""
@@ -395,7 +401,8 @@ class _Run:
         while self.cap <= 2 * top + 2:
             self.cap *= 2
         if len(self.stamp) != self.cap:
-            self.stamp = np.full(self.cap, -1, np.int64)
+            self.stamp = np.full(self.cap, -1, np.int32)
+            self.miss = np.zeros(self.cap, np.int32)
         if self.cap > 1 << 17 and self.out.dtype != np.int32:
             self.out = self.out.astype(np.int32)
 
@@ -414,7 +421,8 @@ class _Run:
             return
         self.next_choice = 2 * self.done
         vals = self.out[: self.done]
-        self.order = _small_parts(vals)
+        heaps = _small_parts(vals)
+        self.order = np.ascontiguousarray(np.stack([heaps, vals[heaps]], axis=1), np.int32)
         new = choose_sparse(vals, self.sparse, self.rules.tpar)
         if new == self.sparse:
             return
@@ -424,10 +432,9 @@ class _Run:
         cls = _parity_table(mask, self.cap)[vals] ^ (dom * ((np.arange(self.done) + tpar) & 1))
         idx = np.flatnonzero(cls[1:] == 0) + 1
         if len(idx) >= len(self.rare):
-            self.rare = np.zeros(2 * len(idx) + 1, np.int32)
-            self.rarev = np.zeros_like(self.rare)
-        self.rare[: len(idx)] = idx
-        self.rarev[: len(idx)] = vals[idx]
+            self.rare = np.zeros((2 * len(idx) + 1, 2), np.int32)
+        self.rare[: len(idx), 0] = idx
+        self.rare[: len(idx), 1] = vals[idx]
         self.state[0] = len(idx)
 
     def sparse_fill(self, stop: int) -> None:
@@ -435,17 +442,53 @@ class _Run:
         mask, dom = self.sparse
         while self.done < stop:
             cls = (_parity_table(mask, self.cap), dom, self.rules.tpar or 0)
-            orders = (self.order, self.out[self.order])
-            work = (self.rare, self.rarev, orders, self.state, self.stamp)
-            h = int(rare_fill((ends, ones, splits, uneq), self.out[:stop], self.done, cls, *work))
+            rules = (ends, ones, splits, uneq)
+            if self.threads > 1 and self.done >= PARALLEL_FROM:
+                h = self.blocks(rules, cls, stop)
+            else:
+                work = (self.rare, self.order, self.state, self.stamp, self.miss)
+                h = int(rare_fill(rules, self.out[:stop], self.done, cls, *work))
             self.done = h
             if h >= stop:
                 break
-            if self.state[0] >= len(self.rare):  # the rare list is full: twice as long
+            if self.state[0] + 1 >= len(self.rare):  # the rare list is full: twice as long
                 self.rare = np.concatenate([self.rare, np.zeros_like(self.rare)])
-                self.rarev = np.concatenate([self.rarev, np.zeros_like(self.rarev)])
             else:
                 self.widen(self.cap)
+
+    def blocks(self, rules: tuple[Any, ...], cls: tuple[Any, ...], stop: int) -> int:
+        """Blocks of heaps on ``self.threads`` cores (:mod:`nimlab.engine._octal_parallel`)
+        up to *stop*; returns the first heap not done (before *stop*: the rare list is
+        full or the tables are too short). A block is shorter soon after a rare heap (a
+        rare heap makes the rest of its block be computed again)."""
+        import numba
+
+        from nimlab.engine._octal_parallel import block_fill
+
+        nrows = max(32, min(512, BLOCK_BYTES // self.cap))
+        if not self.rows or self.rows[0].shape[1] != self.cap:
+            self.rows = (
+                np.zeros((nrows, self.cap), np.uint8),
+                np.zeros((nrows, self.cap), np.int32),
+                np.zeros((nrows, 3), np.int64),
+            )
+        before = numba.get_num_threads()
+        with contextlib.suppress(ValueError):  # more than numba's threads: all of them
+            numba.set_num_threads(self.threads)
+        try:
+            h = self.done
+            while h < stop:
+                nr = int(self.state[0])
+                last = int(self.rare[nr - 1, 0]) if nr else 0
+                nb = min(nrows, stop - h, max(32, (h - last) // 4))
+                args = (self.rare, self.order, self.state, *self.rows)
+                got = int(block_fill(rules, self.out[:stop], h, h + nb, cls, *args))
+                if got <= h:  # -1: the rare list is full; h: the tables are too short
+                    return h
+                h = got
+            return h
+        finally:
+            numba.set_num_threads(before)
 
     def step(self, stop: int) -> None:
         """Compute the terms up to *stop*."""
@@ -463,6 +506,12 @@ class _Run:
         return f"mask {mask:#x}{form}, {int(self.state[0]):,} rare"
 
 
+def _count(value: Any, name: str, low: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise InvalidParameterError(f"{name} must be an integer >= {low} ({what}), got {value!r}")
+    return int(value)
+
+
 def octal_run(
     code: str,
     n: int,
@@ -472,6 +521,7 @@ def octal_run(
     checkpoint: str | os.PathLike[str] | None = None,
     progress: bool = False,
     chunk: int | None = None,
+    threads: int = 1,
 ) -> OctalRun:
     """Grundy values ``G(0..n-1)`` of the octal (or hexadecimal) game *code*, exact.
 
@@ -491,6 +541,10 @@ def octal_run(
         :data:`CHECKPOINT_SECONDS` and at the end.
     progress : bool
         A progress bar (terms, values/s, time left) on a terminal.
+    threads : int
+        Cores to use (default 1): with more, the heaps past :data:`PARALLEL_FROM` are
+        computed in blocks whose rare-heap splits and witness searches run in parallel
+        (:mod:`nimlab.engine._octal_parallel`; same values). At most numba's thread count.
     chunk : int, optional
         Terms per step between progress updates, checkpoints and period checks.
 
@@ -509,11 +563,9 @@ def octal_run(
     """
     from nimlab._progress import Progress
 
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise InvalidParameterError(f"n must be an integer >= 0 (the number of terms), got {n!r}")
-    n = int(n)
+    n = _count(n, "n", 0, "the number of terms")
     t0 = time.perf_counter()
-    run = _Run(code, n, rules_of_code(code), direct)
+    run = _Run(code, n, rules_of_code(code), direct, _count(threads, "threads", 1, "cores"))
     path = Path(checkpoint) if checkpoint is not None else None
     got = _read_checkpoint(path, code) if path is not None else None
     if got is not None:

@@ -43,9 +43,12 @@ def _run(cache: Path) -> dict[str, object]:
 
 
 def test_catalog_move_models_become_modules(tmp_path: Path) -> None:
-    text = generator_source(nimlab.game("moore", k=3).compiled_options())
-    assert text is not None
-    assert "k = 3" in text and "def allowed(mask, n):" in text and "def gen(h):" in text
+    got = generator_source(nimlab.game("moore", k=3).compiled_options())
+    assert got is not None
+    text, params = got
+    # the parameter is an argument, not a constant of the text
+    assert params == (3,) and "k = _nimlab_p[0]" in text and "k = 3" not in text
+    assert "def allowed(mask, n, _nimlab_p):" in text and "def gen(h, _nimlab_p):" in text
     (tmp_path / "moore_mod.py").write_text(text)
     sys.path.insert(0, str(tmp_path))
     try:
@@ -53,11 +56,39 @@ def test_catalog_move_models_become_modules(tmp_path: Path) -> None:
     finally:
         sys.path.remove(str(tmp_path))
     gen = moore_mod.gen  # the module as written, compiled by numba
-    g = nimlab.game("moore", k=3)
-    for h in [(0, 0, 0, 0), (1, 2, 3, 4), (3, 0, 2, 5)]:
-        assert sorted(tuple(map(int, o)) for o in gen(h)) == sorted(g.moves(h))
+    for k in (1, 3):  # one module, every value of k
+        g = nimlab.game("moore", k=k)
+        other = generator_source(g.compiled_options())
+        assert other is not None and other[0] == text
+        for h in [(0, 0, 0, 0), (1, 2, 3, 4), (3, 0, 2, 5)]:
+            want = sorted(g.moves(h))
+            assert sorted(tuple(map(int, o)) for o in gen(h, other[1])) == want
     # not a catalog closure: nothing to write (the engine compiles it in memory)
     assert generator_source(lambda h: h) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "values"),
+    [
+        ("subtraction", [{"S": "1,3,4"}, {"S": "2,5,7,9"}, {"S": "6"}]),
+        ("allbut", [{"S": "2"}, {"S": "1,4"}]),
+        ("circular", [{"k": 1}, {"k": 2}]),
+        ("nimhoff", [{"k": 1}, {"k": 2}]),
+        ("ryuo", [{"p": 3}, {"p": 5}]),
+        ("restricted-ryuo", [{"p": 3, "q": 2}, {"p": 4, "q": 3}]),
+    ],
+)
+def test_one_module_serves_every_parameter_value(
+    name: str, values: list[dict[str, object]]
+) -> None:
+    texts = set()
+    for params in values:
+        got = generator_source(nimlab.game(name, **params).compiled_options())
+        assert got is not None
+        texts.add(got[0])
+        for v in got[1]:  # values the kernel takes at run time, never written in the text
+            assert not isinstance(v, tuple)
+    assert len(texts) == 1
 
 
 @pytest.mark.slow
@@ -117,3 +148,56 @@ def test_second_process_loads_verification_walks_from_disk(
     first = run()
     assert first["code"] == 0 and first["compiles"], "a fresh cache compiles the walks"
     assert run() == {"code": 0, "compiles": []}  # the walk and the claim: loaded
+
+
+#: A table by the compiled engine for each ``name:param=value`` argument, the numba
+#: compilations it needed, the tables, and a function compiled after the loads.
+_PARAMS_RUN = """
+import json, sys
+import numpy as np
+from numba import njit
+import nimlab
+from nimlab.engine._compilewatch import CompileWatch
+out = {"tables": []}
+with CompileWatch() as w:
+    for arg in sys.argv[1:]:
+        name, _, param = arg.partition(":")
+        key, _, value = param.partition("=")
+        g = nimlab.game(name, **{key: value})
+        size = (40,) if g.heap_count() == 1 else (7, 7)
+        out["tables"].append(np.asarray(nimlab.table(g, size, engine="compiled")).tolist())
+out["compiles"] = [n for n, _ in w.compiles]
+out["after"] = njit(lambda x: x + 1)(41)  # compiling after the cached loads still works
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.slow
+def test_a_new_parameter_value_in_a_new_process_compiles_nothing(tmp_path: Path) -> None:
+    env = {**os.environ, "NIMLAB_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run(*games: str) -> dict[str, object]:
+        r = subprocess.run(
+            [sys.executable, "-c", _PARAMS_RUN, *games],
+            capture_output=True,
+            text=True,
+            timeout=500,
+            env=env,
+        )
+        assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+        out: dict[str, object] = json.loads(r.stdout.strip().splitlines()[-1])
+        return out
+
+    first = run("subtraction:S=1,3,4", "moore:k=2")
+    assert first["compiles"], "a fresh cache compiles"
+    games = ["subtraction:S=2,5,7,9", "moore:k=1"]
+    second = run(*games)
+    assert second["compiles"] == [] and second["after"] == 42  # loaded, not compiled
+    tables = second["tables"]
+    assert isinstance(tables, list)
+    # the values: the exact Python search (data we did not make with the kernel)
+    for (name, param), tab in zip([("subtraction", "2,5,7,9"), ("moore", 1)], tables, strict=True):
+        key = "S" if name == "subtraction" else "k"
+        g = nimlab.game(name, **{key: param})
+        want = nimlab.table(g, (40,) if name == "subtraction" else (7, 7), engine="generic")
+        assert tab == want.tolist()

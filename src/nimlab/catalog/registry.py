@@ -368,6 +368,21 @@ def game_class(name: str) -> type[Ruleset[Any]]:
     return _CLASSES[canonical]
 
 
+def registered(name: str) -> type[Ruleset[Any]] | None:
+    """The ruleset class registered under *name* (or an alias) so far: the catalog's and
+    the games defined or loaded, without looking up installed plugins (which takes a scan
+    of the installed packages); None when there is none.
+
+    Examples
+    --------
+    >>> registered("Nim").name, registered("no-such-game")
+    ('nim', None)
+    """
+    _load()
+    canonical = _NAMES.get(_key(name))
+    return None if canonical is None else _CLASSES[canonical]
+
+
 def game(name: str, /, **params: Any) -> Ruleset[Any]:
     """Build the ruleset registered as *name* with the given parameters.
 

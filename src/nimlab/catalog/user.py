@@ -29,7 +29,6 @@ from nimlab.core.errors import (
     InvalidArgumentError,
     InvalidParameterError,
     NimlabError,
-    UnknownGameError,
 )
 from nimlab.core.guard import user_code
 from nimlab.core.params import Param, parse_int_set, to_int_set
@@ -589,7 +588,7 @@ def heap_game(
         )
 
     def decorate(fn: Callable[..., Iterable[Any]]) -> UserHeapGame:
-        from nimlab.catalog.registry import _key, game_class, register
+        from nimlab.catalog.registry import _key, register, registered
 
         if not callable(fn) or isinstance(fn, type):
             raise InvalidArgumentError(
@@ -597,10 +596,7 @@ def heap_game(
                 f"of the heaps h, got {fn!r:.60}"
             )
         key = _key(name)
-        try:
-            old = game_class(key)
-        except UnknownGameError:
-            old = None
+        old = registered(key)  # the catalog's names (installed plugins are not looked up)
         if old is not None and not issubclass(old, UserHeapGame):
             raise InvalidParameterError(
                 f"{name!r} is the name of a catalog game; choose another name for your game"

@@ -39,13 +39,16 @@ __all__ = [
 _PREFIX = "_nimlab_engine_"
 
 
-def _solve_source() -> str:
+def _solve_source(params: str | None = None) -> str:
     """The engine's solve kernel as source with ``gen`` a global, not an argument.
 
     numba cannot cache a function that receives another compiled function as an
     argument (its code holds the address of the object), so the cached module gets its
     own copy of :func:`nimlab.engine._generic.solve` calling the module's ``gen``. The
     kernel's other globals are imported under prefixed names, apart from the user's.
+    With *params* (the name of the move model's parameter tuple, a module whose
+    parameters are lifted out: :func:`nimlab.catalog._source.generator_source`) the
+    kernel takes that tuple as its last argument and passes it to ``gen``.
     """
     import ast
     import inspect
@@ -65,9 +68,18 @@ def _solve_source() -> str:
         a.annotation = None
     fn.returns = None
     fn.name = "solve"
+    if params is not None:
+        fn.args.args.append(ast.arg(params))
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and node.id in names:
             node.id = _PREFIX + node.id
+        elif (
+            params is not None
+            and isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "gen"
+        ):
+            node.args.append(ast.Name(params, ast.Load()))
     lines = [
         "",
         "",
@@ -126,6 +138,9 @@ def _write(path: Path, text: str) -> None:
 
 
 def _import(name: str, path: Path) -> Any:
+    from nimlab.engine import _fastload
+
+    _fastload.install()  # its kernels load without numba's compiler set-up
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:  # pragma: no cover - a .py file always has one
         raise ImportError(name)
@@ -139,17 +154,20 @@ def _import(name: str, path: Path) -> Any:
     return module
 
 
-def model_source(game: Ruleset[Any]) -> str | None:
-    """Source of a module defining *game*'s move model ``gen``, or None.
+def model_source(game: Ruleset[Any]) -> tuple[str, tuple[Any, ...] | None] | None:
+    """Source of a module defining *game*'s move model ``gen`` and its run-time
+    parameters, or None.
 
     The game's own :meth:`~nimlab.core.ruleset.HeapRuleset.compiled_source` (the user's
-    games), else its compiled move model written out as a module
-    (:func:`nimlab.catalog._source.generator_source`: the catalog's games).
+    games: ``gen(h)``, parameters None), else its compiled move model written out as a
+    module with its parameters lifted out (:func:`nimlab.catalog._source.generator_source`:
+    the catalog's games, ``gen(h, params)``), so that one module serves every value of
+    the parameters.
     """
     source_of = getattr(game, "compiled_source", None)
     text: str | None = source_of() if source_of is not None else None
     if text is not None:
-        return text
+        return text, None
     options = getattr(game, "compiled_options", None)
     gen = options() if options is not None else None
     if gen is None:
@@ -162,20 +180,38 @@ def model_source(game: Ruleset[Any]) -> str | None:
 def cached_solve(game: Ruleset[Any]) -> Any:
     """The solve kernel of *game* from its module in the cache directory, or None.
 
-    None when the game gives no source, or the cache directory cannot be used.
+    A catalog game's kernel takes its parameters as a last argument: the function
+    returned passes them. None when the game gives no source, or the cache directory
+    cannot be used.
     """
     hit = _LOADED.get(game)
     if hit is not None:
         return hit[1]
-    text = model_source(game)
-    if text is None:
-        return None
-    text += _solve_source()
-    got = cached_module(text)
+    got = model_source(game)
     if got is None:
         return None
-    _LOADED[game] = (got[0], got[1].solve)
-    return got[1].solve
+    text, params = got
+    if params is None:
+        text += _solve_source()
+    else:
+        from nimlab.catalog._source import PARAMS
+
+        text += _solve_source(PARAMS)
+    loaded = cached_module(text)
+    if loaded is None:
+        return None
+    solve = loaded[1].solve
+    if params is not None:
+        solve = _with_params(solve, params)
+    _LOADED[game] = (loaded[0], solve)
+    return solve
+
+
+def _with_params(solve: Any, params: tuple[Any, ...]) -> Any:
+    def run(*args: Any) -> Any:
+        return solve(*args, params)
+
+    return run
 
 
 def cached_module(text: str) -> tuple[str, Any] | None:

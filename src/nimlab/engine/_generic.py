@@ -31,6 +31,10 @@ from numba import njit, types
 from numba.cpython.unsafe.tuple import tuple_setitem
 from numba.extending import overload
 
+from nimlab.engine import _fastload
+
+_fastload.install()  # load cached kernels without numba's compiler set-up
+
 __all__: list[str] = []
 
 setitem: Any = tuple_setitem

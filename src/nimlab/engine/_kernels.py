@@ -23,6 +23,10 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
+from nimlab.engine import _fastload
+
+_fastload.install()  # load cached kernels without numba's compiler set-up
+
 __all__: list[str] = []
 
 trailing_zeros: Any = _trailing_zeros

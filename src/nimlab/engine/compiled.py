@@ -364,10 +364,13 @@ class CompiledSolver:
         if self.parallel:
             return True
         from nimlab import planner
-        from nimlab.engine import _levels
 
         least = planner.DEFAULT_BUDGETS.parallel_min_positions  # the planner's threshold
-        return _levels.threads() > 1 and _count(side, self.heaps, True) >= least
+        if _count(side, self.heaps, True) < least:
+            return False  # before asking for threads: that starts numba's thread pool
+        from nimlab.engine import _levels
+
+        return _levels.threads() > 1
 
     def _solve_levels(self, side: int, bar: Progress | None) -> bool:
         """Solve the sorted positions below *side* level by level (number of stones), each

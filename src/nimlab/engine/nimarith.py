@@ -29,6 +29,9 @@ from numba import njit
 
 from nimlab.core.errors import InvalidParameterError
 from nimlab.core.params import as_index
+from nimlab.engine import _fastload
+
+_fastload.install()  # load cached kernels without numba's compiler set-up
 
 __all__ = [
     "nim_div",

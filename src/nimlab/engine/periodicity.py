@@ -43,6 +43,9 @@ from numba import njit
 
 from nimlab.core.errors import InvalidParameterError
 from nimlab.core.ruleset import Ruleset
+from nimlab.engine import _fastload
+
+_fastload.install()  # load cached kernels without numba's compiler set-up
 
 __all__ = ["Periodicity", "periodicity", "periodicity_of"]
 

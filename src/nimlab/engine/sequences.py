@@ -30,6 +30,9 @@ from numba import njit
 
 from nimlab.core.errors import InvalidParameterError, WorkTooLargeError
 from nimlab.core.ruleset import Ruleset
+from nimlab.engine import _fastload
+
+_fastload.install()  # load cached kernels without numba's compiler set-up
 
 __all__ = ["DEFAULT_MAX_OCTAL_TERMS", "DEFAULT_MAX_TERMS", "sequence"]
 

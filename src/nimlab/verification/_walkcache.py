@@ -7,15 +7,20 @@ from typing import Any
 
 _LOCK = threading.Lock()
 
-#: (caller's key, model functions) -> (module name, walk) of the disk cache, or None
-_DISK: dict[tuple[Any, ...], tuple[str, Any] | None] = {}
+#: (caller's key, model functions) -> (module name, walk, the parameters it takes last)
+#: of the disk cache, or None
+_DISK: dict[tuple[Any, ...], tuple[str, Any, tuple[Any, ...]] | None] = {}
 
 
-def _walk_text(kernel: Any, named: tuple[tuple[str, Any], ...]) -> str | None:
-    """The source of a module holding *kernel* as ``walk`` and the functions *named*; a
-    function of a module of the disk cache (a claim of ``_cached_scalar``, say) is loaded
-    from that module, any other is written out. None when one cannot be written."""
-    from nimlab.catalog._source import module_source
+def _walk_text(
+    kernel: Any, named: tuple[tuple[str, Any], ...]
+) -> tuple[str, tuple[Any, ...]] | None:
+    """The source of a module holding *kernel* as ``walk`` and the functions *named*,
+    and the values of their parameters, which the walk takes as its last argument (one
+    module serves every value: :func:`nimlab.catalog._source.lifted_source`); a function
+    of a module of the disk cache (a claim of ``_cached_scalar``, say) is loaded from that
+    module, any other is written out. None when one cannot be written."""
+    from nimlab.catalog._source import lifted_source
     from nimlab.engine import _diskcache
 
     pre: list[str] = []
@@ -26,11 +31,12 @@ def _walk_text(kernel: Any, named: tuple[tuple[str, Any], ...]) -> str | None:
             pre.append(f"{n} = _nimlab_load({mod!r}).{f.py_func.__name__}")
         else:
             written.append((n, f, ()))
-    text = module_source([*written, ("walk", kernel, tuple(n for n, _ in named))])
-    if text is not None and pre:
-        head = "from nimlab.engine._diskcache import load_module as _nimlab_load\n"
-        text = head + "\n".join(pre) + "\n" + text
-    return text
+    walk = ("walk", kernel, tuple(n for n, _ in named))
+    got = lifted_source([*written, walk], keep=frozenset({"walk"}))  # its mode: a constant
+    if got is None or not pre:
+        return got
+    head = "from nimlab.engine._diskcache import load_module as _nimlab_load\n"
+    return head + "\n".join(pre) + "\n" + got[0], got[1]
 
 
 def call_walk(
@@ -52,14 +58,14 @@ def call_walk(
         known = full in _DISK
         disk = _DISK.get(full)
     if not known:
-        text = _walk_text(kernel, named)
-        got = _diskcache.cached_module(text) if text is not None else None
-        disk = (got[0], got[1].walk) if got is not None else None
+        made = _walk_text(kernel, named)
+        got = _diskcache.cached_module(made[0]) if made is not None else None
+        disk = (got[0], got[1].walk, made[1]) if got is not None and made else None
         with _LOCK:
             _DISK[full] = disk
     if disk is not None:
         try:
-            return disk[1](*args)
+            return disk[1](*args, disk[2])
         except Exception:  # numba could not load or keep its files: compile in memory
             _diskcache.discard_module(disk[0])
             with _LOCK:

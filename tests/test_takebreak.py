@@ -102,3 +102,39 @@ def test_broken_move_functions() -> None:
         nimlab.grundy(raises, 2)
     with pytest.raises(nimlab.InvalidParameterError, match="another game"):
         nimlab.take_and_break("nim")(kayles.heap_function)
+
+
+def test_recognition_kept_on_disk(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """octal_code's answer is kept in the cache directory, keyed by the function's
+    source: a later process (here: the in-process memo dropped) reads it instead of
+    probing the function; a damaged file is recognised again."""
+    from nimlab.catalog import takebreak
+
+    monkeypatch.setenv("NIMLAB_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(takebreak, "_CODES", {})
+    path = kayles._recognised_file()
+    assert path is not None and not path.exists()
+    assert kayles.octal_code() == "0.77"
+    assert path.read_text().split()[0] == "0.77"
+    assert four_heaps.octal_code() is None
+    kept = four_heaps._recognised_file()
+    assert kept is not None and kept.read_text().split()[0] == "-"
+
+    def probe(self, bound):  # type: ignore[no-untyped-def]
+        raise AssertionError("the function was probed again")
+
+    monkeypatch.setattr(takebreak, "_CODES", {})
+    with monkeypatch.context() as m:
+        m.setattr(takebreak.TakeBreakGame, "_recognise", probe)
+        assert kayles.octal_code() == "0.77" and four_heaps.octal_code() is None
+    # the same function with other parameters is another entry
+    assert (
+        take_k_split._recognised_file() != nimlab.game("test-take-k-split", k=1)._recognised_file()
+    )
+    path.write_text("damaged")
+    monkeypatch.setattr(takebreak, "_CODES", {})
+    assert kayles.octal_code() == "0.77"
+    assert path.read_text().split() == [
+        "0.77",
+        str(takebreak.TakeBreakGame._checked[type(kayles), ()]),
+    ]

@@ -20,13 +20,21 @@ period is proved by the Guy–Smith theorem for that code; otherwise the sequenc
 from the exact search over the function's moves. The check reads the function at those
 heaps only: a function that leaves the code's moves at a larger heap (one that takes 300
 tokens, say, when no heap up to 256 shows it) is not told apart; a code whose largest
-take is beyond ``RECOGNISE_HEAPS // 4`` is not recognised.
+take is beyond ``RECOGNISE_HEAPS // 4`` is not recognised. The answer is kept in the
+cache directory (``recognised/`` in ``$NIMLAB_CACHE_DIR``, see
+:func:`nimlab.core.settings.cache_root`), named by the hash of the function's source, its
+parameters and the globals it reads, so a later process does not probe the function again.
+
+Positions of several heaps in misère play (not the sum of their heaps' values) are solved
+by the compiled engine of take-and-break games (:mod:`nimlab.engine.splits`), over the
+function's moves, whether it is a code or not.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 from nimlab.core.errors import (
@@ -132,8 +140,37 @@ class TakeBreakGame(SplitHeapRuleset):
         """
         key = (type(self), self._args())
         if key not in _CODES:
-            _CODES[key] = self._recognise(RECOGNISE_HEAPS)
+            path = self._recognised_file()
+            stored = _read_recognised(path)
+            if stored is not None:
+                _CODES[key], self._checked[key] = stored
+            else:
+                _CODES[key] = self._recognise(RECOGNISE_HEAPS)
+                _write_recognised(path, _CODES[key], self._checked.get(key, RECOGNISE_HEAPS))
         return _CODES[key]
+
+    def _recognised_file(self) -> Path | None:
+        """The file that keeps :meth:`octal_code`'s answer across processes, named by the
+        hash of the function's source text (with the globals it reads and the game's
+        parameters, as the compiled engine's disk cache writes them), the nimlab version
+        and the recognition's bounds; None when the function cannot be written as text
+        (a closure, a function typed in an interactive session)."""
+        import hashlib
+
+        from nimlab import __version__
+        from nimlab.catalog.user import move_source
+        from nimlab.core.settings import cache_root
+
+        try:
+            text = move_source(type(self).heap_function, self._args(), self.name)
+        except Exception:  # a function whose source cannot be read as expected
+            return None
+        if text is None:
+            return None
+        bounds = f"{RECOGNISE_HEAPS} {RECOGNISE_OPTIONS} {MAX_HEAP_OPTIONS}"
+        key = "\n".join([__version__, bounds, text])
+        digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+        return cache_root() / "recognised" / f"{digest}.txt"
 
     def _recognise(self, bound: int) -> str | None:
         from nimlab.catalog.octal import Octal
@@ -196,6 +233,34 @@ class TakeBreakGame(SplitHeapRuleset):
         bound = self._checked.get((type(self), self._args()), RECOGNISE_HEAPS)
         where = f"the moves of the octal code {code}, checked at heaps <= {bound}"
         return proved, f"{reason} ({where})", need
+
+
+def _read_recognised(path: Path | None) -> tuple[str | None, int] | None:
+    """The code and heap bound kept in *path* (``-`` for no code), or None."""
+    if path is None:
+        return None
+    try:
+        code, bound = path.read_text().split()
+        return (None if code == "-" else code), int(bound)
+    except (OSError, ValueError):
+        return None  # not kept yet, or damaged: recognise again
+
+
+def _write_recognised(path: Path | None, code: str | None, bound: int) -> None:
+    """Keep the recognition's answer in *path* (written whole, then renamed)."""
+    if path is None:
+        return
+    import os
+    import tempfile
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            f.write(f"{code or '-'} {bound}\n")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a cache we cannot write: the next process recognises again
 
 
 def take_and_break(

@@ -24,7 +24,6 @@ _TO_SPLIT = "to split (issue 21)"
 # MAX_FUNCTION_LINES), paths relative to src/nimlab, each with the reason it may stay.
 EXCEPTIONS: dict[str, str] = {
     # family (catalog/**, formulas/)
-    "catalog/user.py::heap_game": _TO_SPLIT + " (family)",
     # runner (verification/runner.py, spaces.py, compiled.py, kernel code, cli/verify_cmd)
     "cli/verify_cmd.py::reproduce_cmd": _TO_SPLIT + " (runner)",
     "verification/compiled.py": _TO_SPLIT + " (runner, parallel)",

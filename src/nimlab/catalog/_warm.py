@@ -1,10 +1,11 @@
 """The catalog games and parameters that ``nimlab warm`` compiles ahead of time.
 
-The compiled kernels of a game are kept on disk per game and parameters (see
-:mod:`nimlab.engine._diskcache`); ``nimlab warm`` compiles those of the games below, with
-the parameters of the README, the tour and the papers' examples, for the numbers of
-heaps a user asks for most. A game with other parameters is compiled on its first use
-and kept on disk from then on.
+The compiled kernels of a game are kept on disk per game and number of heaps (see
+:mod:`nimlab.engine._diskcache`); the parameters are run-time arguments of the kernels,
+so warming a game with the parameters below serves every other value of them (another
+subtraction set, another ``k``). ``nimlab warm`` compiles those of the games below, for
+the numbers of heaps a user asks for most; any other is compiled on its first use and
+kept on disk from then on.
 """
 
 from __future__ import annotations

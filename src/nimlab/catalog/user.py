@@ -560,6 +560,70 @@ def heap_game(
     >>> nimlab.game("take-1-or-2") == take12
     True
     """
+    spec_list = _checked_options(name, heaps, order_free, params, min_heap, summary, binary_figure)
+
+    def decorate(fn: Callable[..., Iterable[Any]]) -> UserHeapGame:
+        return _register_game(
+            fn, name, heaps, order_free, spec_list, min_heap, summary, binary_figure
+        )
+
+    return decorate
+
+
+def _register_game(
+    fn: Callable[..., Iterable[Any]],
+    name: str,
+    heaps: int | None,
+    order_free: bool,
+    spec_list: list[Param],
+    min_heap: int,
+    summary: str,
+    binary_figure: Callable[..., BinaryFigure | None] | None,
+) -> UserHeapGame:
+    """:func:`heap_game`'s decorator: the game of the move function *fn*, registered."""
+    from nimlab.catalog.registry import _key, register, registered
+
+    if not callable(fn) or isinstance(fn, type):
+        raise InvalidArgumentError(
+            f"heap_game({name!r}) decorates a move function f(h) that yields the options "
+            f"of the heaps h, got {fn!r:.60}"
+        )
+    key = _key(name)
+    old = registered(key)  # the catalog's names (installed plugins are not looked up)
+    if old is not None and not issubclass(old, UserHeapGame):
+        raise InvalidParameterError(
+            f"{name!r} is the name of a catalog game; choose another name for your game"
+        )
+    doc = summary or ((fn.__doc__ or "").strip().splitlines() or [""])[0]
+    attrs: dict[str, Any] = {
+        "name": key,
+        "summary": doc or f"user game {key}",
+        "params": tuple(spec_list),
+        "n_heaps": heaps,
+        "min_heap_size": min_heap,
+        "ordered": not order_free,
+        "move_function": staticmethod(fn),
+        "figure_function": None if binary_figure is None else staticmethod(binary_figure),
+        "source": getattr(fn, "__module__", "") or "",
+        "__module__": getattr(fn, "__module__", __name__),
+        "__doc__": fn.__doc__ or f"User heap game {key}.",
+    }
+    cls = _user_class(key, attrs, spec_list)
+    register(cls)
+    return cls()  # type: ignore[no-any-return]
+
+
+def _checked_options(
+    name: object,
+    heaps: object,
+    order_free: object,
+    params: object,
+    min_heap: object,
+    summary: object,
+    binary_figure: object,
+) -> list[Param]:
+    """:func:`heap_game`'s options checked (a precise error for each), and its parameters
+    as :class:`~nimlab.core.params.Param`."""
     if not isinstance(name, str) or not name.strip():
         raise InvalidArgumentError(
             f"heap_game: the game's name must be non-empty text such as 'my-game', got {name!r:.60}"
@@ -575,6 +639,7 @@ def heap_game(
     if isinstance(params, Mapping):
         spec_list = [_make_param(k, v) for k, v in params.items()]
     elif params is not None:
+        assert isinstance(params, Iterable)
         spec_list = [p if isinstance(p, Param) else _make_param(str(p), 0) for p in params]
     if len(spec_list) > _MAX_PARAMS:
         raise InvalidParameterError(
@@ -586,41 +651,14 @@ def heap_game(
         raise InvalidParameterError(
             f"{name}: binary_figure must be a function of the heaps, got {binary_figure!r:.60}"
         )
+    return spec_list
 
-    def decorate(fn: Callable[..., Iterable[Any]]) -> UserHeapGame:
-        from nimlab.catalog.registry import _key, register, registered
 
-        if not callable(fn) or isinstance(fn, type):
-            raise InvalidArgumentError(
-                f"heap_game({name!r}) decorates a move function f(h) that yields the options "
-                f"of the heaps h, got {fn!r:.60}"
-            )
-        key = _key(name)
-        old = registered(key)  # the catalog's names (installed plugins are not looked up)
-        if old is not None and not issubclass(old, UserHeapGame):
-            raise InvalidParameterError(
-                f"{name!r} is the name of a catalog game; choose another name for your game"
-            )
-        doc = summary or ((fn.__doc__ or "").strip().splitlines() or [""])[0]
-        attrs: dict[str, Any] = {
-            "name": key,
-            "summary": doc or f"user game {key}",
-            "params": tuple(spec_list),
-            "n_heaps": heaps,
-            "min_heap_size": min_heap,
-            "ordered": not order_free,
-            "move_function": staticmethod(fn),
-            "figure_function": None if binary_figure is None else staticmethod(binary_figure),
-            "source": getattr(fn, "__module__", "") or "",
-            "__module__": getattr(fn, "__module__", __name__),
-            "__doc__": fn.__doc__ or f"User heap game {key}.",
-        }
-        cls_name = "".join(part.capitalize() for part in key.split("-")) or "UserGame"
-        fields = [(p.name, Any, dataclasses.field(default=p.read(p.default))) for p in spec_list]
-        base = type(cls_name, (UserHeapGame,), attrs)
-        cls = dataclasses.make_dataclass(cls_name, fields, bases=(base,), frozen=True)
-        cls.__module__ = attrs["__module__"]
-        register(cls)
-        return cls()  # type: ignore[no-any-return]
-
-    return decorate
+def _user_class(key: str, attrs: dict[str, Any], spec_list: list[Param]) -> type[Any]:
+    """The frozen dataclass of a user's game: its parameters as fields with defaults."""
+    cls_name = "".join(part.capitalize() for part in key.split("-")) or "UserGame"
+    fields = [(p.name, Any, dataclasses.field(default=p.read(p.default))) for p in spec_list]
+    base = type(cls_name, (UserHeapGame,), attrs)
+    cls = dataclasses.make_dataclass(cls_name, fields, bases=(base,), frozen=True)
+    cls.__module__ = attrs["__module__"]
+    return cls

@@ -54,35 +54,15 @@ DECIDERS = {
 #: (module, call) pairs allowed outside the planner, each with its reason. Anything else is
 #: a method chosen behind the planner's back. A module may call a predicate it defines
 #: itself (its own guard: ``supports_compiled`` inside ``verification/compiled.py``); the
-#: others ask the planner (``planner.check_method``: the tests the modules registered).
+#: others ask the planner (``planner.check_method``: the tests the modules registered;
+#: ``planner.compiled_methods``: the compiled kernels a game declares, to compile ahead or
+#: to suggest), and an executor checks that the method a plan chose can run inside the
+#: branch that runs it (``if p.method is Method.COMPILED_ENGINE:``).
 ALLOWED = {
-    # executors report whether a method can run (a call that runs the method a plan
-    # chose, inside `if p.method is Method.X:`, is no choice and needs no entry)
-    ("solvers/api.py", "has_compiled_model"): "the planner's predicate, in an error message",
-    ("engine/tables.py", "table_kernel"): "has_kernel, a public fact about the game",
-    ("engine/warm.py", "has_compiled_model"): "lists every compiled kernel, to compile ahead",
-    ("engine/warm.py", "has_kernel"): "lists every compiled kernel, to compile ahead",
-    ("engine/warm.py", "sequence_kernel"): "lists every compiled kernel, to compile ahead",
-    # canonical tables: the compiled engine whenever the model compiles, else Python, with
-    # no threshold (issue 20, item 3); to ask plan(question="table") when it gets one
-    ("engine/canonical.py", "has_compiled_model"): "canonical tables: compiled if it compiles",
-    (
-        "theory/registry.py",
-        "has_compiled_model",
-    ): "does the planned engine compile (else fall back)",
-    ("engine/periodicity.py", "sequence_kernel"): "the kind of recurrence, for its proof",
-    ("verification/fast.py", "table_kernel"): "the two-heap move model the vectorised check runs",
-    # the exact search: at each position it asks the closed form first (method="auto"),
-    # the same rule the planner states, with method="search" turning it off
-    ("engine/search.py", "closed_grundy"): "the search's base case (a proved value)",
-    ("engine/search.py", "closed_is_p"): "the search's base case (a proved outcome)",
-    ("engine/search.py", "closed_misere_is_p"): "the search's base case (misère)",
     # the claim being checked is the theorem's closed form: not a choice of method
     ("theory/registry.py", "closed_grundy"): "TheoremClaim evaluates the theorem it checks",
     ("theory/registry.py", "closed_is_p"): "TheoremClaim evaluates the theorem it checks",
     ("theory/registry.py", "closed_misere_is_p"): "TheoremClaim evaluates the theorem it checks",
-    # display of the closed form's own value next to a plain nim-sum view
-    ("render/binary.py", "closed_theorem"): "names the criterion of a binary view",
 }
 
 

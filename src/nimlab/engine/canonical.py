@@ -517,11 +517,10 @@ def canonical_table(
     >>> canonical_table("nim", 8, heaps=3).value((5, 3, 6))
     0
     """
-    from nimlab.engine.compiled import has_compiled_model
     from nimlab.engine.tables import DEFAULT_MAX_GENERIC
 
     g, n, side, low = _table_parameters(game, size, heaps, kind)
-    compiled = has_compiled_model(g)
+    compiled = _compiles(g, n, side, kind)
     budget = _memory_budget(g, n, side, _bytes_needed(side, n, low, compiled), max_bytes)
     if compiled:
         res = _compiled(g, n, side, low, kind, budget, parallel, progress, values_file)
@@ -531,6 +530,23 @@ def canonical_table(
     t = _searched(g, n, side, low, kind, limit)
     _save_values(t, values_file)
     return t
+
+
+def _compiles(g: HeapRuleset, n: int, side: int, kind: str) -> bool:
+    """Whether the planner's compiled engine (the game's compiled move model, with no
+    threshold of size: issue 20, item 3) runs the table, its model compiling; else the
+    Python search does."""
+    from nimlab.planner import Method, Question, plan
+
+    try:
+        how = plan(g, Question.TABLE, shape=(side,) * n, kind=kind, method="compiled")
+    except InvalidParameterError:  # no compiled move model
+        return False
+    if how.method is Method.COMPILED_ENGINE:
+        from nimlab.engine.compiled import has_compiled_model
+
+        return has_compiled_model(g)  # the engine's own check that the model compiles
+    return False
 
 
 def _table_parameters(

@@ -221,9 +221,10 @@ def periodicity(
 def _default_budget(g: Ruleset[Any]) -> int:
     """The default budget of terms of *g*'s sequence (as in ``sequence``)."""
     from nimlab.engine.sequences import DEFAULT_MAX_OCTAL_TERMS, DEFAULT_MAX_TERMS
+    from nimlab.planner import Method, Question, plan
 
-    model = g.sequence_kernel()
-    long = model is not None and model.long_sequences
+    how = plan(g, Question.SEQUENCE)
+    long = how.method is Method.COMPILED_SEQUENCE and how.value.long_sequences
     return DEFAULT_MAX_OCTAL_TERMS if long else DEFAULT_MAX_TERMS
 
 

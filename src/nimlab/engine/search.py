@@ -24,7 +24,7 @@ from nimlab.core.errors import (
 )
 from nimlab.core.ruleset import Ruleset
 from nimlab.formulas.nim import mex
-from nimlab.planner import DEFAULT_BUDGETS
+from nimlab.planner import DEFAULT_BUDGETS, Question, closed_value
 
 __all__ = [
     "DEFAULT_CACHE_POSITIONS",
@@ -413,10 +413,10 @@ class Solver(Generic[P]):
     # -- Grundy values ------------------------------------------------------------
     def grundy(self, position: P, method: Method = "auto") -> int:
         """Grundy value of a valid *position*."""
-        if method != "search":
-            g = self.game.closed_grundy(position)
+        if method != "search":  # the planner's closed form first
+            g = closed_value(self.game, Question.GRUNDY, position)
             if g is not None:
-                return g
+                return int(g)
             if method == "formula":
                 raise NoClosedFormError(
                     f"{self.game.label()}: no proved closed form for the Grundy value of "
@@ -510,14 +510,11 @@ class Solver(Generic[P]):
     # -- outcomes ---------------------------------------------------------------
     def is_p(self, position: P, misere: bool = False, method: Method = "auto") -> bool:
         """Whether a valid *position* is a P-position (normal or misère play)."""
-        if method != "search":
-            closed = (
-                self.game.closed_misere_is_p(position)
-                if misere
-                else self.game.closed_is_p(position)
-            )
+        if method != "search":  # the planner's closed form first
+            question = Question.MISERE if misere else Question.OUTCOME
+            closed = closed_value(self.game, question, position)
             if closed is not None:
-                return closed
+                return bool(closed)
             if method == "formula":
                 play = "misère" if misere else "normal"
                 raise NoClosedFormError(

@@ -29,7 +29,7 @@ from nimlab.core.errors import (
 from nimlab.core.kernels import LinesKernel, TableKernel
 from nimlab.core.params import as_index
 from nimlab.core.ruleset import HeapRuleset, Ruleset
-from nimlab.planner import DEFAULT_BUDGETS, Method, Question, plan
+from nimlab.planner import DEFAULT_BUDGETS, Method, Question, compiled_methods, plan
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -191,14 +191,6 @@ class _Watch:
 # -- kernels ------------------------------------------------------------------------
 
 
-def _table_kernel(g: Ruleset[Any], dims: tuple[int, ...], kind: str) -> TableKernel | None:
-    """The game's own kernel description (its ``table_kernel`` hook), or None."""
-    if not 1 <= len(dims) <= MAX_TABLE_HEAPS:
-        return None
-    spec = g.table_kernel(dims, kind)
-    return spec if spec is None or len(dims) <= getattr(spec, "max_heaps", 3) else None
-
-
 def has_kernel(game: Ruleset[Any] | str, dims: int = 2) -> bool:
     """Whether :func:`table` has a compiled kernel for *game* with *dims* heaps.
 
@@ -211,11 +203,7 @@ def has_kernel(game: Ruleset[Any] | str, dims: int = 2) -> bool:
     >>> has_kernel("nim", 1), has_kernel("welter", 3)
     (True, False)
     """
-    g = _as_game(game)
-    try:
-        return _table_kernel(g, (1,) * dims, "grundy") is not None
-    except (KeyError, TypeError, ValueError):
-        return False
+    return Method.COMPILED_TABLE in compiled_methods(_as_game(game), dims)
 
 
 def _pad3(shape: tuple[int, ...]) -> tuple[int, int, int]:

@@ -64,9 +64,10 @@ def _steps(
 ) -> list[tuple[str, Callable[[], object]]]:
     from nimlab.catalog._warm import WARM_HEAPS
     from nimlab.core.ruleset import HeapRuleset
-    from nimlab.engine.compiled import MAX_HEAPS, has_compiled_model
+    from nimlab.engine.compiled import MAX_HEAPS
     from nimlab.engine.sequences import sequence
-    from nimlab.engine.tables import has_kernel, table
+    from nimlab.engine.tables import table
+    from nimlab.planner import Method, compiled_methods
 
     out: list[tuple[str, Callable[[], object]]] = []
     for g in games:
@@ -75,21 +76,21 @@ def _steps(
         fixed = g.n_heaps
         counts = [fixed] if fixed is not None else list(heaps or WARM_HEAPS)
         counts = [n for n in counts if max(1, g.min_heaps) <= n <= MAX_HEAPS]
-        if fixed == 1 or g.sequence_kernel() is not None:
+        if fixed == 1 or Method.COMPILED_SEQUENCE in compiled_methods(g):
 
             def seq(g: Ruleset[Any] = g) -> object:
                 return sequence(g, 40)
 
             out.append((f"{g.label()}: sequence", seq))
-        compiled = has_compiled_model(g)
         for n in counts:
-            if compiled:
+            have = compiled_methods(g, n)  # every compiled kernel the game declares
+            if Method.COMPILED_ENGINE in have:
 
                 def solve(g: Ruleset[Any] = g, n: int = n) -> object:
                     return table(g, (4,) * n, engine="compiled")
 
                 out.append((f"{g.label()}: compiled engine, {n} heaps", solve))
-            if has_kernel(g, n):
+            if Method.COMPILED_TABLE in have:
                 for kind in ("grundy", "outcome"):
 
                     def kern(g: Ruleset[Any] = g, n: int = n, kind: str = kind) -> object:

@@ -35,10 +35,23 @@ from __future__ import annotations
 from typing import Any
 
 from nimlab.core.errors import InvalidParameterError
-from nimlab.core.ruleset import Ruleset
-from nimlab.planner._base import Budgets, Method, Plan, Question, has_compiled_model
+from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.planner._base import (
+    Budgets,
+    Method,
+    Plan,
+    Question,
+    _kernel,
+    has_compiled_model,
+)
 from nimlab.planner._checks import _can_run, _check_plan, register_check
-from nimlab.planner._values import _moves_plan, _sequence_plan, _table_plan, _value_plan
+from nimlab.planner._values import (
+    _moves_plan,
+    _sequence_plan,
+    _table_plan,
+    _value_plan,
+    closed_value,
+)
 
 __all__ = [
     "DEFAULT_BUDGETS",
@@ -47,6 +60,8 @@ __all__ = [
     "Plan",
     "Question",
     "check_method",
+    "closed_value",
+    "compiled_methods",
     "has_compiled_model",
     "plan",
     "register_check",
@@ -55,6 +70,37 @@ __all__ = [
 
 #: The budgets every interface uses unless told otherwise.
 DEFAULT_BUDGETS = Budgets()
+
+
+def compiled_methods(game: Ruleset[Any] | str, heaps: int | None = None) -> frozenset[Method]:
+    """The compiled methods *game* declares through its hooks, for positions of *heaps*
+    heaps (any number when None): ``compiled sequence`` (a one-heap recurrence, its
+    ``sequence_kernel``), ``compiled table`` (a table kernel for that many heaps, its
+    ``table_kernel``), ``compiled engine`` (a compiled move model, its
+    ``compiled_options``, for 1 to 6 heaps). What may be compiled ahead of time
+    (``nimlab warm``) or suggested; which one answers a question is :func:`plan`'s choice.
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> sorted(map(str, compiled_methods(game("wythoff"), 2)))
+    ['compiled engine', 'compiled table']
+    >>> sorted(compiled_methods(game("octal", code="0.77")))
+    [<Method.COMPILED_SEQUENCE: 'compiled sequence'>]
+    """
+    g = _game(game)
+    out: set[Method] = set()
+    if isinstance(g, HeapRuleset) and g.sequence_kernel() is not None:
+        out.add(Method.COMPILED_SEQUENCE)
+    if has_compiled_model(g) and (heaps is None or 1 <= heaps <= 6):
+        out.add(Method.COMPILED_ENGINE)
+    if heaps is not None:
+        try:
+            if _kernel(g, (1,) * heaps, "grundy") is not None:
+                out.add(Method.COMPILED_TABLE)
+        except InvalidParameterError:  # a hook that cannot describe this many heaps
+            pass
+    return frozenset(out)
 
 
 def check_method(spec: Any) -> Method:

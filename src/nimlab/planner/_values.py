@@ -57,14 +57,32 @@ def _search_reason(method: str) -> str:
     return "no closed form applies at this position: an exhaustive search decides it"
 
 
+def closed_value(g: Ruleset[Any], question: Question, pos: Any) -> int | bool | None:
+    """The closed form's answer to *question* at *pos* (a Grundy value, or whether *pos*
+    is a P-position in normal or misère play), or None where none applies: the first
+    step of every plan of a value (cheap: the exhaustive search asks it at the position
+    it is given, as ``method="auto"`` and ``"formula"`` say).
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> closed_value(game("nim"), Question.GRUNDY, (3, 4, 5))
+    2
+    >>> closed_value(game("wythoff"), Question.MISERE, (3, 5)) is None
+    False
+    >>> closed_value(game("octal", code="0.77"), Question.OUTCOME, (100,)) is None
+    True
+    """
+    if question is Question.GRUNDY:
+        return g.closed_grundy(pos)
+    if question is Question.OUTCOME:
+        return g.closed_is_p(pos)
+    return g.closed_misere_is_p(pos)
+
+
 def _closed_plan(g: Ruleset[Any], question: Question, pos: Any) -> Plan | None:
     """The closed form's plan at *pos*, or None where none applies."""
-    if question is Question.GRUNDY:
-        closed: int | bool | None = g.closed_grundy(pos)
-    elif question is Question.OUTCOME:
-        closed = g.closed_is_p(pos)
-    else:
-        closed = g.closed_misere_is_p(pos)
+    closed = closed_value(g, question, pos)
     if closed is None:
         return None
     theorem = g.closed_theorem(pos, _KIND[question])
@@ -329,7 +347,8 @@ def _table_plan(
             "(the game's table_kernel hook gives none); use engine='auto' or 'generic'"
         )
     if Method.COMPILED_ENGINE not in avoid and (
-        engine == "compiled" or (engine == "auto" and cells >= budgets.compiled_min_cells)
+        (engine == "compiled" and has_compiled_model(g))
+        or (engine == "auto" and cells >= budgets.compiled_min_cells)
     ):
         return Plan(
             q,

@@ -224,31 +224,36 @@ def binary_view(game: Ruleset[Any] | str, position: object) -> BinaryView:
     )
 
 
-def _formula(g: Ruleset[Any], pos: Any) -> tuple[int | None, bool | None]:
-    """Grundy value and P/N from proved closed forms only (never a search)."""
+def _formula(g: Ruleset[Any], pos: Any) -> tuple[int | None, bool | None, str | None]:
+    """Grundy value, P/N and the result behind them, from proved closed forms only (never
+    a search)."""
     import nimlab
 
+    value: int | None = None
+    p: bool | None = None
+    theorems: list[str | None] = []
     try:
-        value: int | None = nimlab.grundy(g, pos, method="formula")
+        a = nimlab.answer(g, pos, method="formula")
+        p, theorems = str(a.value) == "P", [a.theorem]
     except NimlabError:
-        value = None
+        pass
     try:
-        p: bool | None = nimlab.outcome(g, pos, method="formula").value == "P"
+        a = nimlab.answer(g, pos, kind="grundy", method="formula")
+        value = a.value if isinstance(a.value, int) else None
+        theorems.append(a.theorem)
     except NimlabError:
-        p = None if value is None else value == 0
-    return value, p
+        pass
+    if p is None and value is not None:
+        p = value == 0
+    return value, p, next((t for t in theorems if t), None)
 
 
 def _plain_nim_sum(g: Ruleset[Any], pos: tuple[int, ...]) -> BinaryView:
     if not pos:
         raise InvalidPositionError(f"{g.label()}: an empty position has no binary view")
     rows, x = xor_rows(list(zip(heap_labels(len(pos)), pos, strict=True)))
-    value, p = _formula(g, pos)
-    verdict = (
-        ""
-        if p is None
-        else f"; {pn(p)} by {g.closed_theorem(pos) or g.closed_theorem(pos, 'grundy') or 'its closed form'}"
-    )
+    value, p, theorem = _formula(g, pos)
+    verdict = "" if p is None else f"; {pn(p)} by {theorem or 'its closed form'}"
     return BinaryView(
         g.label(),
         pos,

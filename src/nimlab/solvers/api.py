@@ -193,9 +193,9 @@ def _beyond_budget(
         "budgets with max_moves=N and max_positions=N (on the command line: --max-moves N "
         "--max-positions N)"
     )
-    from nimlab.planner import has_compiled_model
+    from nimlab.planner import compiled_methods
 
-    if has_compiled_model(g) and isinstance(pos, tuple) and 1 <= len(pos) <= 6:
+    if isinstance(pos, tuple) and PlanMethod.COMPILED_ENGINE in compiled_methods(g, len(pos)):
         import math
 
         from nimlab.engine.compiled import order_free

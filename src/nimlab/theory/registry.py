@@ -634,7 +634,6 @@ def _check_engine(t: Theorem, b: int, inst: Instance) -> CheckResult | None:
     solve of every position below the largest heap, then a look-up each. None when the
     game has no compiled model, the positions differ in their number of heaps, or the
     solve is beyond the engine's memory (the caller searches instead)."""
-    from nimlab.core.errors import SearchTooLargeError
     from nimlab.core.ruleset import HeapRuleset
 
     g = inst.game
@@ -647,15 +646,25 @@ def _check_engine(t: Theorem, b: int, inst: Instance) -> CheckResult | None:
         return None
     side = max(max(p) for p in positions) + 1
     how = plan(g, Question.CHECK, shape=(side,) * n, kind=t.kind)
-    if how.method is not Method.COMPILED_ENGINE:
-        return None  # a small solve: the search costs less than compiling the engine
-    from nimlab.engine.compiled import CompiledSolver, has_compiled_model
+    if how.method is Method.COMPILED_ENGINE:
+        from nimlab.engine.compiled import has_compiled_model
 
-    if not has_compiled_model(g):
-        return None  # the model does not compile: the plan's fallback, search
+        if has_compiled_model(g):  # else the model does not compile: the fallback, search
+            return _engine_compare(t, b, g, n, side, positions, kinds[t.kind])
+    return None  # a small solve (the search costs less than compiling), or no model
+
+
+def _engine_compare(
+    t: Theorem, b: int, g: Any, n: int, side: int, positions: list[Any], kind: str
+) -> CheckResult | None:
+    """The claim of *t* compared with the compiled engine's values at *positions* (one
+    solve below *side*), or None when the solve is beyond the engine's memory."""
+    from nimlab.core.errors import SearchTooLargeError
+    from nimlab.engine.compiled import CompiledSolver
+
     start = time.perf_counter()
     try:
-        solver = CompiledSolver(g, n, kinds[t.kind])
+        solver = CompiledSolver(g, n, kind)
         solver.solve_below(side, progress=True)
         values = [solver.value(p) for p in positions]
     except (SearchTooLargeError, MemoryError):

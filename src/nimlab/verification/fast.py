@@ -64,9 +64,11 @@ class MoveModel:
 
 def _model_for(game: Ruleset[Any]) -> MoveModel | None:
     """The model from the game's two-heap table kernel (its ``table_kernel`` hook)."""
-    try:
-        spec = game.table_kernel((2, 2), "grundy")
-    except Exception:  # a hook that cannot describe this game: no fast path
+    from nimlab.planner import plan
+
+    try:  # the kernel the planner's compiled table of two heaps would run
+        spec = plan(game, "table", shape=(2, 2), method="kernel").value
+    except Exception:  # no kernel, or a hook that cannot describe this game: no fast path
         return None
     lines = spec.two_heap_lines() if spec is not None else None
     if lines is not None:

@@ -35,7 +35,7 @@ def test_the_scan_plan_names_its_scorer() -> None:
         Method.COMPILED_ENGINE
     )
     # the budgets decide, and method="search" keeps the search
-    big = Budgets(sequence_min_heap=1000)
+    big = Budgets(sequence_min_heap=1000, kernel_min_cells=10**15, repeat_calls=10**9)
     p = plan(kayles, "moves", (100,), budgets=big)
     assert p.value.method is Method.SEARCH and "exhaustive search" in p.reason
     p = plan(kayles, "moves", (100,), method="search")

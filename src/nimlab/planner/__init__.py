@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 from nimlab.core.errors import InvalidParameterError
-from nimlab.core.ruleset import HeapRuleset, Ruleset
+from nimlab.core.ruleset import HeapRuleset, Ruleset, has_split_model
 from nimlab.planner._base import (
     Budgets,
     Method,
@@ -77,22 +77,26 @@ def compiled_methods(game: Ruleset[Any] | str, heaps: int | None = None) -> froz
     heaps (any number when None): ``compiled sequence`` (a one-heap recurrence, its
     ``sequence_kernel``), ``compiled table`` (a table kernel for that many heaps, its
     ``table_kernel``), ``compiled engine`` (a compiled move model, its
-    ``compiled_options``, for 1 to 6 heaps). What may be compiled ahead of time
-    (``nimlab warm``) or suggested; which one answers a question is :func:`plan`'s choice.
+    ``compiled_options``, for 1 to 6 heaps, or a take-and-break game's one-heap model, its
+    ``split_move_table``, for 1 to 64). What may be compiled ahead of time (``nimlab
+    warm``) or suggested; which one answers a question is :func:`plan`'s choice.
 
     Examples
     --------
     >>> from nimlab import game
     >>> sorted(map(str, compiled_methods(game("wythoff"), 2)))
     ['compiled engine', 'compiled table']
-    >>> sorted(compiled_methods(game("octal", code="0.77")))
-    [<Method.COMPILED_SEQUENCE: 'compiled sequence'>]
+    >>> sorted(map(str, compiled_methods(game("octal", code="0.77"))))
+    ['compiled engine', 'compiled sequence']
+    >>> sorted(map(str, compiled_methods(game("welter"), 7)))
+    []
     """
     g = _game(game)
     out: set[Method] = set()
     if isinstance(g, HeapRuleset) and g.sequence_kernel() is not None:
         out.add(Method.COMPILED_SEQUENCE)
-    if has_compiled_model(g) and (heaps is None or 1 <= heaps <= 6):
+    most = 64 if has_split_model(g) else 6
+    if has_compiled_model(g) and (heaps is None or 1 <= heaps <= most):
         out.add(Method.COMPILED_ENGINE)
     if heaps is not None:
         try:

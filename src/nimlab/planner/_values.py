@@ -68,7 +68,7 @@ def closed_value(g: Ruleset[Any], question: Question, pos: Any) -> int | bool | 
     >>> from nimlab import game
     >>> closed_value(game("nim"), Question.GRUNDY, (3, 4, 5))
     2
-    >>> closed_value(game("wythoff"), Question.MISERE, (3, 5)) is None
+    >>> closed_value(game("nim"), Question.MISERE, (1, 1))
     False
     >>> closed_value(game("octal", code="0.77"), Question.OUTCOME, (100,)) is None
     True

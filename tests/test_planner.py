@@ -378,6 +378,29 @@ def test_explanations_name_the_method_that_answered(misere: bool) -> None:
                 a.method == "construction" and "(a construction)" in text
             ), (where, text)
             assert "scored by the closed form" not in text, where
+        _check_move_procedure(g, pos, misere, e, where)
+
+
+def _check_move_procedure(g: Any, pos: Any, misere: bool, e: Any, where: str) -> None:
+    """The winning move's procedure names how it was found: the construction the planner
+    chose, else the scan and the method that scored the move (as the scan reports it)."""
+    from nimlab.solvers.strategy import scanned_move
+
+    if e.move is None:
+        assert e.procedure is None, where
+        return
+    moves = plan(g, "moves", pos, misere=misere)
+    assert e.procedure, where
+    if moves.method is Method.CONSTRUCTION:
+        assert e.procedure == moves.value.procedure, where
+        return
+    assert moves.method is Method.SCAN, where
+    _, how = scanned_move(g, pos, misere, e.raw_move)
+    assert e.procedure.startswith("a scan of the moves"), (where, e.procedure)
+    if how is Method.SEARCH:
+        assert "compiled" not in e.procedure, (where, e.procedure)
+    else:
+        assert str(how) in e.procedure, (where, e.procedure)
 
 
 @pytest.mark.slow  # kernels loaded and winning moves scanned: a few seconds
@@ -404,6 +427,7 @@ def test_compiled_answers_are_explained_by_their_method(
     text = e.render_text()
     assert f"the outcome comes from {method_phrase(method)}" in text, text
     assert not INTERNAL.search(text), INTERNAL.search(text)
+    _check_move_procedure(g, position, misere, e, game)
 
 
 @pytest.mark.parametrize(

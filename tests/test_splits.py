@@ -7,11 +7,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
 import nimlab
-from nimlab.core.ruleset import SplitHeapRuleset
+from nimlab.core.ruleset import HeapRuleset, SplitHeapRuleset
 from nimlab.engine.search import Solver
 from nimlab.engine.splits import SplitSolver, positions_up_to, split_table, split_value
 
@@ -125,3 +126,63 @@ def test_models_the_engine_does_not_take() -> None:
     assert nimlab.outcome(g, (3, 2), misere=True).name == (
         "P" if Solver(g).is_p((3, 2), True) else "N"
     )
+
+
+@dataclass(frozen=True)
+class _PairKayles(HeapRuleset):
+    """Kayles in several rows, where a move may also knock one pin off each of two rows:
+    a user's game whose positions are not sums of their heaps (its compiled model is a
+    generator of ``(removed, added)`` options)."""
+
+    name = "test-splits-pair-kayles"
+
+    def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(sorted(h for h in position if h > 0))
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        heaps = [h for h in position if h > 0]
+        for i, h in enumerate(heaps):
+            rest = heaps[:i] + heaps[i + 1 :]
+            for t in (1, 2):
+                for j in range(h - t + 1):
+                    yield tuple(sorted([*rest, j, h - t - j]))
+        for i in range(len(heaps)):
+            for j in range(i + 1, len(heaps)):
+                pair = [h - (x in (i, j)) for x, h in enumerate(heaps)]
+                yield tuple(sorted(pair))
+
+    def compiled_split_options(self) -> Any:
+        from numba import njit
+
+        @njit
+        def gen(a):  # type: ignore[no-untyped-def]
+            k = a.shape[0]
+            for i in range(k):
+                h = a[i]
+                for t in (1, 2):
+                    for j in range(h - t + 1):
+                        yield (i, -1), (j, h - t - j)
+            for i in range(k):
+                for j in range(i + 1, k):
+                    yield (i, j), (a[i] - 1, a[j] - 1)
+
+        return gen
+
+
+_PAIR = _PairKayles()
+
+
+def test_a_model_of_moves_on_several_heaps() -> None:
+    """The generator protocol: every multiset of up to six heaps of total <= 12, Grundy
+    values and both outcomes, against the search of the Python moves."""
+    assert _PAIR.components((3, 4)) is None  # not a sum: the engine or the search
+    solvers = {k: SplitSolver(_PAIR, k) for k in ("grundy", "outcome", "misere")}
+    search = Solver(_PAIR)
+    for pos in _positions(12, 6):
+        assert solvers["grundy"].value(pos) == search.grundy(pos), pos
+        assert solvers["outcome"].value(pos) == int(not search.is_p(pos, False)), pos
+        assert solvers["misere"].value(pos) == int(not search.is_p(pos, True)), pos
+    a = nimlab.answer(_PAIR, (9, 10, 11), misere=True)
+    assert a.method == "compiled engine"
+    assert a.value.name == "PN"[solvers["misere"].value((9, 10, 11))]
+    assert nimlab.grundy(_PAIR, (9, 10, 11)) == solvers["grundy"].value((9, 10, 11))

@@ -521,6 +521,28 @@ class HeapRuleset(Ruleset[tuple[int, ...]]):
         """
         return None
 
+    def compiled_split_options(self) -> Callable[..., Any] | None:
+        """A compiled move model whose moves may change the number of heaps, or None.
+
+        For games whose positions are multisets of nonempty heaps (an empty heap is no
+        heap) but are not sums of their heaps, or whose moves play on several heaps: a
+        numba generator ``gen(heaps)`` that takes the heaps as an ``int64`` array in
+        decreasing order (read only) and yields each option as ``(removed, added)``: a
+        tuple of indices into ``heaps`` of the heaps the move takes away (-1: none) and a
+        tuple of the heaps it puts in their place (0: none), each tuple of one fixed
+        length. The options are the same multisets as :meth:`moves` gives. The compiled
+        engine of :mod:`nimlab.engine.splits` solves the multisets in order of total, then
+        lexicographically: an option must come before its position (fewer tokens, or as
+        many in smaller heaps), else the search answers.
+
+        Examples
+        --------
+        >>> from nimlab import game
+        >>> game("octal", code="0.77").compiled_split_options() is None
+        True
+        """
+        return None
+
     def compiled_predecessors(self) -> Callable[..., Any] | None:
         """The inverse of :meth:`compiled_options`: a numba generator of predecessors, or None.
 
@@ -635,8 +657,9 @@ class SplitHeapRuleset(HeapRuleset):
 
 
 def has_split_model(game: object) -> bool:
-    """Whether *game* gives a one-heap move model (its ``split_move_table`` hook), which
-    the compiled engine of take-and-break games solves (``nimlab.engine.splits``).
+    """Whether *game* gives a move model whose moves change the number of heaps (its
+    ``split_move_table`` or ``compiled_split_options`` hook), which the compiled engine of
+    take-and-break games solves (``nimlab.engine.splits``).
 
     Examples
     --------
@@ -644,9 +667,10 @@ def has_split_model(game: object) -> bool:
     >>> has_split_model(game("octal", code="4!.0")), has_split_model(game("nim"))
     (True, False)
     """
-    return (
-        isinstance(game, HeapRuleset)
-        and type(game).split_move_table is not HeapRuleset.split_move_table
+    cls = type(game)
+    return isinstance(game, HeapRuleset) and (
+        cls.split_move_table is not HeapRuleset.split_move_table  # type: ignore[attr-defined]
+        or cls.compiled_split_options is not HeapRuleset.compiled_split_options  # type: ignore[attr-defined]
     )
 
 

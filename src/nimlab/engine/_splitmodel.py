@@ -28,7 +28,8 @@ __all__: list[str] = []
 
 OK = 0
 NOT_ORDERED = 1
-TOO_MANY = 2  # a Grundy value beyond the array's type
+TOO_MANY = 2  # a Grundy value beyond the room of the mex (grow ``seen``, run again)
+NEGATIVE = 3  # an option with a negative heap
 
 
 @njit(cache=True, nogil=True)
@@ -111,6 +112,20 @@ def _next_partition(a: Any, k: int, t: int) -> Any:  # pragma: no cover - compil
 
 
 @njit(cache=True, nogil=True)
+def _last(kind: int, nopt: int, seen: Any, stamp: int) -> int:  # pragma: no cover - compiled
+    """A position's value when no option decided it: P (0) in normal play, N (1) in
+    misère play without any move, else the mex (-1: beyond the room of ``seen``)."""
+    if kind == 2:
+        return 1 if nopt == 0 else 0
+    if kind == 1:
+        return 0
+    m = 0
+    while m < seen.shape[0] and seen[m] == stamp:
+        m += 1
+    return -1 if m >= seen.shape[0] - 1 else m
+
+
+@njit(cache=True, nogil=True)
 def solve_range(
     state: Any,
     kind: int,
@@ -163,20 +178,12 @@ def solve_range(
             if result >= 0:
                 break
         if result < 0:
-            if kind == 2:
-                result = 1 if nopt == 0 else 0
-            elif kind == 1:
-                result = 0
-            else:
-                m = 0
-                while m < nseen and seen[m] == stamp:
-                    m += 1
-                if m >= nseen - 1:
-                    io[0] = k
-                    io[1] = t
-                    io[2] = r
-                    return TOO_MANY
-                result = m
+            result = _last(kind, nopt, seen, stamp)
+            if result < 0:
+                io[0] = k
+                io[1] = t
+                io[2] = r
+                return TOO_MANY
         state[r] = result
         k, t = _next_partition(a, k, t)
     io[0] = k
@@ -208,3 +215,96 @@ def expand_box(
                 break
             cur[i] = 0
             i -= 1
+
+
+@njit(cache=True, nogil=True)
+def edit_rank(
+    a: Any, k: int, removed: Any, added: Any, buf: Any, q: Any, off: Any
+) -> Any:  # pragma: no cover - compiled
+    """Rank of ``a[:k]`` without the heaps at the indices *removed* (-1: none), with the
+    heaps *added* (0: none); -1 for a negative heap, -2 beyond the ranked totals."""
+    n = 0
+    for i in range(k):
+        keep = True
+        for x in removed:
+            if x == i:
+                keep = False
+        if keep:
+            buf[n] = a[i]
+            n += 1
+    for x in added:
+        if x < 0:
+            return -1
+        if x > 0:
+            if n >= buf.shape[0]:
+                return -2
+            buf[n] = x
+            n += 1
+    total = 0
+    for i in range(1, n):  # insertion sort, decreasing: a handful of heaps
+        x = buf[i]
+        j = i - 1
+        while j >= 0 and buf[j] < x:
+            buf[j + 1] = buf[j]
+            j -= 1
+        buf[j + 1] = x
+    for i in range(n):
+        total += buf[i]
+    if total >= off.shape[0] - 1:
+        return -2
+    return rank_of(buf, n, q, off)
+
+
+@njit(nogil=True)
+def solve_range_gen(
+    gen: Any,
+    state: Any,
+    kind: int,
+    q: Any,
+    off: Any,
+    a: Any,
+    io: Any,
+    first: int,
+    last: int,
+    seen: Any,
+    buf: Any,
+) -> int:  # pragma: no cover - compiled
+    """:func:`solve_range` for a model given as a compiled generator: ``gen(heaps)``
+    (the nonempty heaps, decreasing) yields ``(removed, added)`` per option (see
+    ``HeapRuleset.compiled_split_options``). Compiled per model (not cached: numba does
+    not cache a function that receives another)."""
+    k = io[0]
+    t = io[1]
+    seen[:] = 0
+    for r in range(first, last):
+        result = -1
+        nopt = 0
+        stamp = r - first + 1
+        for opt in gen(a[:k]):
+            nopt += 1
+            c = edit_rank(a, k, opt[0], opt[1], buf, q, off)
+            if c < 0 or c >= r or state[c] < 0:
+                io[0] = k
+                io[1] = t
+                io[2] = r
+                return NEGATIVE if c == -1 else NOT_ORDERED
+            v = state[c]
+            if kind == 0:
+                if v < seen.shape[0]:
+                    seen[v] = stamp
+            elif v == 0:
+                result = 1
+                break
+        if result < 0:
+            result = _last(kind, nopt, seen, stamp)
+            if result < 0:
+                io[0] = k
+                io[1] = t
+                io[2] = r
+                return TOO_MANY
+        state[r] = result
+        k, t = _next_partition(a, k, t)
+    io[0] = k
+    io[1] = t
+    io[2] = last
+    return OK

@@ -83,7 +83,9 @@ class SplitSolver:
         self.kind = kind
         self.code = _KINDS[kind]
         self.max_bytes = max_bytes
-        self.dtype = np.int32 if kind == "grundy" else np.int8
+        self.gen: Any = _generator(game)  # None: the one-heap table
+        # a generator's kernel is compiled per process: one type of values for all kinds
+        self.dtype = np.int32 if kind == "grundy" or self.gen is not None else np.int8
         self.top = -1  # the largest total the arrays hold
         self.state: npt.NDArray[Any] = np.zeros(0, dtype=self.dtype)
         self.done = 0  # positions of rank < done are solved
@@ -93,6 +95,7 @@ class SplitSolver:
         self.q = np.zeros((1, 1), dtype=np.int64)
         self.off = np.zeros(2, dtype=np.int64)
         self._model: tuple[npt.NDArray[np.int64], ...] = ()
+        self.buf = np.zeros(64, dtype=np.int64)
 
     def nbytes(self) -> int:
         """Bytes held (values, counts and the move table)."""
@@ -148,7 +151,9 @@ class SplitSolver:
                 f"heaps of total up to {total}, more than its memory limit of "
                 f"{self.max_bytes / 2**20:,.0f} MiB allows; ask smaller positions"
             )
-        self._model = self._table(total)
+        if self.gen is None:
+            self._model = self._table(total)
+        self.buf = np.zeros(2 * total + 64, dtype=np.int64)
         self.q, self.off = _splitmodel.partition_counts(total)
         state = np.full(need, -1, dtype=self.dtype)
         state[: self.state.size] = self.state
@@ -164,18 +169,28 @@ class SplitSolver:
 
         kernel: Any = _splitmodel.solve_range
         while self.done < last:
-            code = kernel(
-                self.state, self.code, self.q, self.off, *self._model,
-                self.cur, self.io, self.done, last, self.seen,
-            )  # fmt: skip
+            if self.gen is not None:
+                code = _splitmodel.solve_range_gen(
+                    self.gen, self.state, self.code, self.q, self.off,
+                    self.cur, self.io, self.done, last, self.seen, self.buf,
+                )  # fmt: skip
+            else:
+                code = kernel(
+                    self.state, self.code, self.q, self.off, *self._model,
+                    self.cur, self.io, self.done, last, self.seen,
+                )  # fmt: skip
             self.done = int(self.io[2])
             if code == _splitmodel.TOO_MANY:
                 self.seen = np.zeros(2 * self.seen.size, dtype=np.int64)
             elif code != _splitmodel.OK:
-                raise GameDefinitionError(
-                    f"{self.game.label()}: a move leads to a position the compiled engine "
-                    "has not solved before it (a move that adds tokens)"
+                at = " ".join(map(str, self.cur[: int(self.io[0])].tolist()))
+                why = (
+                    "an option with a negative heap"
+                    if code == _splitmodel.NEGATIVE
+                    else "an option the compiled engine has not solved before it (a move "
+                    "that adds tokens)"
                 )
+                raise GameDefinitionError(f"{self.game.label()}: the position {at} has {why}")
 
     def rank(self, heaps: Sequence[int]) -> int:
         """The rank of the multiset of *heaps* (zeros dropped)."""
@@ -210,6 +225,15 @@ class SplitSolver:
 
 
 _SOLVERS: dict[tuple[Ruleset[Any], str], SplitSolver] = {}
+_GENERATORS: dict[Ruleset[Any], Any] = {}
+
+
+def _generator(game: HeapRuleset) -> Any:
+    """The game's ``compiled_split_options`` generator, one per game and process (the
+    kernel that runs it is compiled for each generator object)."""
+    if game not in _GENERATORS:
+        _GENERATORS[game] = game.compiled_split_options()
+    return _GENERATORS[game]
 
 
 def _solver(game: Ruleset[Any], kind: str, max_bytes: int) -> SplitSolver:
@@ -244,6 +268,17 @@ def split_value(game: Ruleset[Any], position: Sequence[int], kind: str) -> int |
     except (SearchTooLargeError, GameDefinitionError):
         _SOLVERS.pop((game, kind), None)
         return None
+    except Exception as exc:  # a model numba cannot compile: the search answers
+        _SOLVERS.pop((game, kind), None)
+        if _not_compiled(exc):
+            return None
+        raise
+
+
+def _not_compiled(exc: BaseException) -> bool:
+    from nimlab.catalog._numba_errors import is_compile_error
+
+    return is_compile_error(exc)
 
 
 def split_table(
@@ -265,3 +300,8 @@ def split_table(
     except GameDefinitionError:
         _SOLVERS.pop((game, kind), None)
         return None
+    except Exception as exc:
+        _SOLVERS.pop((game, kind), None)
+        if _not_compiled(exc):
+            return None
+        raise

@@ -292,6 +292,9 @@ def _dask_run(
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
+                # the scheduler's HTTP server (health checks) on a free loopback port: its
+                # default, 8787, warns on stderr when another cluster holds it
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                 silence_logs=logging.CRITICAL,
             )
         finally:

@@ -13,48 +13,33 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from nimlab.misere._work import QuotientTooLargeError, _spend
+from nimlab.misere._work import QuotientTooLargeError, _compiled, _spend
 
 
 def _refine(
     d: Sequence[Sequence[int]], is_p: Sequence[bool], order: list[int], size: int
 ) -> list[int]:
     """Block of each state of *order* (reached states) in the coarsest partition that
-    separates P from N and is stable under every letter (Moore's refinement)."""
-    import numpy as np
-
+    separates P from N and is stable under every letter (Moore's refinement; the blocks
+    of equal signatures ``(block, blocks of the letters' targets)``)."""
     nl = len(d[0]) if d else 0
-    ordr = np.array(order, dtype=np.int64)
-    pos = np.full(size, -1, dtype=np.int64)
-    pos[ordr] = np.arange(len(order), dtype=np.int64)
-    dp = pos[np.array(d, dtype=np.int64).reshape(size, nl)[ordr]]
-    block = np.array([is_p[x] for x in order], dtype=np.int64)
-    nblocks = len(np.unique(block))
+    pos = [-1] * size
+    for i, x in enumerate(order):
+        pos[x] = i
+    dp = [[pos[y] for y in d[x]] for x in order]
+    block = [1 if is_p[x] else 0 for x in order]
+    nblocks = len(set(block))
     while True:
         _spend(len(order) * (nl + 1))
-        sig = np.column_stack([block, block[dp]])
-        new = _row_classes(sig)
-        count = int(new.max()) + 1 if len(new) else 0
-        if count == nblocks:
+        ids: dict[tuple[int, ...], int] = {}
+        get = block.__getitem__
+        new = [
+            ids.setdefault((b, *map(get, row)), len(ids)) for b, row in zip(block, dp, strict=True)
+        ]
+        if len(ids) == nblocks:
             break
-        block, nblocks = new, count
-    return [int(b) for b in block]
-
-
-def _row_classes(sig: Any) -> Any:
-    """Class of each row of the int64 matrix *sig* (equal rows, equal classes): rows
-    hashed to one int64 each, checked equal to their class's first row (np.unique on
-    the rows themselves, slower, if two rows ever share a hash)."""
-    import numpy as np
-
-    mult = np.arange(1, 2 * sig.shape[1], 2, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    keys = (sig.astype(np.uint64) * mult).sum(axis=1, dtype=np.uint64)
-    _, first, inv = np.unique(keys, return_index=True, return_inverse=True)
-    inv = inv.reshape(-1)
-    if np.array_equal(sig, sig[first[inv]]):
-        return inv.astype(np.int64)
-    _, inv = np.unique(sig, axis=0, return_inverse=True)
-    return inv.reshape(-1).astype(np.int64)
+        block, nblocks = new, len(ids)
+    return block
 
 
 def _word_to(
@@ -90,6 +75,15 @@ class _Automaton:
         self.is_p = is_p
         self.letters = letters
         self.opts = opts
+        self.arr: Any = None  # delta as a numpy array, once the compiled loops need it
+
+    def array(self) -> Any:
+        """The transitions as a numpy array (for the compiled loops; made once)."""
+        if self.arr is None:
+            from nimlab.misere._compiled import array
+
+            self.arr = array(self.delta, len(self.letters))
+        return self.arr
 
     def apply(self, x: int, word: Iterable[int]) -> int:
         d = self.delta
@@ -193,6 +187,10 @@ class _Automaton:
         """
         if self.is_p[self.start]:
             return []  # the empty sum is a misère N-position
+        if _compiled(len(self.delta) * len(self.letters)):
+            from nimlab.misere._compiled import least_failure
+
+            return least_failure(self.array(), self.is_p, self.start, self.opts, weights, max_pairs)
         added = self._added()
         best = self._least_p_failure(weights, added)
         return self._least_n_failure(weights, added, max_pairs, best)

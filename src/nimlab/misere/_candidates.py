@@ -13,6 +13,7 @@ from nimlab.misere._work import (
     QuotientNotFoundError,
     QuotientTooLargeError,
     Word,
+    _compiled,
     _Quotient,
     _spend,
 )
@@ -136,6 +137,18 @@ def _free(
     None when it would have more than *max_states* states."""
     d = auto.delta
     nl = len(auto.letters)
+    bound = len(d) * nl
+    for i, p in freed.values():
+        bound *= i + p
+    if _compiled(bound):
+        from nimlab.misere._compiled import free
+
+        got = free(auto.array(), auto.start, auto.opts, freed, weights, max_states)
+        if got is None:
+            return None
+        cand = _Automaton(got[0].tolist(), got[1].tolist(), auto.letters, auto.opts)
+        cand.arr = got[0]
+        return cand
     keep = [li for li in range(nl) if li not in freed]
     ridx = {auto.start: 0}
     order = [auto.start]

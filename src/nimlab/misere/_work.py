@@ -62,6 +62,22 @@ def _spend(steps: int) -> None:
         work.spend(steps)
 
 
+def _work_left() -> int:
+    """Steps left of the running computation's work budget (``2**62`` outside one)."""
+    work = _WORK.get(None)
+    return 1 << 62 if work is None else max(0, work.budget - work.spent)
+
+
+def _compiled(cells: int) -> bool:
+    """Whether an automaton of *cells* transitions (states times letters) is worked on by
+    the compiled loops (:mod:`nimlab.misere._compiled`): from the planner's
+    ``Budgets.misere_compiled_min_cells`` on (below it, Python's loops take less than
+    numba's start in a new process)."""
+    from nimlab import planner
+
+    return cells >= planner.DEFAULT_BUDGETS.misere_compiled_min_cells
+
+
 @dataclass
 class _Quotient:
     """A verified, reduced quotient of the heaps 0..n (internal working form)."""

@@ -112,6 +112,10 @@ class Budgets:
         Tables of order-free games of this many sorted positions (heaps from 0) or more
         are solved by the compiled engine's parallel wavefront when numba has several
         threads (smaller ones serially, in less time than the parallel kernel takes).
+    misere_compiled_min_cells : int
+        The candidates of a misère quotient (automata on sums of heaps) with this many
+        transitions (states times heaps) or more are built and proved by compiled loops
+        (below, Python's loops take less time than loading numba in a new process).
 
     Examples
     --------
@@ -136,6 +140,7 @@ class Budgets:
     max_listed: int = 2_000_000
     engine_min_positions: int = 20_000
     parallel_min_positions: int = 1_000_000
+    misere_compiled_min_cells: int = 4_000
 
     def default_search(self) -> bool:
         """Whether the search's budgets (``max_positions``, ``max_moves``) are the defaults.

@@ -81,4 +81,8 @@ def warm(
     0
     """
     extra = theorem_steps() if theorems else []
+    if games is None:  # the catalog's usual kernels: also the misère quotients' loops
+        from nimlab.misere._compiled import warm as warm_misere
+
+        extra.insert(0, ("misère quotients: compiled candidate loops", warm_misere))
     return warm_engine(games, heaps=heaps, progress=progress, extra=extra)

@@ -11,6 +11,10 @@ from nimlab import planner
 from nimlab.misere import _candidates, _compiled, misere_quotient
 from nimlab.misere._automaton import _Automaton
 
+# the first test to run compiles the loops (about 15 s of CPU, once: numba keeps them on
+# disk), so the module is in the full suite, not the quick subset
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
 
 def _with_threshold(monkeypatch: pytest.MonkeyPatch, cells: int) -> None:
     budgets = dataclasses.replace(planner.DEFAULT_BUDGETS, misere_compiled_min_cells=cells)
@@ -24,7 +28,7 @@ def _tables(code: str, n: int) -> tuple[Any, ...]:
 
 @pytest.mark.parametrize(
     ("code", "n"),
-    [pytest.param("0.07", 25, marks=pytest.mark.slow), ("4.7", 12), ("0.75", 12)],
+    [("0.07", 25), ("4.7", 12), ("0.75", 12)],
 )
 def test_compiled_loops_give_the_same_quotient_tables(
     monkeypatch: pytest.MonkeyPatch, code: str, n: int
@@ -72,3 +76,12 @@ def test_compiled_proof_budget_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
         misere_quotient("0.07", max_heap=26, max_pairs=50)
     with pytest.raises(QuotientTooLargeError, match="budget"):
         misere_quotient("0.07", max_heap=26, max_work=200_000)
+
+
+def test_warm_runs_every_loop() -> None:
+    from nimlab.engine._compilewatch import CompileWatch
+
+    _compiled.warm()
+    with CompileWatch() as watch:
+        _compiled.warm()  # a second time: nothing left to compile
+    assert watch.compiles == []

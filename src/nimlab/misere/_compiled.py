@@ -152,11 +152,9 @@ def _least_p_failure(
 
 def warm() -> None:
     """Run every compiled loop once on a small automaton, so that numba compiles them (or
-    loads them from its disk cache): :func:`nimlab.warm` does it for ``nimlab warm``.
-
-    Examples
-    --------
-    >>> warm()
+    loads them from its disk cache): :func:`nimlab.warm` does it for ``nimlab warm``
+    (no doctest: the first call compiles for about 15 s of CPU; tests/test_misere_compiled.py
+    runs it).
     """
     d = array([[1, 2], [0, 2], [2, 1]], 2)
     opts: Options = [[()], [(), (0,)]]

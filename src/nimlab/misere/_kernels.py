@@ -121,12 +121,63 @@ def _sift_up(
 
 
 @njit(cache=True)
-def p_from_least_sums(delta: Any, weights: Any, optp: Any, wp: Any, wl: Any) -> Any:
-    """``_candidates._p_from_least_sums``: P-membership of each state from the outcome
-    rule on its least sum. The least sums are found in the order of Python's heap, with
-    one pending entry per state (its least so far: the entries Python's heap holds beyond
-    it are never used). The options of letter ``li`` are ``optp[li]:optp[li + 1]``,
-    option ``o``'s letters ``wl[wp[o]:wp[o + 1]]``. Returns ``(is_p, steps)``."""
+def _sift_down(
+    heap: Any,
+    hpos: Any,
+    hn: Any,
+    e_tot: Any,
+    e_len: Any,
+    e_par: Any,
+    e_li: Any,
+    wstart: Any,
+    wflat: Any,
+) -> None:
+    """The last of the *hn* entries of *heap* sifts down from the root."""
+    last = heap[hn]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= hn:
+            break
+        if c + 1 < hn and _entry_less(
+            heap[c + 1], heap[c], e_tot, e_len, e_par, e_li, wstart, wflat
+        ):
+            c += 1
+        if _entry_less(heap[c], last, e_tot, e_len, e_par, e_li, wstart, wflat):
+            heap[i] = heap[c]
+            hpos[heap[i]] = i
+            i = c
+        else:
+            break
+    heap[i] = last
+    hpos[last] = i
+
+
+@njit(cache=True)
+def _lesser(
+    x: Any, li: Any, length: Any, y: Any, e_par: Any, e_li: Any, wstart: Any, wflat: Any
+) -> Any:
+    """Whether the word of (parent *x*, letter *li*), of *length* letters before *li*, is
+    less than the pending word of *y*, of the same total and length."""
+    op = e_par[y]
+    if op == x:
+        return li < e_li[y]
+    sa = wstart[x]
+    sb = wstart[op]
+    for i in range(length):
+        va = wflat[sa + i]
+        vb = wflat[sb + i]
+        if va != vb:
+            return va < vb
+    return li < e_li[y]
+
+
+@njit(cache=True)
+def _least_words(delta: Any, weights: Any) -> Any:
+    """The least word of each state from state 0 in the order of Python's heap of
+    ``(total, -length, word, state)``, with one pending entry per state (its least so far:
+    the entries Python's heap holds beyond it are never used). Returns the states in the
+    order they were reached, their number, and the words (``wflat[wstart[x]:][:wlen[x]]``)."""
     n, nl = delta.shape
     e_tot = np.zeros(n, np.int64)
     e_len = np.zeros(n, np.int64)
@@ -147,84 +198,57 @@ def p_from_least_sums(delta: Any, weights: Any, optp: Any, wp: Any, wl: Any) -> 
         x = heap[0]
         hpos[x] = -2
         hn -= 1
-        if hn > 0:  # the last entry sifts down from the root
-            last = heap[hn]
-            i = 0
-            while True:
-                c = 2 * i + 1
-                if c >= hn:
-                    break
-                if c + 1 < hn and _entry_less(
-                    heap[c + 1], heap[c], e_tot, e_len, e_par, e_li, wstart, wflat
-                ):
-                    c += 1
-                if _entry_less(heap[c], last, e_tot, e_len, e_par, e_li, wstart, wflat):
-                    heap[i] = heap[c]
-                    hpos[heap[i]] = i
-                    i = c
-                else:
-                    break
-            heap[i] = last
-            hpos[last] = i
+        if hn > 0:
+            _sift_down(heap, hpos, hn, e_tot, e_len, e_par, e_li, wstart, wflat)
         length = e_len[x]
         if wtop + length > len(wflat):
             grown = np.empty(2 * (wtop + length), np.int64)
             grown[:wtop] = wflat[:wtop]
             wflat = grown
-        p = e_par[x]
-        if p >= 0:
-            ps = wstart[p]
-            for k in range(length - 1):
-                wflat[wtop + k] = wflat[ps + k]
+        if e_par[x] >= 0:
+            wflat[wtop : wtop + length - 1] = wflat[
+                wstart[e_par[x]] : wstart[e_par[x]] + length - 1
+            ]
             wflat[wtop + length - 1] = e_li[x]
         wstart[x] = wtop
         wlen[x] = length
         wtop += length
         order[count] = x
         count += 1
-        tot = e_tot[x]
         for li in range(nl):
             y = delta[x, li]
+            t2 = e_tot[x] + weights[li]
             if hpos[y] == -2:
                 continue
-            if hpos[y] >= 0:  # pending: keep the lesser entry
-                t2 = tot + weights[li]
-                if t2 > e_tot[y] or (t2 == e_tot[y] and length + 1 < e_len[y]):
-                    continue
-                if t2 == e_tot[y] and length + 1 == e_len[y]:
-                    ot, ol, op, oli = e_tot[y], e_len[y], e_par[y], e_li[y]
-                    e_par[y] = x
-                    e_li[y] = li
-                    # compare the new entry (parent x, letter li) with the old one
-                    newer = True
-                    if op != x:
-                        sa = wstart[x]
-                        sb = wstart[op]
-                        for i in range(length):
-                            va = wflat[sa + i]
-                            vb = wflat[sb + i]
-                            if va != vb:
-                                newer = va < vb
-                                break
-                    else:
-                        newer = li < oli
-                    if not newer:
-                        e_tot[y], e_len[y], e_par[y], e_li[y] = ot, ol, op, oli
-                        continue
-                e_tot[y] = t2
-                e_len[y] = length + 1
-                e_par[y] = x
-                e_li[y] = li
-                _sift_up(heap, hpos, hpos[y], e_tot, e_len, e_par, e_li, wstart, wflat)
-            else:
-                e_tot[y] = tot + weights[li]
-                e_len[y] = length + 1
-                e_par[y] = x
-                e_li[y] = li
+            if hpos[y] >= 0 and (
+                t2 > e_tot[y]
+                or (t2 == e_tot[y] and length + 1 < e_len[y])
+                or (
+                    t2 == e_tot[y]
+                    and length + 1 == e_len[y]
+                    and not _lesser(x, li, length, y, e_par, e_li, wstart, wflat)
+                )
+            ):
+                continue  # its pending entry is less
+            if hpos[y] < 0:
                 heap[hn] = y
                 hpos[y] = hn
                 hn += 1
-                _sift_up(heap, hpos, hn - 1, e_tot, e_len, e_par, e_li, wstart, wflat)
+            e_tot[y] = t2
+            e_len[y] = length + 1
+            e_par[y] = x
+            e_li[y] = li
+            _sift_up(heap, hpos, hpos[y], e_tot, e_len, e_par, e_li, wstart, wflat)
+    return order, count, wstart, wlen, wflat
+
+
+@njit(cache=True)
+def p_from_least_sums(delta: Any, weights: Any, optp: Any, wp: Any, wl: Any) -> Any:
+    """``_candidates._p_from_least_sums``: P-membership of each state from the outcome
+    rule on its least sum. The options of letter ``li`` are ``optp[li]:optp[li + 1]``,
+    option ``o``'s letters ``wl[wp[o]:wp[o + 1]]``. Returns ``(is_p, steps)``."""
+    n, nl = delta.shape
+    order, count, wstart, wlen, wflat = _least_words(delta, weights)
     is_p = np.zeros(n, np.bool_)
     steps = n * nl
     seen = np.full((n, nl), -1, np.int8)
@@ -255,8 +279,7 @@ def p_from_least_sums(delta: Any, weights: Any, optp: Any, wp: Any, wl: Any) -> 
                         got = 2
                         break
                 seen[rest, li] = got
-            if got > 0:
-                any_opt = True
+            any_opt = any_opt or got > 0
             if got == 2:
                 p_here = False
                 break
@@ -458,6 +481,172 @@ def _hash(state: Any, mask: Any) -> Any:
 
 
 @njit(cache=True)
+def _pop(hw: Any, ht: Any, hp: Any, hn: Any) -> None:
+    """Remove the least ``(weight, tick)`` of the *hn* entries (the last one sifts down)."""
+    hn -= 1
+    lw = hw[hn]
+    lt = ht[hn]
+    lp = hp[hn]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= hn:
+            break
+        if c + 1 < hn and (hw[c + 1] < hw[c] or (hw[c + 1] == hw[c] and ht[c + 1] < ht[c])):
+            c += 1
+        if hw[c] < lw or (hw[c] == lw and ht[c] < lt):
+            hw[i] = hw[c]
+            ht[i] = ht[c]
+            hp[i] = hp[c]
+            i = c
+        else:
+            break
+    hw[i] = lw
+    ht[i] = lt
+    hp[i] = lp
+
+
+@njit(cache=True)
+def _push(hw: Any, ht: Any, hp: Any, hn: Any, w: Any, t: Any, p: Any) -> Any:
+    """Add the entry ``(w, t, p)`` after the *hn* entries; returns the (grown) arrays."""
+    if hn == len(hw):
+        hw = np.concatenate((hw, np.empty(hn, np.int64)))
+        ht = np.concatenate((ht, np.empty(hn, np.int64)))
+        hp = np.concatenate((hp, np.empty(hn, np.int64)))
+    i = hn
+    while i > 0:
+        up = (i - 1) // 2
+        if hw[up] > w or (hw[up] == w and ht[up] > t):
+            hw[i] = hw[up]
+            ht[i] = ht[up]
+            hp[i] = hp[up]
+            i = up
+        else:
+            break
+    hw[i] = w
+    ht[i] = t
+    hp[i] = p
+    return hw, ht, hp
+
+
+@njit(cache=True)
+def _slot(htab: Any, pinfo: Any, pmask: Any, y: Any, t2: Any) -> Any:
+    """The slot of the pair ``(y, t2)`` in the open-addressing table, or of its place."""
+    size = len(htab)
+    slot = np.int64(_hash(y, t2) >> np.uint64(33)) & (size - 1)
+    while htab[slot] >= 0:
+        j = htab[slot]
+        if pinfo[j, 0] == y and _subset(pmask[j], t2) and _subset(t2, pmask[j]):
+            break
+        slot = (slot + 1) & (size - 1)
+    return slot
+
+
+@njit(cache=True)
+def _add_pair(htab: Any, pinfo: Any, pmask: Any, npairs: Any, slot: Any, y: Any, t2: Any) -> Any:
+    """Store the pair ``(y, t2)`` as number *npairs* at *slot*; returns the (grown) arrays."""
+    if npairs == len(pinfo):
+        pinfo = np.concatenate((pinfo, np.empty_like(pinfo)))
+        pmask = np.concatenate((pmask, np.zeros_like(pmask)))
+    pinfo[npairs, 0] = y
+    pmask[npairs, :] = t2
+    htab[slot] = npairs
+    if 2 * (npairs + 1) > len(htab):
+        htab = np.full(2 * len(htab), -1, np.int64)
+        for j in range(npairs + 1):
+            htab[_slot(htab, pinfo, pmask, pinfo[j, 0], pmask[j])] = j
+    return htab, pinfo, pmask
+
+
+@njit(cache=True)
+def _start_pair(start: Any, nw: Any) -> Any:
+    """The tables of pairs holding the start pair (state *start*, no option states)."""
+    zero = np.zeros(nw, np.uint64)
+    htab = np.full(2048, -1, np.int64)
+    pinfo = np.empty((1024, 4), np.int64)
+    pmask = np.zeros((1024, nw), np.uint64)
+    slot = _slot(htab, pinfo, pmask, start, zero)
+    htab, pinfo, pmask = _add_pair(htab, pinfo, pmask, 0, slot, start, zero)
+    pinfo[0, 1] = 0
+    pinfo[0, 2] = -1
+    pinfo[0, 3] = -1
+    return htab, pinfo, pmask
+
+
+@njit(cache=True)
+def _keep_least(chains: Any, clen: Any, x: Any, pid: Any, pmask: Any) -> Any:
+    """Add pair *pid* to the least option sets of state *x*, dropping the sets that
+    contain its own; returns the (grown) chains."""
+    kept = 0
+    for c in range(clen[x]):
+        o = chains[x, c]
+        if not _subset(pmask[pid], pmask[o]):
+            chains[x, kept] = o
+            kept += 1
+    if kept == chains.shape[1]:
+        grown = np.empty((chains.shape[0], 2 * kept), np.int64)
+        grown[:, :kept] = chains
+        chains = grown
+    chains[x, kept] = pid
+    clen[x] = kept + 1
+    return chains
+
+
+@njit(cache=True)
+def _bit_mask(flags: Any, nw: Any) -> Any:
+    """The indices of the true *flags* as a bit mask of *nw* words."""
+    out = np.zeros(nw, np.uint64)
+    for x in range(len(flags)):
+        if flags[x]:
+            out[x >> 6] |= np.uint64(1) << np.uint64(x & 63)
+    return out
+
+
+@njit(cache=True)
+def _dominated(chains: Any, clen: Any, x: Any, pmask: Any, t: Any) -> Any:
+    """Whether a least option set of state *x* is contained in *t*."""
+    for c in range(clen[x]):  # noqa: SIM110 (a loop numba compiles)
+        if _subset(pmask[chains[x, c]], t):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _images(d: Any, use: Any, tm: Any, img: Any) -> Any:
+    """``img[u]``: the states of *tm* (a bit mask) after letter ``use[u]``; returns the
+    number of states of *tm*."""
+    img[:, :] = 0
+    pop = 0
+    for k in range(len(tm)):
+        bits = tm[k]
+        while bits:
+            low = bits & (~bits + np.uint64(1))
+            t = k * 64 + np.int64(np.log2(np.float64(low)) + 0.5)
+            bits ^= low
+            pop += 1
+            for u in range(len(use)):
+                y = d[t, use[u]]
+                img[u, y >> 6] |= np.uint64(1) << np.uint64(y & 63)
+    return pop
+
+
+@njit(cache=True)
+def _word(pinfo: Any, pid: Any) -> Any:
+    """The letters of the sum that reached pair *pid*, from its last."""
+    length = 0
+    p = pid
+    while pinfo[p, 2] >= 0:
+        length += 1
+        p = pinfo[p, 2]
+    word = np.empty(length, np.int64)
+    p = pid
+    for i in range(length):
+        word[i] = pinfo[p, 3]
+        p = pinfo[p, 2]
+    return word
+
+
+@njit(cache=True)
 def least_n_failure(
     d: Any,
     is_p: Any,
@@ -471,226 +660,62 @@ def least_n_failure(
 ) -> Any:
     """``_Automaton._least_n_failure``'s search: pairs (state, option states) in order of
     weight (ties by the order they were reached), kept to least option sets per state, up
-    to weight *limit*. Returns ``(status, word, steps)``: status 1 with the failing sum's
-    letters (from its last), 0 when there is none lighter than *limit*, 2 when more than
-    *max_pairs* pairs are needed, 3 when the steps outgrow *budget*."""
-    n = d.shape[0]
+    to weight *limit*. Pairs are rows ``(state, weight, parent pair, letter)`` of *pinfo*
+    with their option states in *pmask*. Returns ``(status, word, steps)``: status 1 with
+    the failing sum's letters (from its last), 0 when there is none lighter than *limit*,
+    2 when more than *max_pairs* pairs are needed, 3 when the steps outgrow *budget*."""
     nw = add.shape[2]
-    nu = len(use)
-    pm = np.zeros(nw, np.uint64)
-    for x in range(n):
-        if is_p[x]:
-            pm[x >> 6] |= np.uint64(1) << np.uint64(x & 63)
-    cap = 1024
-    pstate = np.empty(cap, np.int64)
-    pmask = np.zeros((cap, nw), np.uint64)
-    pdist = np.empty(cap, np.int64)
-    ppar = np.empty(cap, np.int64)
-    pli = np.empty(cap, np.int64)
-    hsize = 2048
-    htab = np.full(hsize, -1, np.int64)
-    ccap = 4
-    chains = np.empty((n, ccap), np.int64)
-    clen = np.zeros(n, np.int64)
-    hcap = 1024
-    hw = np.empty(hcap, np.int64)
-    ht = np.empty(hcap, np.int64)
-    hp = np.empty(hcap, np.int64)
-    # the start pair
-    pstate[0] = start
-    pdist[0] = 0
-    ppar[0] = -1
-    pli[0] = -1
+    pm = _bit_mask(is_p, nw)
+    htab, pinfo, pmask = _start_pair(start, nw)
     npairs = 1
-    htab[np.int64(_hash(start, pmask[0]) >> np.uint64(33)) & (hsize - 1)] = 0
-    hw[0] = 0
-    ht[0] = 0
-    hp[0] = 0
+    chains = np.empty((d.shape[0], 4), np.int64)
+    clen = np.zeros(d.shape[0], np.int64)
+    hw, ht, hp = _push(
+        np.empty(1024, np.int64), np.empty(1024, np.int64), np.empty(1024, np.int64), 0, 0, 0, 0
+    )
     hn = 1
     tick = 0
     steps = 0
-    img = np.zeros((nu, nw), np.uint64)
+    img = np.zeros((len(use), nw), np.uint64)
     t2 = np.empty(nw, np.uint64)
-    empty = np.empty(0, np.int64)
     while hn > 0:
         wt = hw[0]
         pid = hp[0]
+        _pop(hw, ht, hp, hn)
         hn -= 1
-        if hn > 0:
-            lw = hw[hn]
-            lt = ht[hn]
-            lp = hp[hn]
-            i = 0
-            while True:
-                c = 2 * i + 1
-                if c >= hn:
-                    break
-                if c + 1 < hn and (hw[c + 1] < hw[c] or (hw[c + 1] == hw[c] and ht[c + 1] < ht[c])):
-                    c += 1
-                if hw[c] < lw or (hw[c] == lw and ht[c] < lt):
-                    hw[i] = hw[c]
-                    ht[i] = ht[c]
-                    hp[i] = hp[c]
-                    i = c
-                else:
-                    break
-            hw[i] = lw
-            ht[i] = lt
-            hp[i] = lp
         if wt >= limit:
             break
-        x = pstate[pid]
-        tm = pmask[pid]
-        if pdist[pid] < wt:
+        x = pinfo[pid, 0]
+        if pinfo[pid, 1] < wt or _dominated(chains, clen, x, pmask, pmask[pid]):
             continue
-        skip = False
-        for c in range(clen[x]):
-            if _subset(pmask[chains[x, c]], tm):
-                skip = True
-                break
-        if skip:
-            continue
-        steps += clen[x] + nu
-        kept = 0
-        for c in range(clen[x]):
-            o = chains[x, c]
-            if not _subset(tm, pmask[o]):
-                chains[x, kept] = o
-                kept += 1
-        if kept == ccap:
-            grown = np.empty((n, 2 * ccap), np.int64)
-            grown[:, :ccap] = chains
-            chains = grown
-            ccap *= 2
-        chains[x, kept] = pid
-        clen[x] = kept + 1
-        nonzero = False
-        hits = False
-        for k in range(nw):
-            if tm[k]:
-                nonzero = True
-            if tm[k] & pm[k]:
-                hits = True
-        if nonzero and not is_p[x] and not hits:
-            length = 0
-            p = pid
-            while ppar[p] >= 0:
-                length += 1
-                p = ppar[p]
-            word = np.empty(length, np.int64)
-            length = 0
-            p = pid
-            while ppar[p] >= 0:
-                word[length] = pli[p]
-                length += 1
-                p = ppar[p]
-            return 1, word, steps
+        steps += clen[x] + len(use)
+        chains = _keep_least(chains, clen, x, pid, pmask)
+        if pmask[pid].any() and not is_p[x] and not (pmask[pid] & pm).any():
+            return 1, _word(pinfo, pid), steps
         if steps > budget:
-            return 3, empty, steps
-        img[:, :] = 0
-        pop = 0
-        for k in range(nw):
-            bits = tm[k]
-            while bits:
-                low = bits & (~bits + np.uint64(1))
-                t = k * 64 + np.int64(np.log2(np.float64(low)) + 0.5)
-                bits ^= low
-                pop += 1
-                for u in range(nu):
-                    y = d[t, use[u]]
-                    img[u, y >> 6] |= np.uint64(1) << np.uint64(y & 63)
-        steps += nu * pop
-        for u in range(nu):
+            return 3, np.empty(0, np.int64), steps
+        steps += len(use) * _images(d, use, pmask[pid], img)
+        for u in range(len(use)):
             li = use[u]
             y = d[x, li]
-            for k in range(nw):
-                t2[k] = add[x, li, k] | img[u, k]
-            dominated = False
-            for c in range(clen[y]):
-                if _subset(pmask[chains[y, c]], t2):
-                    dominated = True
-                    break
-            if dominated:
+            t2[:] = add[x, li] | img[u]
+            if _dominated(chains, clen, y, pmask, t2):
                 continue
             w2 = wt + wuse[u]
-            h = _hash(y, t2)
-            slot = np.int64(h >> np.uint64(33)) & (hsize - 1)
-            found = -1
-            while htab[slot] >= 0:
-                j = htab[slot]
-                if pstate[j] == y:
-                    same = True
-                    for k in range(nw):
-                        if pmask[j, k] != t2[k]:
-                            same = False
-                            break
-                    if same:
-                        found = j
-                        break
-                slot = (slot + 1) & (hsize - 1)
-            if found >= 0 and w2 >= pdist[found]:
+            slot = _slot(htab, pinfo, pmask, y, t2)
+            found = htab[slot]
+            if found >= 0 and w2 >= pinfo[found, 1]:
                 continue
             if found < 0:
                 if npairs >= max_pairs:
-                    return 2, empty, steps
-                if npairs == cap:
-                    cap *= 2
-                    ps2 = np.empty(cap, np.int64)
-                    ps2[:npairs] = pstate[:npairs]
-                    pstate = ps2
-                    pm2 = np.zeros((cap, nw), np.uint64)
-                    pm2[:npairs] = pmask[:npairs]
-                    pmask = pm2
-                    tm = pmask[pid]
-                    pd2 = np.empty(cap, np.int64)
-                    pd2[:npairs] = pdist[:npairs]
-                    pdist = pd2
-                    pp2 = np.empty(cap, np.int64)
-                    pp2[:npairs] = ppar[:npairs]
-                    ppar = pp2
-                    pl2 = np.empty(cap, np.int64)
-                    pl2[:npairs] = pli[:npairs]
-                    pli = pl2
+                    return 2, np.empty(0, np.int64), steps
+                htab, pinfo, pmask = _add_pair(htab, pinfo, pmask, npairs, slot, y, t2)
                 found = npairs
                 npairs += 1
-                pstate[found] = y
-                pmask[found, :] = t2
-                htab[slot] = found
-                if 2 * npairs > hsize:
-                    hsize *= 2
-                    htab = np.full(hsize, -1, np.int64)
-                    for j in range(npairs):
-                        s2 = np.int64(_hash(pstate[j], pmask[j]) >> np.uint64(33)) & (hsize - 1)
-                        while htab[s2] >= 0:
-                            s2 = (s2 + 1) & (hsize - 1)
-                        htab[s2] = j
-            pdist[found] = w2
-            ppar[found] = pid
-            pli[found] = li
+            pinfo[found, 1] = w2
+            pinfo[found, 2] = pid
+            pinfo[found, 3] = li
             tick += 1
-            if hn == hcap:
-                hcap *= 2
-                hw2 = np.empty(hcap, np.int64)
-                hw2[:hn] = hw[:hn]
-                hw = hw2
-                ht2 = np.empty(hcap, np.int64)
-                ht2[:hn] = ht[:hn]
-                ht = ht2
-                hp2 = np.empty(hcap, np.int64)
-                hp2[:hn] = hp[:hn]
-                hp = hp2
-            i = hn
+            hw, ht, hp = _push(hw, ht, hp, hn, w2, tick, found)
             hn += 1
-            while i > 0:
-                up = (i - 1) // 2
-                if hw[up] > w2 or (hw[up] == w2 and ht[up] > tick):
-                    hw[i] = hw[up]
-                    ht[i] = ht[up]
-                    hp[i] = hp[up]
-                    i = up
-                else:
-                    break
-            hw[i] = w2
-            ht[i] = tick
-            hp[i] = found
-    return 0, empty, steps
+    return 0, np.empty(0, np.int64), steps

@@ -56,7 +56,8 @@ def warm(
     ----------
     games : sequence of Ruleset or str, optional
         The games to warm (names take their default parameters); default: the
-        catalog's usual games and parameters (:data:`nimlab.catalog._warm.WARM_GAMES`).
+        catalog's usual games and parameters (:data:`nimlab.catalog._warm.WARM_GAMES`),
+        and the compiled loops of misère quotients.
     heaps : sequence of int, optional
         Numbers of heaps for games that take any number (default 2, 3 and 4).
     theorems : bool

@@ -125,17 +125,17 @@ def test_reproduce_in_parallel_checks_a_correction_first(tmp_path: Path) -> None
     # counts are measured against it); the others start at once, largest first
     import time as _time
 
-    from nimlab.theory.registry import CheckResult, theorem
+    from nimlab.theory.registry import VerificationResult, theorem
 
     log = tmp_path / "log"
 
-    def check(tid: str, bound: int, **run: Any) -> CheckResult:
+    def check(tid: str, bound: int, **run: Any) -> VerificationResult:
         with log.open("a") as f:
             f.write(f"start {tid}\n")
         _time.sleep(0.3 if tid == "Sh-T6*" else 0.05)
         with log.open("a") as f:
             f.write(f"end {tid}\n")
-        return CheckResult(tid, bound, 1, True, 0.0, None, "local", ())
+        return VerificationResult.of_theorem(tid, bound, 1, True, 0.0, None, "local", ())
 
     results = [theorem(t) for t in ("Sh-T6", "S19-T1", "Sh-T6*", "SM-E5")]
     found = nimlab.reproduce(results=results, workers=2, store=False, check=check)

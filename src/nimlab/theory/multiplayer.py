@@ -29,8 +29,9 @@ from nimlab.solvers.multiplayer import (
     games_profile,
     li_ranking,
 )
-from nimlab.theory.registry import CheckResult, Counterexample, Theorem, register_theorem
+from nimlab.theory.registry import Counterexample, Theorem, register_theorem
 from nimlab.theory.spaces import sorted_box
+from nimlab.verification.spec import VerificationResult
 
 __all__ = [
     "PLAYERS",
@@ -139,8 +140,8 @@ def _fail(
     claimed: Any,
     actual: Any,
     detail: str,
-) -> CheckResult:
-    return CheckResult(
+) -> VerificationResult:
+    return VerificationResult.of_theorem(
         tid,
         bound,
         count,
@@ -155,7 +156,7 @@ def _check_li(
     bound: int,
     games: Sequence[tuple[Ruleset[Any], int, int]],
     max_heaps: int,
-) -> CheckResult:
+) -> VerificationResult:
     """(m-1)-position under Li's ranking iff digit sums mod *modulus* are all 0."""
     start = time.perf_counter()
     count = 0
@@ -180,10 +181,10 @@ def _check_li(
                     f"{modulus} are 0 (here {digit_sums_mod(pos, modulus)}); search: "
                     f"{i}-position",
                 )
-    return CheckResult(tid, bound, count, True, time.perf_counter() - start)
+    return VerificationResult.of_theorem(tid, bound, count, True, time.perf_counter() - start)
 
 
-def check_sm_t31(bound: int) -> CheckResult:
+def check_sm_t31(bound: int) -> VerificationResult:
     """SM-T3.1 for m = 2..5 players, 1..4 Nim heaps below *bound*.
 
     Examples
@@ -196,7 +197,7 @@ def check_sm_t31(bound: int) -> CheckResult:
     return _check_li("SM-T3.1", bound, [(nim, m, m) for m in PLAYERS], 4)
 
 
-def check_n99_t33(bound: int) -> CheckResult:
+def check_n99_t33(bound: int) -> VerificationResult:
     """N99-T3.3 for m = 2..5 players, K = 1..3, 1..4 heaps below *bound*.
 
     Examples
@@ -221,7 +222,7 @@ def _profiled_nim_solvers(
             yield m, i, prof, MultiplayerSolver(nim, prof, max_moves=10**8), (i - 1) % m
 
 
-def check_sm_t42(bound: int) -> CheckResult:
+def check_sm_t42(bound: int) -> VerificationResult:
     """SM-T4.2 for m = 2..5 players, every i, 1..4 Nim heaps below *bound*.
 
     Examples
@@ -251,10 +252,10 @@ def check_sm_t42(bound: int) -> CheckResult:
                     f"{'0 (some heap > 1)' if any(h > 1 for h in pos) else f'{i} (all heaps <= 1)'}"
                     f"; ⊕{m} = {s}; search: {actual}-position",
                 )
-    return CheckResult("SM-T4.2", bound, count, True, time.perf_counter() - start)
+    return VerificationResult.of_theorem("SM-T4.2", bound, count, True, time.perf_counter() - start)
 
 
-def check_sm_t43(bound: int) -> CheckResult:
+def check_sm_t43(bound: int) -> VerificationResult:
     """SM-T4.3 for m = 2..5 players, every i, prefixes of 0..2 heaps below *bound*.
 
     For each prefix ``(n1, ..., n_{k-1})`` the last heap ``n_k`` runs over
@@ -288,7 +289,7 @@ def check_sm_t43(bound: int) -> CheckResult:
                     f"claimed exactly one last heap n_k making an {target}-position after "
                     f"the prefix {prefix}; search over n_k < {last} finds {found}",
                 )
-    return CheckResult("SM-T4.3", bound, count, True, time.perf_counter() - start)
+    return VerificationResult.of_theorem("SM-T4.3", bound, count, True, time.perf_counter() - start)
 
 
 #: [SM] §5: positions and their i under GAMEs(0,1,2), and the move that shows it.
@@ -300,7 +301,7 @@ SM_E5_CLAIMS: tuple[tuple[tuple[int, ...], int], ...] = (
 )
 
 
-def check_sm_e5(bound: int) -> CheckResult:
+def check_sm_e5(bound: int) -> VerificationResult:
     """SM-E5: (2,2,2) is a 2-position, (1,3) a 1-position, (2,2,2,1,3) a 0-position.
 
     Under ``GAMEs(0, 1, 2)``: the first player moves (2,2,2,1,3) to the 2-position
@@ -340,7 +341,7 @@ def check_sm_e5(bound: int) -> CheckResult:
             sorted(best),
             "the paper's winning move",
         )
-    return CheckResult("SM-E5", bound, count, True, time.perf_counter() - start)
+    return VerificationResult.of_theorem("SM-E5", bound, count, True, time.perf_counter() - start)
 
 
 register_theorem(

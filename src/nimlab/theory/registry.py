@@ -29,6 +29,7 @@ from nimlab.core.status import status_of as _recorded_status
 from nimlab.core.theorems import HeapSpace, TheoremSpec
 from nimlab.planner import DEFAULT_BUDGETS, Method, Plan, Question, plan
 from nimlab.verification.local import Claim
+from nimlab.verification.spec import VerificationResult
 
 __all__ = [
     "CheckResult",
@@ -38,6 +39,7 @@ __all__ = [
     "ObjectTheoremClaim",
     "Theorem",
     "TheoremClaim",
+    "VerificationResult",
     "check_theorem",
     "from_spec",
     "register_theorem",
@@ -86,38 +88,9 @@ class Instance:
         return (p for i in range(sp.n_chunks) for p in sp.chunk(i))
 
 
-@dataclass(frozen=True)
-class CheckResult:
-    """Outcome of checking one theorem at one bound."""
-
-    theorem: str
-    bound: int
-    positions_checked: int
-    ok: bool
-    seconds: float
-    counterexample: Counterexample | None = None
-    method: str = "search"
-    run_ids: tuple[int, ...] = ()
-
-    @property
-    def result(self) -> str:
-        """``"verified"`` or ``"FAILED"``."""
-        return "verified" if self.ok else "FAILED"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "theorem": self.theorem,
-            "bound": self.bound,
-            "positions_checked": self.positions_checked,
-            "result": self.result,
-            "seconds": self.seconds,
-            "counterexample": None
-            if self.counterexample is None
-            else self.counterexample.to_dict(),
-            "method": self.method,
-            "run_ids": list(self.run_ids),
-        }
+#: Deprecated alias: a theorem's check gives the verifier's one result type,
+#: :class:`~nimlab.verification.spec.VerificationResult` (built by its ``of_theorem``).
+CheckResult = VerificationResult
 
 
 @dataclass(frozen=True)
@@ -147,7 +120,7 @@ class Theorem:
         ``claim(game, position)``: the claimed value. Default: the ruleset's hook for
         *kind* (``closed_grundy`` / ``closed_is_p`` / ``closed_misere_is_p``).
     custom_check : callable, optional
-        For ``kind="custom"``: ``custom_check(bound) -> CheckResult``.
+        For ``kind="custom"``: ``custom_check(bound) -> VerificationResult``.
     aliases : tuple of str
         Alias ids naming the same statement in another paper.
     params : str
@@ -169,7 +142,7 @@ class Theorem:
     instances: Callable[[int], Iterable[Instance]] | None
     default_bound: int
     claim: Callable[[Ruleset[Any], Any], Any] | None = None
-    custom_check: Callable[[int], CheckResult] | None = None
+    custom_check: Callable[[int], VerificationResult] | None = None
     aliases: tuple[str, ...] = ()
     params: str = ""
     bound_doc: str = field(default="every heap < bound")
@@ -421,7 +394,7 @@ def check_theorem(
     resume: bool = False,
     progress: bool = False,
     max_positions: int | None = None,
-) -> CheckResult:
+) -> VerificationResult:
     """Check a theorem at *bound*: by local check (default) or against exhaustive search.
 
     ``method="local"`` runs :mod:`nimlab.verification`: at every position of every
@@ -480,13 +453,25 @@ def check_theorem(
         if not res.ok:
             seconds = time.perf_counter() - start
             methods = "+".join(sorted(used))
-            return CheckResult(
-                t.id, b, count, False, seconds, res.counterexample, methods, (*runs,)
+            return VerificationResult.of_theorem(
+                t.id,
+                b,
+                count,
+                False,
+                seconds,
+                res.counterexample,
+                methods,
+                (*runs,),
+                game=t.game,
+                kind=t.kind,
             )
     if count == 0:
         raise _no_position(t, b)
     methods = "+".join(sorted(used)) or "local"
-    return CheckResult(t.id, b, count, True, time.perf_counter() - start, None, methods, (*runs,))
+    seconds = time.perf_counter() - start
+    return VerificationResult.of_theorem(
+        t.id, b, count, True, seconds, None, methods, (*runs,), game=t.game, kind=t.kind
+    )
 
 
 def _instance_specs(
@@ -607,7 +592,7 @@ def _check_plan(
     )
 
 
-def _check_sequence(t: Theorem, b: int, inst: Instance) -> CheckResult:
+def _check_sequence(t: Theorem, b: int, inst: Instance) -> VerificationResult:
     """Compare the claim at every heap ``0 .. bound-1`` with the game's Grundy sequence."""
     from nimlab.engine.sequences import sequence
 
@@ -617,7 +602,7 @@ def _check_sequence(t: Theorem, b: int, inst: Instance) -> CheckResult:
     for h, actual in enumerate(values):
         claimed = t.claimed(inst.game, (h,))
         if claimed != actual:
-            return CheckResult(
+            return VerificationResult.of_theorem(
                 t.id,
                 b,
                 h + 1,
@@ -625,10 +610,10 @@ def _check_sequence(t: Theorem, b: int, inst: Instance) -> CheckResult:
                 time.perf_counter() - start,
                 Counterexample(inst.game.label(), (h,), claimed, actual),
             )
-    return CheckResult(t.id, b, len(values), True, time.perf_counter() - start)
+    return VerificationResult.of_theorem(t.id, b, len(values), True, time.perf_counter() - start)
 
 
-def _check_engine(t: Theorem, b: int, inst: Instance) -> CheckResult | None:
+def _check_engine(t: Theorem, b: int, inst: Instance) -> VerificationResult | None:
     """Compare the claim at every listed position of *inst* (a set that is not
     move-closed, such as all-odd heaps) with the compiled engine's exhaustive values: one
     solve of every position below the largest heap, then a look-up each. None when the
@@ -673,7 +658,7 @@ def _engine_compare(
         claimed = t.claimed(g, pos)
         actual: Any = v if t.kind == "grundy" else v == 0
         if claimed != actual:
-            return CheckResult(
+            return VerificationResult.of_theorem(
                 t.id,
                 b,
                 count,
@@ -682,10 +667,12 @@ def _engine_compare(
                 Counterexample(g.label(), pos, claimed, actual),
                 "engine (compiled)",
             )
-    return CheckResult(t.id, b, len(positions), True, time.perf_counter() - start)
+    return VerificationResult.of_theorem(t.id, b, len(positions), True, time.perf_counter() - start)
 
 
-def _check_search(t: Theorem, b: int, instances: Iterable[Instance] | None = None) -> CheckResult:
+def _check_search(
+    t: Theorem, b: int, instances: Iterable[Instance] | None = None
+) -> VerificationResult:
     """Compare the claim with exhaustive search at every position, serially."""
     from nimlab.engine.search import Solver
 
@@ -702,7 +689,7 @@ def _check_search(t: Theorem, b: int, instances: Iterable[Instance] | None = Non
                 actual = solver.is_p(pos, misere=t.kind == "misere-p-set", method="search")
             count += 1
             if claimed != actual:
-                return CheckResult(
+                return VerificationResult.of_theorem(
                     t.id,
                     b,
                     count,
@@ -712,7 +699,7 @@ def _check_search(t: Theorem, b: int, instances: Iterable[Instance] | None = Non
                 )
     if count == 0:
         raise _no_position(t, b)
-    return CheckResult(t.id, b, count, True, time.perf_counter() - start)
+    return VerificationResult.of_theorem(t.id, b, count, True, time.perf_counter() - start)
 
 
 # -- claims for the verification runner ---------------------------------------------

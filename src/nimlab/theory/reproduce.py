@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nimlab.core.errors import ClusterError, NimlabError, StoreError
-from nimlab.theory.registry import CheckResult, Theorem, check_theorem, theorem, theorems
+from nimlab.theory.registry import Theorem, check_theorem, theorem, theorems
+from nimlab.verification.spec import VerificationResult
 
 __all__ = [
     "BOUNDS_BEFORE",
@@ -88,7 +89,7 @@ class Finding:
     statement: str
     state: str
     bound: int
-    result: CheckResult | None
+    result: VerificationResult | None
     matches: bool
     message: str
     disagreements: list[tuple[int, int]] = field(default_factory=list)

@@ -404,17 +404,14 @@ def _run(
     total = _checked(spec, tally, st, run_id, t0)
     cex = _counterexample(spec, tally)
     seconds = time.perf_counter() - t0
-    ok = cex is None
-    if st is not None and run_id is not None:
-        st.finish_run(run_id, "verified" if ok else "FAILED", total, seconds)
-    return VerificationResult(
+    result = VerificationResult(
         target=spec.target,
         game=spec.game.label(),
         kind=spec.kind,
         bound=spec.bound,
         space=spec.space.describe(),
         positions_checked=total,
-        ok=ok,
+        ok=cex is None,
         seconds=seconds,
         counterexample=cex,
         run_id=run_id,
@@ -423,7 +420,11 @@ def _run(
         method="+".join(sorted(tally.methods)) or "python",
         backend=backend,
         workers=1 if backend == "serial" else n_workers,
+        what=what,
     )
+    if st is not None:
+        st.record_result(result)
+    return result
 
 
 class ClaimOptions(TypedDict, total=False):

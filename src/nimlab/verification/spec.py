@@ -97,7 +97,9 @@ class CheckSpec:
 
 @dataclass(frozen=True)
 class VerificationResult:
-    """The outcome of a verification run.
+    """The outcome of a verification run, or of a theorem's check: the one result type of
+    the verifier (``nimlab.verify``, ``nimlab.check_theorem``, the results store and
+    ``nimlab.reproduce`` all use it; ``theory.CheckResult`` is a deprecated alias).
 
     Attributes
     ----------
@@ -128,6 +130,20 @@ class VerificationResult:
         ``vectorised`` or ``python``.
     backend : str
         ``serial``, ``threads``, ``processes`` or ``dask``.
+    workers : int
+        Workers the backend used.
+    extra : dict
+        What a backend reports beyond these fields.
+    what : str
+        ``conjecture`` or ``theorem`` (as the results store records it).
+    run_ids : tuple of int
+        A theorem's check: the store's run ids of its instances.
+
+    Examples
+    --------
+    >>> r = VerificationResult.of_theorem("S19-T1", 6, 40, True, 0.5, method="search")
+    >>> r.theorem, r.result, r.to_dict()["run_ids"]
+    ('S19-T1', 'verified', [])
     """
 
     target: str
@@ -146,6 +162,45 @@ class VerificationResult:
     backend: str = "serial"
     workers: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
+    what: str = "conjecture"
+    run_ids: tuple[int, ...] = ()
+
+    @classmethod
+    def of_theorem(
+        cls,
+        theorem: str,
+        bound: int,
+        positions_checked: int,
+        ok: bool,
+        seconds: float,
+        counterexample: Any = None,
+        method: str = "search",
+        run_ids: tuple[int, ...] = (),
+        *,
+        game: str = "",
+        kind: str = "",
+    ) -> VerificationResult:
+        """The result of checking *theorem* at *bound* (by search, a sequence, the engine
+        or the runs of its instances, whose ids are *run_ids*)."""
+        return cls(
+            target=theorem,
+            game=game,
+            kind=kind,
+            bound=bound,
+            space="",
+            positions_checked=positions_checked,
+            ok=ok,
+            seconds=seconds,
+            counterexample=counterexample,
+            method=method,
+            what="theorem",
+            run_ids=run_ids,
+        )
+
+    @property
+    def theorem(self) -> str:
+        """The theorem id (a conjecture's text for a conjecture): the target."""
+        return self.target
 
     @property
     def result(self) -> str:
@@ -177,4 +232,7 @@ class VerificationResult:
             "method": self.method,
             "backend": self.backend,
             "workers": self.workers,
+            "what": self.what,
+            "run_ids": list(self.run_ids),
+            **({"theorem": self.target} if self.what == "theorem" else {}),
         }

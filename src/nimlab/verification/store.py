@@ -19,9 +19,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from nimlab.core.errors import StoreError
+
+if TYPE_CHECKING:
+    from nimlab.verification.spec import VerificationResult
 
 __all__ = [
     "BUSY_TIMEOUT",
@@ -611,8 +614,15 @@ class Store:
                 (os.getpid(), socket.gethostname(), run_id),
             )
 
+    def record_result(self, result: VerificationResult) -> None:
+        """Record a finished run's result (its status, positions and time) under its
+        ``run_id`` (a result kept in no store, ``run_id`` None, records nothing)."""
+        if result.run_id is not None:
+            self.finish_run(result.run_id, result.result, result.positions_checked, result.seconds)
+
     def finish_run(self, run_id: int, status: str, positions: int, seconds: float) -> None:
-        """Record the final status of a run."""
+        """Record the final status of a run (one that ended without a result too:
+        ``interrupted``, ``error``)."""
         with self._tx() as c:
             c.execute(
                 "UPDATE runs SET status = ?, positions = ?, finished = ?, seconds = ? WHERE id = ?",

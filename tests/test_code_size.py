@@ -25,9 +25,6 @@ _TO_SPLIT = "to split (issue 21)"
 EXCEPTIONS: dict[str, str] = {
     # family (catalog/**, formulas/)
     # runner (verification/runner.py, spaces.py, compiled.py, kernel code, cli/verify_cmd)
-    "cli/verify_cmd.py::reproduce_cmd": _TO_SPLIT + " (runner)",
-    "verification/compiled.py": _TO_SPLIT + " (runner, parallel)",
-    "verification/compiled.py::_make_kernels": _TO_SPLIT + " (runner, parallel)",
     "engine/_generic.py::solve": _TO_SPLIT + ": compiled kernel (runner)",
     # parallel (verification/chunks, fast, local; engine/_levels, canonical; theory/reproduce)
     "verification/fast.py::fast_chunk": _TO_SPLIT + " (parallel)",

@@ -18,7 +18,7 @@ pytest.importorskip("numba")
 import numpy as np
 
 import nimlab
-import nimlab.verification.compiled as compiled
+import nimlab.verification._claims as claims
 import nimlab.verification.runner as runner
 from nimlab.catalog.nim import Nim
 from nimlab.cli import main
@@ -38,7 +38,7 @@ EXPRESSIONS = [
 def test_scalar_expression_agrees_with_python_and_numpy(src: str) -> None:
     e = parse_expression(src, 3)
     assert scalar_source(e, 1, 9) is not None
-    claim = compiled._expr_claim(e, 1, 9, 3)
+    claim = claims._expr_claim(e, 1, 9, 3)
     assert claim is not None
     dummy = np.zeros(1, dtype=np.int64)
     np_fn = e.numpy_function(9)
@@ -124,7 +124,7 @@ def _not_compiled(*h: int) -> bool:
 
 @pytest.mark.slow
 def test_a_claim_that_does_not_compile_is_said_once(monkeypatch: Any) -> None:
-    monkeypatch.setattr(compiled, "TABULATE_SECONDS", 1.0)
+    monkeypatch.setattr(claims, "TABULATE_SECONDS", 1.0)
     with pytest.warns(RuntimeWarning, match="does not compile with numba") as seen:
         r = nimlab.verify("nim", p_set=_not_compiled, bound=10, heaps=3, workers=1)
     assert r.ok and r.method == "compiled" and len(seen) == 1

@@ -14,7 +14,7 @@ pytest.importorskip("numba")
 
 import numpy as np
 
-import nimlab.verification.compiled as compiled
+import nimlab.verification._optindex as optindex
 from nimlab.catalog import game
 from nimlab.catalog.delete import SingleDelete
 from nimlab.core.errors import GameDefinitionError
@@ -96,11 +96,11 @@ def test_a_wrong_claim_fails_the_same_way_with_and_without_the_index(
     monkeypatch: Any, t: Any, bound: int
 ) -> None:
     indexed = check_theorem(t, bound=bound, workers=1, store=False)
-    assert any(v is not None for v in compiled._INDEX_HOOKS.values())
-    monkeypatch.setattr(compiled, "MAX_INDEX_CELLS", 0)
-    monkeypatch.setattr(compiled, "_INDEX_HOOKS", {})
+    assert any(v is not None for v in optindex._INDEX_HOOKS.values())
+    monkeypatch.setattr(optindex, "MAX_INDEX_CELLS", 0)
+    monkeypatch.setattr(optindex, "_INDEX_HOOKS", {})
     plain = check_theorem(t, bound=bound, workers=1, store=False)
-    assert not any(v is not None for v in compiled._INDEX_HOOKS.values())
+    assert not any(v is not None for v in optindex._INDEX_HOOKS.values())
     assert not indexed.ok and not plain.ok
     assert indexed.counterexample is not None and plain.counterexample is not None
     assert indexed.counterexample.position == plain.counterexample.position

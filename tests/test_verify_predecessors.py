@@ -14,7 +14,7 @@ pytest.importorskip("numba")
 from numba import njit
 from numba.cpython.unsafe.tuple import tuple_setitem
 
-import nimlab.verification.compiled as compiled
+import nimlab.verification._optindex as optindex
 from nimlab.catalog import game
 from nimlab.catalog.circular import Circular
 from nimlab.core.errors import GameDefinitionError
@@ -62,7 +62,7 @@ def _options(g: Any, space: Any) -> set[tuple[tuple[int, ...], tuple[int, ...]]]
 def test_predecessors_are_exactly_the_inverse_of_the_moves(g: Any, space: Any) -> None:
     # every option pair inside the space, both ways: the hook leaves nothing out here
     assert _predecessors(g, space) == _options(g, space)
-    assert compiled.check_predecessors(g, space) is None
+    assert optindex.check_predecessors(g, space) is None
 
 
 @njit
@@ -84,8 +84,8 @@ class _WrongHook(Circular):
 
 def test_a_hook_that_yields_a_non_predecessor_is_refused(monkeypatch: Any) -> None:
     g = _WrongHook(k=4)
-    assert compiled.check_predecessors(g, BoxSpace(6, 8)) == (0, 0, 0, 0, 0, 0)
-    monkeypatch.setattr(compiled, "MARK_MIN_POSITIONS", 1)
+    assert optindex.check_predecessors(g, BoxSpace(6, 8)) == (0, 0, 0, 0, 0, 0)
+    monkeypatch.setattr(optindex, "MARK_MIN_POSITIONS", 1)
     t = dataclasses.replace(theorem("S19-T9"), instances=lambda b: _instances(g, b))
     with pytest.raises(GameDefinitionError, match="compiled_predecessors"):
         check_theorem(t, bound=4)
@@ -121,11 +121,11 @@ def test_a_wrong_claim_fails_the_same_way_with_and_without_marks(
     monkeypatch: Any, tid: str, bad: tuple[int, ...], bound: int
 ) -> None:
     t = dataclasses.replace(theorem(tid), claim=_wrong_at(bad))
-    monkeypatch.setattr(compiled, "MARK_MIN_POSITIONS", 1)
-    monkeypatch.setattr(compiled, "_MARKS", {})
+    monkeypatch.setattr(optindex, "MARK_MIN_POSITIONS", 1)
+    monkeypatch.setattr(optindex, "_MARKS", {})
     marked = check_theorem(t, bound=bound)
-    assert any(isinstance(v, tuple) and v[0].any() for v in compiled._MARKS.values())
-    monkeypatch.setattr(compiled, "MARK_MIN_POSITIONS", 1 << 40)
+    assert any(isinstance(v, tuple) and v[0].any() for v in optindex._MARKS.values())
+    monkeypatch.setattr(optindex, "MARK_MIN_POSITIONS", 1 << 40)
     plain = check_theorem(t, bound=bound)
     searched = check_theorem(t, bound=bound, method="search")
     assert not marked.ok and not plain.ok and not searched.ok
@@ -141,7 +141,7 @@ def test_marks_agree_with_the_scan_when_the_claim_is_right(monkeypatch: Any) -> 
     from nimlab.theory.reproduce import count_positions
     from nimlab.theory.spaces import sorted_space
 
-    monkeypatch.setattr(compiled, "MARK_MIN_POSITIONS", 1)
+    monkeypatch.setattr(optindex, "MARK_MIN_POSITIONS", 1)
     misere = dataclasses.replace(  # misère Nim_2 on 3 heaps: terminal positions are N
         theorem("N99-T2.10"),
         instances=lambda b: iter([Instance(game("moore", k=2), space=sorted_space(3, b))]),

@@ -520,15 +520,7 @@ def reproduce_cmd(
     _set_lock_timeout(lock_timeout)
     if not no_store:
         nimlab.runs(store, limit=1)  # a broken store is refused before any work
-    if only is not None:
-        results = [nimlab.theorem(x.strip()) for x in only.split(",") if x.strip()]
-        if not results:
-            raise InvalidParameterError(
-                f"--only names no result ({only!r}); give ids such as S19-T1,Sh-T6 "
-                "(see nimlab theorems)"
-            )
-    else:
-        results = list(nimlab.theorems())
+    results = _selected_results(only)
     t_all = time.perf_counter()
 
     def tell(f: Any) -> None:
@@ -558,6 +550,29 @@ def reproduce_cmd(
             }
         )
         return 0 if ok else 1
+    _print_findings(findings, seconds)
+    return 0 if ok else 1
+
+
+def _selected_results(only: str | None) -> list[Any]:
+    """The results ``--only`` names (ids, comma-separated), else every registered one."""
+    import nimlab
+    from nimlab.core.errors import InvalidParameterError
+
+    if only is None:
+        return list(nimlab.theorems())
+    results = [nimlab.theorem(x.strip()) for x in only.split(",") if x.strip()]
+    if not results:
+        raise InvalidParameterError(
+            f"--only names no result ({only!r}); give ids such as S19-T1,Sh-T6 "
+            "(see nimlab theorems)"
+        )
+    return results
+
+
+def _print_findings(findings: list[Any], seconds: float) -> None:
+    """The table of ``nimlab reproduce``, then a line per finding (and per error or
+    counterexample of a result that does not match its status, on stderr)."""
     from rich.table import Table
 
     n_ok = sum(f.matches for f in findings)
@@ -600,7 +615,6 @@ def reproduce_cmd(
                 f"{c.claimed}, actual {c.actual} {c.detail or ''}",
                 err=True,
             )
-    return 0 if ok else 1
 
 
 @click.command("runs")

@@ -434,10 +434,6 @@ def check_theorem(
         raise InvalidParameterError(f"unknown method {method!r}: choose local or search")
     registered = _THEOREMS.get(t.id)
     claim: Claim = TheoremClaim(t.id) if registered is t else ObjectTheoremClaim(t)
-    start = time.perf_counter()
-    count = 0
-    used: set[str] = set()
-    runs: list[int] = []
     run_options = {
         "workers": workers,
         "scheduler": scheduler,
@@ -447,30 +443,31 @@ def check_theorem(
         "progress": progress,
         "max_positions": max_positions,
     }
-    for inst, spec in _instance_specs(t, b, claim, max_positions):
+    return _check_instances(t, b, claim, run_options)
+
+
+def _check_instances(
+    t: Theorem, b: int, claim: Claim, run_options: dict[str, Any]
+) -> VerificationResult:
+    """Check every instance of *t* at *b* by its planned method; stop at the first
+    failure."""
+    start = time.perf_counter()
+    count = 0
+    used: set[str] = set()
+    runs: list[int] = []
+    ok, cex = True, None
+    for inst, spec in _instance_specs(t, b, claim, run_options["max_positions"]):
         res = _check_instance(t, b, inst, spec, run_options, used, runs)
         count += res.positions_checked
         if not res.ok:
-            seconds = time.perf_counter() - start
-            methods = "+".join(sorted(used))
-            return VerificationResult.of_theorem(
-                t.id,
-                b,
-                count,
-                False,
-                seconds,
-                res.counterexample,
-                methods,
-                (*runs,),
-                game=t.game,
-                kind=t.kind,
-            )
+            ok, cex = False, res.counterexample
+            break
     if count == 0:
         raise _no_position(t, b)
-    methods = "+".join(sorted(used)) or "local"
+    methods = "+".join(sorted(used)) or ("local" if ok else "")
     seconds = time.perf_counter() - start
     return VerificationResult.of_theorem(
-        t.id, b, count, True, seconds, None, methods, (*runs,), game=t.game, kind=t.kind
+        t.id, b, count, ok, seconds, cex, methods, (*runs,), game=t.game, kind=t.kind
     )
 
 

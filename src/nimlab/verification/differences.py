@@ -16,7 +16,7 @@ __all__ = ["count_differences", "list_differences"]
 def _kernel() -> Any:
     from numba import njit
 
-    from nimlab.verification.compiled import _next_sorted
+    from nimlab.verification._heapwalks import _next_sorted
 
     @njit
     def run(fa: Any, fb: Any, h: Any, count: int, low: int, out: Any) -> None:

@@ -32,13 +32,14 @@ def _advance(sp: Any, h: tuple[int, ...]) -> tuple[int, ...]:
 
 def _compiled_failures(spec: Any, i: int, limit: int) -> list[Failure] | None:
     from nimlab.planner import Method, check_method
-    from nimlab.verification import compiled as c
+    from nimlab.verification import _heapwalks as c
+    from nimlab.verification._claims import compiled_claim
 
     if check_method(spec) is not Method.COMPILED_CHECK:
         return None
     import numpy as np
 
-    got = c.compiled_claim(spec)
+    got = compiled_claim(spec)
     assert got is not None
     claim, table, radix = got
     sp = spec.space

@@ -24,6 +24,22 @@ def _scorer(g: Any, pos: tuple[int, ...], misere: bool = False) -> Method:
     return Method(p.value.method)
 
 
+def test_a_search_of_many_moves_goes_to_a_compiled_method() -> None:
+    """Fewer positions than the box threshold, but each with hundreds of moves: the
+    search would generate millions of options (Wythoff at (37, 465): 17,708 positions,
+    539 moves), so the compiled table answers; its value is the search's."""
+    w = nimlab.game("wythoff")
+    assert (Budgets().kernel_min_cells > 38 * 466) and w.estimate_moves((37, 465)) == 539
+    a = nimlab.answer(w, (37, 465), kind="grundy")
+    assert (a.method, a.value) == ("compiled table", 485)  # 485 by exhaustive search too
+    assert plan(w, "grundy", (37, 465), budgets=Budgets(compiled_min_options=10**9)).method is (
+        Method.SEARCH
+    )
+    assert plan(w, "grundy", (20, 30)).method is Method.SEARCH  # 651 x 70 / 2 options
+    small = nimlab.answer(w, (12, 40), kind="grundy", method="search")
+    assert nimlab.table(w, (13, 41))[12, 40] == small.value
+
+
 def test_the_scan_plan_names_its_scorer() -> None:
     kayles = nimlab.game("octal", **KAYLES)
     assert _scorer(kayles, (100,)) is Method.COMPILED_SEQUENCE
@@ -35,7 +51,12 @@ def test_the_scan_plan_names_its_scorer() -> None:
         Method.COMPILED_ENGINE
     )
     # the budgets decide, and method="search" keeps the search
-    big = Budgets(sequence_min_heap=1000, kernel_min_cells=10**15, repeat_calls=10**9)
+    big = Budgets(
+        sequence_min_heap=1000,
+        kernel_min_cells=10**15,
+        compiled_min_options=10**18,
+        repeat_calls=10**9,
+    )
     p = plan(kayles, "moves", (100,), budgets=big)
     assert p.value.method is Method.SEARCH and "exhaustive search" in p.reason
     p = plan(kayles, "moves", (100,), method="search")

@@ -79,6 +79,10 @@ class Budgets:
         A position whose box of smaller positions has this many cells (inclusive) is
         read from a compiled table kernel of the game, when it has one (below, a search
         is cheaper than compiling; above, the table would not fit).
+    compiled_min_options : int
+        A smaller box still goes to the compiled table or engine when its search would
+        generate about this many options (its cells times half the position's moves, by
+        the game's ``estimate_moves``): games with many moves per position (Wythoff).
     sequence_min_heap : int
         One heap of a game with a compiled sequence from this size on is read from the
         sequence rather than searched.
@@ -127,6 +131,7 @@ class Budgets:
 
     kernel_min_cells: int = 20_000
     kernel_max_cells: int = 64_000_000
+    compiled_min_options: int = 1_000_000
     sequence_min_heap: int = 64
     repeat_calls: int = 16
     compiled_min_cells: int = 20_000

@@ -168,6 +168,17 @@ def _sequence_value_plan(
     return None
 
 
+def _heavy(g: Ruleset[Any], pos: Any, cells: int, budgets: Budgets) -> bool:
+    """Whether a search below *pos* (*cells* positions) costs more than a compiled method:
+    a box of ``kernel_min_cells`` cells, or fewer positions with many moves each (about
+    ``cells`` times half the position's moves, the game's estimate, options generated:
+    ``compiled_min_options``)."""
+    if cells >= budgets.kernel_min_cells:
+        return True
+    est = g.estimate_moves(pos)
+    return est is not None and cells * est // 2 >= budgets.compiled_min_options
+
+
 def _table_value_plan(
     g: Ruleset[Any], question: Question, pos: Any, budgets: Budgets, avoid: frozenset[Method]
 ) -> Plan | None:
@@ -176,7 +187,8 @@ def _table_value_plan(
     heaps = tuple(h + 1 for h in pos)
     cells = _cells(heaps)
     if (
-        not budgets.kernel_min_cells <= cells <= budgets.kernel_max_cells
+        not _heavy(g, pos, cells, budgets)
+        or cells > budgets.kernel_max_cells
         or Method.COMPILED_TABLE in avoid
     ):
         return None
@@ -212,11 +224,12 @@ def _compiled_engine_plan(
     cells = _cells(tuple(h + 1 for h in pos))
     if split:
         cells = multisets_up_to(min(sum(pos), 200))
-    if cells < budgets.kernel_min_cells and calls < budgets.repeat_calls:
+    heavy = _heavy(g, pos, cells, budgets)
+    if not heavy and calls < budgets.repeat_calls:
         return None
     why = (
         f"the {cells:,} positions below it"
-        if cells >= budgets.kernel_min_cells
+        if heavy
         else "many positions of this game asked in a row"
     )
     return Plan(

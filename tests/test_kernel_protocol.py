@@ -1,6 +1,7 @@
 """The kernel protocol is open: a game brings a compiled kernel of a kind the engine does
-not know (``tests/vector_kernel_game.py``), and tables, Grundy values, sequences and the
-verifier use it through the protocol; every answer is checked against exhaustive search.
+not know (``tests/vector_kernel_game.py``), and tables, Grundy values, sequences, the
+verifier and the theorem checks use it through the protocol; every answer is checked
+against exhaustive search.
 """
 
 from __future__ import annotations
@@ -94,3 +95,42 @@ def test_a_broken_answer_of_a_new_kind_is_refused() -> None:
     with pytest.raises(GameDefinitionError, match="example-vectors"):
         nimlab.table(BrokenGame(), (3, 3), engine="kernel")
     assert TakeThreeRecurrence().kind == "example-take-three"
+
+
+def _mod4_sum(game: Any, position: tuple[int, ...]) -> int:
+    out = 0
+    for h in position:
+        out ^= h % 4
+    return out
+
+
+def _mod3(game: Any, position: tuple[int, ...]) -> int:
+    return position[0] % 3
+
+
+def test_a_theorem_check_compares_with_the_new_recurrence() -> None:
+    from nimlab.core.theorems import HeapSpace, InstanceSpec, TheoremSpec
+    from nimlab.theory.registry import check_theorem, from_spec
+
+    def spec(claim: Any, heaps: tuple[int, ...]) -> TheoremSpec:
+        return TheoremSpec(
+            id="EXK-T1",
+            paper="EXK",
+            statement="take-three Nim: G = XOR of the heaps mod 4",
+            game="example-vectors",
+            kind="grundy",
+            instances=lambda b: [InstanceSpec(VectorGame(), HeapSpace(n, b)) for n in heaps],
+            default_bound=16,
+            claim=claim,
+        )
+
+    before = RUNS["sequence"]
+    t = from_spec(spec(_mod4_sum, (1, 2)))
+    r = check_theorem(t, 40)
+    assert r.ok and "sequence" in r.method and RUNS["sequence"] == before + 1
+    assert r.positions_checked == check_theorem(t, 40, method="search").positions_checked
+    bad = check_theorem(from_spec(spec(_mod3, (1,))), 40)
+    assert not bad.ok and bad.method == "sequence"
+    searched = check_theorem(from_spec(spec(_mod3, (1,))), 40, method="search")
+    assert bad.counterexample == searched.counterexample
+    assert (bad.counterexample.position, bad.counterexample.actual) == ((3,), 3)

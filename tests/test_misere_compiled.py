@@ -16,8 +16,8 @@ from nimlab.misere._automaton import _Automaton
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 
-def _with_threshold(monkeypatch: pytest.MonkeyPatch, cells: int) -> None:
-    budgets = dataclasses.replace(planner.DEFAULT_BUDGETS, misere_compiled_min_cells=cells)
+def _with_threshold(monkeypatch: pytest.MonkeyPatch, steps: int) -> None:
+    budgets = dataclasses.replace(planner.DEFAULT_BUDGETS, misere_compiled_after_steps=steps)
     monkeypatch.setattr(planner, "DEFAULT_BUDGETS", budgets)
 
 

@@ -187,7 +187,7 @@ class _Automaton:
         """
         if self.is_p[self.start]:
             return []  # the empty sum is a misère N-position
-        if _compiled(len(self.delta) * len(self.letters)):
+        if _compiled():
             from nimlab.misere._compiled import least_failure
 
             return least_failure(self.array(), self.is_p, self.start, self.opts, weights, max_pairs)

@@ -137,10 +137,7 @@ def _free(
     None when it would have more than *max_states* states."""
     d = auto.delta
     nl = len(auto.letters)
-    bound = len(d) * nl
-    for i, p in freed.values():
-        bound *= i + p
-    if _compiled(bound):
+    if _compiled():
         from nimlab.misere._compiled import free
 
         got = free(auto.array(), auto.start, auto.opts, freed, weights, max_states)

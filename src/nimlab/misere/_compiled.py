@@ -1,7 +1,7 @@
 """The candidates' loops on compiled kernels (:mod:`nimlab.misere._kernels`): the same
 answers as the Python methods of :class:`~nimlab.misere._automaton._Automaton` and
-:func:`~nimlab.misere._candidates._free`, for automata large enough that numba's start
-pays (``Budgets.misere_compiled_min_cells``; internal to :mod:`nimlab.misere`)."""
+:func:`~nimlab.misere._candidates._free`, once a computation is long enough that numba's
+start pays (``Budgets.misere_compiled_after_steps``; internal to :mod:`nimlab.misere`)."""
 
 from __future__ import annotations
 

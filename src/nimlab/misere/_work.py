@@ -68,14 +68,17 @@ def _work_left() -> int:
     return 1 << 62 if work is None else max(0, work.budget - work.spent)
 
 
-def _compiled(cells: int) -> bool:
-    """Whether an automaton of *cells* transitions (states times letters) is worked on by
-    the compiled loops (:mod:`nimlab.misere._compiled`): from the planner's
-    ``Budgets.misere_compiled_min_cells`` on (below it, Python's loops take less than
-    numba's start in a new process)."""
+def _compiled() -> bool:
+    """Whether the candidates are now built and proved by the compiled loops
+    (:mod:`nimlab.misere._compiled`): once the running computation has spent the planner's
+    ``Budgets.misere_compiled_after_steps`` steps of work (a short computation, such as
+    Kayles to heap 120, ends in Python before numba would have loaded in a new process;
+    a long one pays the load once and runs its candidates about 10 times faster)."""
     from nimlab import planner
 
-    return cells >= planner.DEFAULT_BUDGETS.misere_compiled_min_cells
+    work = _WORK.get(None)
+    spent = 0 if work is None else work.spent
+    return spent >= planner.DEFAULT_BUDGETS.misere_compiled_after_steps
 
 
 @dataclass

@@ -116,10 +116,11 @@ class Budgets:
         Tables of order-free games of this many sorted positions (heaps from 0) or more
         are solved by the compiled engine's parallel wavefront when numba has several
         threads (smaller ones serially, in less time than the parallel kernel takes).
-    misere_compiled_min_cells : int
-        The candidates of a misère quotient (automata on sums of heaps) with this many
-        transitions (states times heaps) or more are built and proved by compiled loops
-        (below, Python's loops take less time than loading numba in a new process).
+    misere_compiled_after_steps : int
+        Once a misère quotient's computation has spent this many steps of work, its
+        candidates (automata on sums of heaps) are built and proved by compiled loops
+        (before, Python's loops: a computation that ends sooner takes less time than
+        loading numba in a new process).
 
     Examples
     --------
@@ -145,7 +146,7 @@ class Budgets:
     max_listed: int = 2_000_000
     engine_min_positions: int = 20_000
     parallel_min_positions: int = 1_000_000
-    misere_compiled_min_cells: int = 4_000
+    misere_compiled_after_steps: int = 3_000_000
 
     def default_search(self) -> bool:
         """Whether the search's budgets (``max_positions``, ``max_moves``) are the defaults.

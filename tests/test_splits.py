@@ -186,3 +186,21 @@ def test_a_model_of_moves_on_several_heaps() -> None:
     assert a.method == "compiled engine"
     assert a.value.name == "PN"[solvers["misere"].value((9, 10, 11))]
     assert nimlab.grundy(_PAIR, (9, 10, 11)) == solvers["grundy"].value((9, 10, 11))
+
+
+def test_planner_tables_of_split_models() -> None:
+    """A table goes to the split engine when its multisets are not many more than its
+    cells (or in misère play, where a search has no sum to use); a normal-play table of
+    three large heaps stays with the search, which values a sum by XOR."""
+    from nimlab.planner import plan
+
+    g = GAMES["kayles"]
+    method = {
+        (shape, kind): str(plan(g, "table", shape=shape, kind=kind).method)
+        for shape in ((12, 12, 12), (30, 30, 30), (200, 200), (8, 8, 8, 8, 8))
+        for kind in ("grundy", "misere")
+    }
+    assert method[(30, 30, 30), "grundy"] == method[(200, 200), "misere"] == "search"
+    assert method[(12, 12, 12), "misere"] == "compiled engine"
+    assert method[(8, 8, 8, 8, 8), "grundy"] == "compiled engine"
+    assert method[(12, 12, 12), "grundy"] == "search"  # 1,728 cells: not worth compiling

@@ -224,6 +224,8 @@ def _compiled_engine_plan(
     cells = _cells(tuple(h + 1 for h in pos))
     if split:
         cells = multisets_up_to(min(sum(pos), 200))
+        if cells > budgets.kernel_max_cells:
+            return None
     heavy = _heavy(g, pos, cells, budgets)
     if not heavy and calls < budgets.repeat_calls:
         return None
@@ -359,9 +361,19 @@ def _table_plan(
             f"{g.label()}: no compiled {kind} kernel for {len(dims)} heaps "
             "(the game's table_kernel hook gives none); use engine='auto' or 'generic'"
         )
+    # a split model solves every multiset of heaps up to the box's total: worth it in
+    # misère play, else when they are not many more than the box's cells (a search values
+    # a sum by XOR)
+    split = multisets_up_to(min(sum(dims) - len(dims), 200)) if has_split_model(g) else 0
+    misere_split = kind == "misere" and 0 < split <= budgets.kernel_max_cells
     if Method.COMPILED_ENGINE not in avoid and (
         (engine == "compiled" and has_compiled_model(g))
-        or (engine == "auto" and cells >= budgets.compiled_min_cells)
+        or (engine == "auto" and misere_split)
+        or (
+            engine == "auto"
+            and cells >= budgets.compiled_min_cells
+            and split <= min(budgets.kernel_max_cells, 20 * cells)
+        )
     ):
         return Plan(
             q,

@@ -27,8 +27,6 @@ EXCEPTIONS: dict[str, str] = {
     # runner (verification/runner.py, spaces.py, compiled.py, kernel code, cli/verify_cmd)
     "engine/_generic.py::solve": _TO_SPLIT + ": compiled kernel (runner)",
     # parallel (verification/chunks, fast, local; engine/_levels, canonical; theory/reproduce)
-    "verification/fast.py::fast_chunk": _TO_SPLIT + " (parallel)",
-    "verification/local.py::check_position": _TO_SPLIT + " (parallel)",
     # discovery (discovery/**)
     # sizes (cli/, web/, render/, theory/, solvers/, misere/ but quotient.py)
 }

@@ -98,3 +98,71 @@ def test_scheduler_and_worker_serve_a_cli_run(dask_cluster: str, tmp_path: Path)
     assert bad.returncode == 1
     cex = json.loads(bad.stdout)["counterexample"]
     assert cex["position"] == [2, 2] and cex["claimed"] == 0 and cex["actual"] == 1
+
+
+class _Now:
+    """A finished future (the fake client below runs each task at once)."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def result(self) -> object:
+        return self.value
+
+    def cancel(self) -> None:
+        pass
+
+
+class _NowClient:
+    """A Dask client that runs each task when it is submitted, on 'two workers'."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, object]]] = []
+
+    def scheduler_info(self) -> dict[str, object]:
+        return {"workers": {"tcp://a:1": {}, "tcp://b:1": {}}}
+
+    def scatter(self, blob: bytes, broadcast: bool = False) -> bytes:
+        return blob
+
+    def submit(self, fn: object, *args: object, **kw: object) -> _Now:
+        self.calls.append((getattr(fn, "__name__", ""), kw))
+        got = [a.value if isinstance(a, _Now) else a for a in args]
+        return _Now(fn(*got))  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("formula", "bound"),
+    [
+        ("3*((a//3)^(b//3)) + (a+b)%3", 96),  # Ryuo Nim(3) (S18-T8): holds
+        ("a ^ b ^ ((a == 40) & (b == 60))", 96),  # Nim, wrong at (40, 60) only
+    ],
+)
+def test_vectorised_blocks_on_dask_agree_with_one_process(formula: str, bound: int) -> None:
+    """The vectorised check as blocks (a summary task and a check task per worker) gives
+    the chunks' counts and the first counterexample of the serial run."""
+    from nimlab.verification.backends import chunk_results, dumps_spec
+    from nimlab.verification.cluster import dask_chunks
+    from nimlab.verification.runner import conjecture_spec
+
+    game = nimlab.game("ryuo", p=3) if formula.startswith("3*") else nimlab.game("nim")
+    spec = conjecture_spec(game, formula, bound=bound, heaps=2, chunk_size=bound * 8)
+    assert spec.fast and spec.space.n_chunks >= 8
+    pending = list(range(spec.space.n_chunks))
+    serial = {r.index: (r.count, r.failure) for r in chunk_results(spec, "serial", pending, 1, [])}
+    client = _NowClient()
+    got = {
+        r.index: (r.count, r.failure)
+        for r in dask_chunks(client, dumps_spec(spec), pending, 2, [], RuntimeError, iter)
+    }
+    names = [name for name, _ in client.calls]
+    assert names == ["summary_task", "block_task"] * 2
+    assert all(kw["workers"] == ["tcp://a:1"] for _, kw in client.calls[:2])
+    first = min((i for i, (_, f) in serial.items() if f is not None), default=None)
+    if first is None:
+        assert got == serial
+    else:  # the runs agree up to the first failure (the serial run stops there)
+        assert got[first] == serial[first] and got[first][1].position == (40, 60)
+        assert {i: v for i, v in got.items() if i < first} == {
+            i: v for i, v in serial.items() if i < first
+        }

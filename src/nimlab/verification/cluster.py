@@ -9,6 +9,12 @@ and a failure found early cancels little). A P-set check with an option index re
 the index on the workers (one part each); each worker merges the parts once, before its
 first chunk task, receiving them from the other workers, not through this process.
 
+The vectorised check of a box (S18-T8) runs as one block of consecutive chunks per worker,
+as on threads (:class:`~nimlab.verification.fast.BlockRun`): a first task per block
+evaluates the claim over its rows once (kept in that worker's memory) and returns the
+summary of its lines; the block's check task, on the same worker, starts from the OR of
+the summaries of the blocks above it, so no worker re-reads another's rows.
+
 Workers load the compiled kernels from the disk cache (``$NIMLAB_CACHE_DIR``, one per
 machine: a worker on another host compiles them once, then loads them), so a warm
 cluster starts checking at once.
@@ -27,7 +33,14 @@ from nimlab.verification.chunks import check_chunk, install_prepared, prepare_pa
 from nimlab.verification.local import ChunkResult
 from nimlab.verification.spaces import is_indexed
 
-__all__ = ["TASK_SECONDS", "check_task", "dask_chunks", "prepare_task"]
+__all__ = [
+    "TASK_SECONDS",
+    "block_task",
+    "check_task",
+    "dask_chunks",
+    "prepare_task",
+    "summary_task",
+]
 
 #: About how long one task should take once the rate of checking is known.
 TASK_SECONDS = 1.0
@@ -65,6 +78,65 @@ def check_task(blob: bytes, chunks: list[int], *parts: Any) -> list[ChunkResult]
 def prepare_task(blob: bytes, first: int, stop: int) -> Any:
     """The set-up part (option index) of chunks ``first..stop-1`` (a Dask task)."""
     return prepare_part(_spec(blob), range(first, stop))
+
+
+#: The claim's values of the chunks of the last block this worker summarised (for its
+#: check task): ``(spec key, block) -> (kept rows, words needed)``.
+_KEPT: dict[tuple[str, int], tuple[dict[int, Any], int]] = {}
+
+
+def _block_run(blob: bytes, blocks: list[list[int]], pending: list[int]) -> Any:
+    import threading
+
+    from nimlab.verification.fast import BlockRun
+
+    spec = _spec(blob)
+    return BlockRun(spec, pending, len(blocks), [], threading.Event(), blocks=blocks)
+
+
+def summary_task(blob: bytes, blocks: list[list[int]], pending: list[int], j: int) -> Any:
+    """The first pass over block *j* of a vectorised check (a Dask task): the claim over
+    its rows, kept here for :func:`block_task`; returns the block's line summary."""
+    run = _block_run(blob, blocks, pending)
+    kept: dict[int, Any] = {}
+    need = run.summarise(j, kept)
+    key = run.spec.key()
+    for k in [k for k in _KEPT if k[0] != key]:
+        del _KEPT[k]  # another check's rows
+    _KEPT[(key, j)] = (kept, need)
+    return run.summaries[j]
+
+
+def block_task(
+    blob: bytes, blocks: list[list[int]], pending: list[int], j: int, *summaries: Any
+) -> list[ChunkResult]:
+    """Check block *j* of a vectorised check from the *summaries* of blocks ``0..j-1``
+    (a Dask task; the last one given, block *j*'s own, only orders the task after its
+    summary task); the results of its pending chunks, up to the first failure."""
+    from dataclasses import replace
+
+    run = _block_run(blob, blocks, pending)
+    for i, got in enumerate(summaries[:j]):
+        run.summaries[i] = got
+        run.ready[i].set()
+    hit = _KEPT.pop((run.spec.key(), j), None)
+    if hit is None:  # summarised on another worker (one was lost): evaluated again
+        kept: dict[int, Any] = {}
+        hit = (kept, run.summarise(j, kept))
+    out: list[ChunkResult] = []
+    t0 = [time.perf_counter()]
+    python = replace(run.spec, fast=False)
+
+    def emit(i: int, count: int, failure: Any, method: str) -> None:
+        out.append(ChunkResult(i, count, time.perf_counter() - t0[0], failure, method))
+        t0[0] = time.perf_counter()
+
+    def exact(i: int) -> None:
+        out.append(replace(check_chunk(python, i), method="python"))
+        t0[0] = time.perf_counter()
+
+    run.check_block(j, hit[0], hit[1], emit, exact)
+    return out
 
 
 def _ranges(n: int, parts: int) -> list[tuple[int, int]]:
@@ -125,6 +197,10 @@ def dask_chunks(
         raise
     except Exception as exc:
         raise lost(exc) from None
+    blocks = _blocks(blob, pending, n_workers)
+    if blocks is not None:
+        yield from _block_chunks(client, blob, blob_f, pending, blocks, lost, as_completed)
+        return
     todo = list(pending)
     sizer = _Sizer(n_workers)
     tag = hashlib.sha1(blob).hexdigest()[:10]
@@ -189,3 +265,61 @@ def _prepare(
         client.submit(prepare_task, blob_f, a, b, pure=False)
         for a, b in _ranges(spec.space.n_chunks, n_workers)
     ]
+
+
+#: A vectorised run of fewer chunks than this runs as tasks of chunks (no blocks).
+MIN_BLOCK_CHUNKS = 8
+
+
+def _blocks(blob: bytes, pending: list[int], n_workers: int) -> list[list[int]] | None:
+    """The blocks of a vectorised check on *n_workers* (None: tasks of chunks)."""
+    spec = _spec(blob)
+    if not getattr(spec, "fast", False) or n_workers < 2 or len(pending) < MIN_BLOCK_CHUNKS:
+        return None
+    from nimlab.verification.fast import chunk_costs, split_blocks, supports_fast
+
+    if not supports_fast(spec):
+        return None
+    last = max(pending) + 1
+    blocks = split_blocks(chunk_costs(spec, last, set(pending)), n_workers)
+    return blocks if len(blocks) > 1 else None
+
+
+def _block_chunks(
+    client: Any,
+    blob: bytes,
+    blob_f: Any,
+    pending: list[int],
+    blocks: list[list[int]],
+    lost: Callable[[BaseException], NimlabError],
+    as_completed: Any,
+) -> Iterator[ChunkResult]:
+    """The vectorised check of *blocks* on the cluster: per block a summary task and a
+    check task, both on one worker (another if it is lost)."""
+    try:
+        where = _addresses(client)
+        summaries, checks = [], []
+        for j in range(len(blocks)):
+            pin = {}
+            if where:
+                pin = {"workers": [where[j % len(where)]], "allow_other_workers": True}
+            summaries.append(
+                client.submit(summary_task, blob_f, blocks, pending, j, pure=False, **pin)
+            )
+            checks.append(
+                client.submit(block_task, blob_f, blocks, pending, j, *summaries, pure=False, **pin)
+            )
+        for f in as_completed(checks):
+            yield from f.result()
+    except NimlabError:
+        raise
+    except Exception as exc:
+        raise lost(exc) from None
+
+
+def _addresses(client: Any) -> list[str]:
+    """The addresses of the cluster's workers (none when the scheduler does not say)."""
+    try:
+        return sorted(client.scheduler_info().get("workers", {}))
+    except Exception:  # an older or a fake client
+        return []

@@ -149,8 +149,6 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
         return None
     import numpy as np
 
-    from nimlab.verification import _kernels as k
-
     sp: BoxSpace = spec.space
     model = move_model(spec.game)
     assert model is not None
@@ -158,11 +156,10 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
     assert fn is not None
     n = sp.bound
     a0, a1 = sp.row_range(i)
-    hist = max((da for da, _ in model.offsets), default=0)
-    h0 = max(0, a0 - hist)
+    h0 = max(0, a0 - max((da for da, _ in model.offsets), default=0))
     F = _eval_rows(fn, h0, a1, n)
     offs = np.array(model.offsets or [(0, 0)], dtype=np.int64).reshape(-1, 2)
-    n_offs = len(model.offsets)
+    shape = (model.line_a, model.line_b, model.line_d, offs, len(model.offsets))
     key = (spec.key(), spec.kind)
     # take the state out: it is put back only after a complete, successful chunk
     st: dict[str, Any] | None = getattr(_LOCAL, "state", None)
@@ -170,79 +167,73 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
     if st is not None and (st["key"] != key or st["row"] > a0):
         st = None
     if spec.kind == "grundy":
-        top = int(F[a0 - h0 :].max()) if a1 > a0 else 0
-        need = max(1, (max(top, 0) >> 6) + 1)
-        if st is None or st["W"] < need:
-            W = need + need // 2 + 1
-            lines = (n if model.line_a else 0) + (2 * n if model.line_d else 0)
-            if lines * W * 8 > MAX_STATE_BYTES:
-                return None
-            st = {
-                "key": key,
-                "row": 0,
-                "W": W,
-                "col": np.zeros((n if model.line_a else 1, W), dtype=np.uint64),
-                "diag": np.zeros((2 * n - 1 if model.line_d else 1, W), dtype=np.uint64),
-            }
-        W = st["W"]
-        colbits, diagbits = st["col"], st["diag"]
-        if model.line_a or model.line_d:
-            for s, blk in _row_blocks(fn, st["row"], a0, n):
-                k.fill_bits(blk, s, n, W, model.line_a, model.line_d, colbits, diagbits)
-        status, idx = k.grundy_kernel(
-            F,
-            h0,
-            a0,
-            a1,
-            n,
-            W,
-            model.line_a,
-            model.line_b,
-            model.line_d,
-            offs,
-            n_offs,
-            colbits,
-            diagbits,
+        st = _grundy_state(st, key, model, n, int(F[a0 - h0 :].max()) if a1 > a0 else 0)
+        if st is None:
+            return None
+        _catch_up(st, model, fn, a0, n)
+        status, idx = _kernels().grundy_kernel(
+            F, h0, a0, a1, n, st["W"], *shape, st["col"], st["diag"]
         )
     else:
         if st is None:
-            st = {
-                "key": key,
-                "row": 0,
-                "col": np.zeros(n, dtype=np.bool_),
-                "diag": np.zeros(2 * n - 1, dtype=np.bool_),
-            }
-        colp, diagp = st["col"], st["diag"]
-        if model.line_a or model.line_d:
-            for s, blk in _row_blocks(fn, st["row"], a0, n):
-                k.fill_p(blk, s, n, colp, diagp)
-        status, idx = k.pset_kernel(
-            F,
-            h0,
-            a0,
-            a1,
-            n,
-            model.line_a,
-            model.line_b,
-            model.line_d,
-            offs,
-            n_offs,
-            colp,
-            diagp,
-        )
+            st = {"key": key, "row": 0, "col": np.zeros(n, np.bool_)}
+            st["diag"] = np.zeros(2 * n - 1, dtype=np.bool_)
+        _catch_up(st, model, fn, a0, n)
+        status, idx = _kernels().pset_kernel(F, h0, a0, a1, n, *shape, st["col"], st["diag"])
     if status == 0:
         # the kernel has added rows a0..a1 to the line state: the next chunk continues
         st["row"] = a1
         _LOCAL.state = st
-    total = (a1 - a0) * n
-    if status == 0:
-        return total, None
+        return (a1 - a0) * n, None
     pos = (a0 + int(idx) // n, int(idx) % n)
     claim = spec.claim
     fail = check_position(spec.game, spec.kind, lambda p: claim.value(spec.game, p), pos, sp)
     if fail is None:
         return None  # kernel and Python disagree: let the exact Python path decide
     return int(idx) + 1, fail
+
+
+def _kernels() -> Any:
+    from nimlab.verification import _kernels as k
+
+    return k
+
+
+def _grundy_state(
+    st: dict[str, Any] | None, key: Any, model: MoveModel, n: int, top: int
+) -> dict[str, Any] | None:
+    """The line state *st* of a Grundy check, or a new empty one when it is missing or
+    too narrow for values up to *top*; None when it would exceed MAX_STATE_BYTES."""
+    import numpy as np
+
+    need = max(1, (max(top, 0) >> 6) + 1)
+    if st is not None and st["W"] >= need:
+        return st
+    W = need + need // 2 + 1
+    lines = (n if model.line_a else 0) + (2 * n if model.line_d else 0)
+    if lines * W * 8 > MAX_STATE_BYTES:
+        return None
+    return {
+        "key": key,
+        "row": 0,
+        "W": W,
+        "col": np.zeros((n if model.line_a else 1, W), dtype=np.uint64),
+        "diag": np.zeros((2 * n - 1 if model.line_d else 1, W), dtype=np.uint64),
+    }
+
+
+def _catch_up(
+    st: dict[str, Any], model: MoveModel, fn: Callable[..., Any], a0: int, n: int
+) -> None:
+    """Add the rows from ``st["row"]`` to *a0* (not yet in the line state) to *st*."""
+    if not (model.line_a or model.line_d):
+        return
+    k = _kernels()
+    for s, blk in _row_blocks(fn, st["row"], a0, n):
+        if "W" in st:
+            k.fill_bits(blk, s, n, st["W"], model.line_a, model.line_d, st["col"], st["diag"])
+        else:
+            k.fill_p(blk, s, n, st["col"], st["diag"])
 
 
 # -- several threads over one box ---------------------------------------------------------
@@ -380,7 +371,8 @@ class BlockRun:
     *emit* receives each checked chunk's ``(index, count, failure)``; *exact(i)* checks
     chunk *i* on the exact Python path (where the kernel and the exact check disagree);
     *stop* is the runner's list holding the first failing chunk once one is known;
-    *cancel* ends every block early.
+    *cancel* ends every block early; *blocks* (default: cut by :func:`chunk_costs`, one
+    per worker) are the runs of consecutive chunks, as a Dask run hands them out.
     """
 
     def __init__(
@@ -390,6 +382,7 @@ class BlockRun:
         workers: int,
         stop: list[int],
         cancel: threading.Event,
+        blocks: list[list[int]] | None = None,
     ) -> None:
         import numpy as np
 
@@ -404,7 +397,9 @@ class BlockRun:
         self.hist = max((da for da, _ in model.offsets), default=0)
         self.offs = np.array(model.offsets or [(0, 0)], dtype=np.int64).reshape(-1, 2)
         last = max(pending) + 1 if pending else 0
-        self.blocks = split_blocks(chunk_costs(spec, last, self.pending), workers)
+        if blocks is None:
+            blocks = split_blocks(chunk_costs(spec, last, self.pending), workers)
+        self.blocks = blocks
         self.keep = sp.row_range(last - 1)[1] * self.n * 8 <= MAX_KEPT_BYTES if last else True
         self.summaries: list[Lines | None] = [None] * len(self.blocks)
         self.ready = [threading.Event() for _ in self.blocks]
@@ -416,7 +411,7 @@ class BlockRun:
         h0 = max(0, a0 - self.hist)
         return _eval_rows(self.fn, h0, a1, self.n), h0, a0, a1
 
-    def _summarise(self, j: int, kept: dict[int, Any]) -> int:
+    def summarise(self, j: int, kept: dict[int, Any]) -> int:
         """Evaluate block *j* (kept in *kept*), publish its summary; the words its
         values need (1 for P-set claims)."""
         grundy = self.spec.kind == "grundy"
@@ -464,10 +459,23 @@ class BlockRun:
     ) -> None:
         """Check the pending chunks of block *j* in order, each reported through
         ``emit(index, count, failure, method)`` (or ``exact(index)``)."""
+        kept: dict[int, Any] = {}
+        need = self.summarise(j, kept)
+        self.check_block(j, kept, need, emit, exact)
+
+    def check_block(
+        self,
+        j: int,
+        kept: dict[int, Any],
+        need: int,
+        emit: Callable[[int, int, Failure | None, str], None],
+        exact: Callable[[int], None],
+    ) -> None:
+        """The second pass of :meth:`run_block`: check block *j* from the summaries of the
+        blocks above it, the claim's values of *kept* chunks (others evaluated again)
+        and *need* words per bitset."""
         from nimlab.verification import _kernels as k
 
-        kept: dict[int, Any] = {}
-        need = self._summarise(j, kept)
         lines = 3 * self.n * need * 8 if self.spec.kind == "grundy" else 0
         if lines > MAX_STATE_BYTES:  # too wide a state: the exact path, chunk by chunk
             for c in self.blocks[j]:

@@ -219,33 +219,55 @@ def check_position(
     f = _as_value(kind, claim(position))
     opts = list(game.moves(position))
     if space is not None:
-        contains = space.contains
-        for q in opts:
-            if not contains(q):
-                raise NotMoveClosedError(
-                    f"{game.label()}: the position set is not move-closed: the move "
-                    f"{_fmt(game, position)} -> {_fmt(game, q)} leaves it "
-                    f"({space.describe()}); a local check needs every option inside "
-                    "(for games whose moves add stones, bound the total of the heaps)"
-                )
-    if kind == "grundy":
-        if f is None:
-            return Failure(position, None, "the claim gives no value here")
-        if not isinstance(f, int) or f < 0:
-            return Failure(position, f, f"claimed value {f!r} is not an integer >= 0")
-        seen: set[int] = set()
-        for q in opts:
-            g = _as_value(kind, claim(q))
-            if g == f:
-                return Failure(position, f, f"option {_fmt(game, q)} has f(q) = f(p) = {f}", q)
-            if isinstance(g, int):
-                seen.add(g)
-        for v in range(f):
-            if v not in seen:
-                return Failure(position, f, f"value {v} is missing among the options' values")
-        return None
+        _require_inside(game, position, opts, space)
     if f is None:
         return Failure(position, None, "the claim gives no value here")
+    if kind == "grundy":
+        return _grundy_rule(game, claim, position, f, opts)
+    return _p_set_rule(game, kind, claim, position, f, opts)
+
+
+def _require_inside(game: Ruleset[Any], position: Any, opts: list[Any], space: Space) -> None:
+    """Raise :class:`NotMoveClosedError` when an option of *position* leaves *space*."""
+    contains = space.contains
+    for q in opts:
+        if not contains(q):
+            raise NotMoveClosedError(
+                f"{game.label()}: the position set is not move-closed: the move "
+                f"{_fmt(game, position)} -> {_fmt(game, q)} leaves it "
+                f"({space.describe()}); a local check needs every option inside "
+                "(for games whose moves add stones, bound the total of the heaps)"
+            )
+
+
+def _grundy_rule(
+    game: Ruleset[Any], claim: Callable[[Any], Any], position: Any, f: Any, opts: list[Any]
+) -> Failure | None:
+    """The mex rule at *position*, claimed value *f* (not None), options *opts*."""
+    if not isinstance(f, int) or f < 0:
+        return Failure(position, f, f"claimed value {f!r} is not an integer >= 0")
+    seen: set[int] = set()
+    for q in opts:
+        g = _as_value("grundy", claim(q))
+        if g == f:
+            return Failure(position, f, f"option {_fmt(game, q)} has f(q) = f(p) = {f}", q)
+        if isinstance(g, int):
+            seen.add(g)
+    for v in range(f):
+        if v not in seen:
+            return Failure(position, f, f"value {v} is missing among the options' values")
+    return None
+
+
+def _p_set_rule(
+    game: Ruleset[Any],
+    kind: CheckKind,
+    claim: Callable[[Any], Any],
+    position: Any,
+    f: Any,
+    opts: list[Any],
+) -> Failure | None:
+    """The P-set rule (normal or misère) at *position*, claimed P when *f* is true."""
     if kind == "misere-p-set" and not opts:
         if f:
             return Failure(

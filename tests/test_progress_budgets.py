@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -301,3 +302,40 @@ def test_a_claim_table_shows_its_progress_and_stops_on_ctrl_c() -> None:
     assert "S19-T9#0: claim table" in out and "positions ·" in out, out[-2000:]
     assert "/2985984" in out.replace(",", ""), out[-2000:]
     assert rc == 130, out[-2000:]
+
+
+def test_reproduce_shows_the_chunks_of_each_running_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each worker of ``reproduce`` sends its result's chunk counts to the display."""
+    from types import SimpleNamespace
+
+    from nimlab.theory import _jobs
+    from nimlab.verification.progress import RunProgress
+
+    seen: list[tuple[int, str, int, int]] = []
+
+    class Show:
+        def __init__(self, enabled: bool) -> None:
+            self.bar = object() if enabled else None
+
+        def start(self, i: int, label: str) -> None: ...
+
+        def chunks(self, i: int, label: str, done: int, total: int) -> None:
+            seen.append((i, label, done, total))
+
+        def stop(self, i: int) -> None: ...
+
+        def close(self) -> None: ...
+
+    def one(t: Any, bound: int, **run: Any) -> str:
+        p = RunProgress(f"{t.id}#0", 3, enabled=False)
+        for _ in range(3):
+            p.advance(1, 10)
+        return str(t.id)
+
+    monkeypatch.setattr(_jobs, "_Running", Show)
+    ts = [SimpleNamespace(id=x, status=SimpleNamespace(replaced_by=None)) for x in "AB"]
+    out = _jobs.run_parallel(ts, [1, 1], None, None, 2, {"progress": True}, one, lambda t, b: 1.0)
+    assert sorted(out.values()) == ["A", "B"]
+    assert (0, "A#0", 1, 3) in seen and (0, "A#0", 3, 3) in seen and (1, "B#0", 3, 3) in seen

@@ -7,7 +7,8 @@ large result left alone at the end still uses every core. The largest results st
 positions their checks cover; results with a check of their own by their recorded
 counts), a refuted result starts once its corrected statement has been checked (its
 disagreement counts are measured against it), and each finding is reported as it
-arrives. On a terminal a display shows every running result with its time so far.
+arrives. On a terminal a display shows every running result with its time so far and
+the chunks of its current check (sent by the workers, at most twice a second each).
 
 Only the parent process writes what the user sees; the workers write the results store
 (when one is given by its path: each check opens it, as several runs share one store)
@@ -58,7 +59,27 @@ def _init() -> None:
 def _one(i: int, truth: bool) -> Any:
     """Reproduce result *i* of the job (in a worker)."""
     ts, bounds, check, run = _JOB["ts"], _JOB["bounds"], _JOB["check"], _JOB["run"]
+    news = _JOB.get("news")
+    if news is not None:  # the parent's display shows this result's chunks
+        from nimlab.verification.progress import listen
+
+        listen(_Reporter(news, i))
     return _JOB["one"](ts[i], bounds[i], truth_verified=truth, check=check, **run)
+
+
+class _Reporter:
+    """Sends a worker's chunk counts to the parent, at most every half second."""
+
+    def __init__(self, news: Any, i: int) -> None:
+        import time
+
+        self.news, self.i, self.clock, self.last = news, i, time.monotonic, 0.0
+
+    def __call__(self, label: str, done: int, total: int) -> None:
+        now = self.clock()
+        if now - self.last >= 0.5 or done >= total:
+            self.last = now
+            self.news.put((self.i, label, done, total))
 
 
 def run_parallel(
@@ -80,12 +101,13 @@ def run_parallel(
     # each result on every worker too: compiled and vectorised checks run on threads, so
     # a large result left alone at the end still uses every core
     own = dict(run, workers=jobs, progress=False)
-    _JOB.update(ts=ts, bounds=bounds, check=check, run=own, one=one)
     order = sorted(range(len(ts)), key=lambda i: -cost(ts[i], bounds[i]))
     index = {t.id: i for i, t in enumerate(ts)}
     out: dict[int, Any] = {}
     show = _Running(bool(run.get("progress")))
     ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
+    news = ctx.SimpleQueue() if show.bar is not None else None  # chunk counts, from workers
+    _JOB.update(ts=ts, bounds=bounds, check=check, run=own, one=one, news=news)
     ex = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init)
     futs: dict[Future[Any], int] = {}
     try:
@@ -93,7 +115,9 @@ def run_parallel(
             for i in _ready(order, ts, index, out, jobs - len(futs)):
                 futs[ex.submit(_one, i, _truth(ts[i], bounds[i], index, out))] = i
                 show.start(i, ts[i].id)
-            done, _ = wait(list(futs), return_when=FIRST_COMPLETED)
+            done, _ = wait(list(futs), timeout=0.5, return_when=FIRST_COMPLETED)
+            while news is not None and not news.empty():
+                show.chunks(*news.get())
             for f in done:
                 i = futs.pop(f)
                 out[i] = f.result()  # a lost store or cluster is raised here
@@ -141,6 +165,7 @@ class _Running:
     def __init__(self, enabled: bool) -> None:
         self.bar: Any = None
         self.tasks: dict[int, Any] = {}
+        self.names: dict[int, str] = {}
         if enabled and sys.stderr.isatty():
             from rich.console import Console
             from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -156,7 +181,15 @@ class _Running:
 
     def start(self, i: int, label: str) -> None:
         if self.bar is not None:
+            self.names[i] = label
             self.tasks[i] = self.bar.add_task(label, total=None)
+
+    def chunks(self, i: int, label: str, done: int, total: int) -> None:
+        """Result *i* has *done* of its run *label*'s *total* chunks checked."""
+        if self.bar is not None and i in self.tasks:
+            self.bar.update(
+                self.tasks[i], description=f"{self.names[i]} · {label}: {done}/{total} chunks"
+            )
 
     def stop(self, i: int) -> None:
         if self.bar is not None and i in self.tasks:

@@ -11,7 +11,28 @@ from typing import Any
 
 from nimlab.core.errors import InvalidParameterError
 
-__all__ = ["RunProgress"]
+__all__ = ["RunProgress", "listen"]
+
+#: Called as ``fn(label, chunks done, chunks in all)`` after each advance of any run of
+#: this process (``reproduce`` shows the chunks of the results its workers check).
+_LISTENER: list[Any] = []
+
+
+def listen(fn: Any) -> None:
+    """Report every run's progress of this process to ``fn(label, done, total)`` (None:
+    to nobody).
+
+    Examples
+    --------
+    >>> seen = []
+    >>> listen(lambda label, done, total: seen.append((label, done, total)))
+    >>> p = RunProgress("demo", 4, enabled=False)
+    >>> p.advance(3, 300)
+    >>> listen(None)
+    >>> seen
+    [('demo', 3, 4)]
+    """
+    _LISTENER[:] = [] if fn is None else [fn]
 
 
 def _env_seconds(name: str, default: float) -> float:
@@ -70,6 +91,8 @@ class RunProgress:
     def advance(self, done: int, positions: int) -> None:
         self.done += done
         self.positions += positions
+        for fn in _LISTENER:
+            fn(self.label, self.done, self.total)
         if not self.enabled or done == 0:
             return
         now = time.perf_counter()

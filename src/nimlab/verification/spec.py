@@ -71,7 +71,22 @@ class CheckSpec:
     compiled: bool = False
 
     def key(self) -> str:
-        """Stable identity of the spec (same key = same chunks): used to resume."""
+        """Stable identity of the spec (same key = same chunks): used to resume.
+
+        Computed once per spec object (the caches of every chunk ask for it; it is not
+        pickled: a worker computes its own)."""
+        hit: str | None = self.__dict__.get("_key")
+        if hit is None:
+            hit = self._key()
+            object.__setattr__(self, "_key", hit)
+        return hit
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_key", None)
+        return state
+
+    def _key(self) -> str:
         space_id = space_key(self.space)
         claim_id = self.claim.key()
         if claim_id.startswith("fn:") and claim_id.count(":") >= 2:

@@ -58,11 +58,9 @@ DECIDERS = {
 #: ``planner.compiled_methods``: the compiled kernels a game declares, to compile ahead or
 #: to suggest), and an executor checks that the method a plan chose can run inside the
 #: branch that runs it (``if p.method is Method.COMPILED_ENGINE:``).
-ALLOWED = {
-    # the claim being checked is the theorem's closed form: not a choice of method
-    ("theory/registry.py", "closed_grundy"): "TheoremClaim evaluates the theorem it checks",
-    ("theory/registry.py", "closed_is_p"): "TheoremClaim evaluates the theorem it checks",
-    ("theory/registry.py", "closed_misere_is_p"): "TheoremClaim evaluates the theorem it checks",
+ALLOWED: dict[tuple[str, str], str] = {
+    # none left: a theorem's claim asks the planner for the closed form it checks
+    # (planner.closed_value), the search its closed-form step the same way
 }
 
 

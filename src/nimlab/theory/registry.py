@@ -27,7 +27,7 @@ from nimlab.core.ruleset import Ruleset
 from nimlab.core.status import ResultStatus
 from nimlab.core.status import status_of as _recorded_status
 from nimlab.core.theorems import HeapSpace, TheoremSpec
-from nimlab.planner import DEFAULT_BUDGETS, Method, Plan, Question, plan
+from nimlab.planner import DEFAULT_BUDGETS, Method, Plan, Question, closed_value, plan
 from nimlab.verification.local import Claim
 from nimlab.verification.spec import VerificationResult
 
@@ -168,13 +168,14 @@ class Theorem:
             return self.claim(game, position)
         if self.scalar_claim is not None:
             return self.scalar_claim(*position)
-        if self.kind == "grundy":
-            return game.closed_grundy(position)
-        if self.kind == "p-set":
-            return game.closed_is_p(position)
-        if self.kind == "misere-p-set":
-            return game.closed_misere_is_p(position)
+        question = _CLAIMED.get(self.kind)
+        if question is not None:  # the theorem is the game's closed form (the planner's)
+            return closed_value(game, question, position)
         raise TypeError(f"{self.id}: a custom theorem has no pointwise claim")
+
+
+#: The closed form a theorem of each kind claims (a Grundy value, a normal or misère P-set).
+_CLAIMED = {"grundy": Question.GRUNDY, "p-set": Question.OUTCOME, "misere-p-set": Question.MISERE}
 
 
 def register_theorem(t: Theorem) -> Theorem:

@@ -52,3 +52,27 @@ def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def
     config.stash[STALE_SLOW_IDS] = sorted(
         i for i in SLOW_IDS - matched if i.split("::", 1)[0] in files
     )
+
+
+# NIMLAB_TEST_CPU=FILE appends "cpu-seconds wall-seconds nodeid" for every test to FILE
+# (each xdist worker appends its own lines): CPU time measures a test's cost even on a
+# loaded machine, where wall times are inflated, to choose what tests/slow_tests.txt lists.
+_CPU_FILE = os.environ.get("NIMLAB_TEST_CPU")
+if _CPU_FILE:
+    import resource
+    import time
+
+    import pytest
+
+    def _cpu() -> float:
+        """CPU seconds of this process and of its children that ended (the CLI runs)."""
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.process_time() + kids.ru_utime + kids.ru_stime
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):  # type: ignore[no-untyped-def]
+        cpu, wall = _cpu(), time.perf_counter()
+        yield
+        cpu, wall = _cpu() - cpu, time.perf_counter() - wall
+        with open(_CPU_FILE, "a", encoding="utf-8") as f:
+            f.write(f"{cpu:.3f} {wall:.3f} {item.nodeid}\n")

@@ -25,8 +25,9 @@ def generator_source(gen: Any) -> tuple[str, tuple[Any, ...]] | None:
     closes over the sorted amounts), which numba cannot keep on disk. This writes the same
     function as a module (:func:`module_source`) with its parameters lifted out: the
     module's ``gen(h, _nimlab_p)`` takes them as a last argument, the tuple returned
-    beside the text (numbers as numbers, tuples of numbers as arrays), so one module, and
-    one compiled kernel, serves every value of the parameters. The compiled engine writes
+    beside the text, so one module serves every value of the parameters, and one compiled
+    kernel every value of the same types (a tuple's length is part of its type: a
+    subtraction set of three amounts compiles once for every such set). The compiled engine writes
     the text to the user's cache directory (:mod:`nimlab.engine._diskcache`) so that numba
     loads the machine code in the next process instead of compiling it. None when *gen*
     is not a catalog closure of that kind (then the engine compiles it in memory).
@@ -38,7 +39,7 @@ def generator_source(gen: Any) -> tuple[str, tuple[Any, ...]] | None:
     >>> "def gen(h, _nimlab_p):" in text and "s_list = _nimlab_p[0]" in text
     True
     >>> params
-    (array([1, 3, 4]),)
+    ((1, 3, 4),)
     >>> generator_source(subtraction((2, 5)))[0] == text   # the same module
     True
     """
@@ -119,8 +120,8 @@ def _module(
 
 
 def _lifted(value: Any) -> Any:
-    """The run-time form of a captured *value* of a lifted module (numbers stay, tuples of
-    numbers become 1-d arrays), or None when it stays a constant of the text."""
+    """The run-time form of a captured *value* of a lifted module (numbers, nonempty
+    tuples of ints and numeric arrays), or None when it stays a constant of the text."""
     import numpy as np
 
     if isinstance(value, bool) or (isinstance(value, int) and -(2**63) <= value < 2**63):
@@ -131,10 +132,16 @@ def _lifted(value: Any) -> Any:
         return value
     if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
         return np.ascontiguousarray(value)
-    if isinstance(value, tuple) and all(
-        isinstance(v, int) and not isinstance(v, bool) and -(2**63) <= v < 2**63 for v in value
+    if (
+        isinstance(value, tuple)
+        and value
+        and all(
+            isinstance(v, int) and not isinstance(v, bool) and -(2**63) <= v < 2**63 for v in value
+        )
     ):
-        return np.array(value, dtype=np.int64)
+        # a tuple stays a tuple (its length is part of the kernel's type: loops over it
+        # unrolled, as over the constant; as an array All-but(S) took 3-4x longer)
+        return tuple(int(v) for v in value)
     return None
 
 

@@ -204,3 +204,42 @@ def test_planner_tables_of_split_models() -> None:
     assert method[(12, 12, 12), "misere"] == "compiled engine"
     assert method[(8, 8, 8, 8, 8), "grundy"] == "compiled engine"
     assert method[(12, 12, 12), "grundy"] == "search"  # 1,728 cells: not worth compiling
+
+
+@nimlab.split_game("test-splits-pair-kayles-fn")
+def pair_kayles_fn(heaps):  # type: ignore[no-untyped-def]
+    """Kayles in several rows, or one pin off each of two rows."""
+    k = len(heaps)
+    for i in range(k):
+        h = heaps[i]
+        for t in (1, 2):
+            for j in range(h - t + 1):
+                yield (i, -1), (j, h - t - j)
+    for i in range(k):
+        for j in range(i + 1, k):
+            yield (i, j), (heaps[i] - 1, heaps[j] - 1)
+
+
+def test_split_game_moves_equal_the_ruleset() -> None:
+    """nimlab.split_game: the same options as the hand-written ruleset, and bad edits
+    refused with the game's name."""
+    for pos in _positions(9, 4):
+        want = sorted(_PAIR.canonical(o) for o in _PAIR.moves(pos))
+        assert sorted(pair_kayles_fn.moves(pos)) == want, pos
+
+    @nimlab.split_game("test-splits-bad-index")
+    def bad(heaps):  # type: ignore[no-untyped-def]
+        yield (len(heaps),), (1,)
+
+    with pytest.raises(nimlab.GameDefinitionError, match=r"test-splits-bad-index.*index a heap"):
+        list(bad.moves((3,)))
+
+
+def test_split_game_compiled_equals_search() -> None:
+    """The function compiled for the engine (normal and misère) against the search."""
+    solvers = {k: SplitSolver(pair_kayles_fn, k) for k in ("grundy", "misere")}
+    assert solvers["grundy"].gen is not None
+    search = Solver(pair_kayles_fn)
+    for pos in _positions(11, 5):
+        assert solvers["grundy"].value(pos) == search.grundy(pos), pos
+        assert solvers["misere"].value(pos) == int(not search.is_p(pos, True)), pos

@@ -50,6 +50,7 @@ _LAZY: dict[str, str] = {
     # registry and users' own games
     "heap_game": "nimlab.catalog.user",
     "take_and_break": "nimlab.catalog.takebreak",
+    "split_game": "nimlab.catalog.takebreak",
     "replace": "nimlab.core.ruleset",
     "game": "nimlab.catalog",
     "games": "nimlab.catalog",
@@ -223,6 +224,7 @@ __all__ = [
     "search_cache",
     "sequence",
     "smallest_step",
+    "split_game",
     "status_of",
     "symmetric_profiles",
     "table",
@@ -243,7 +245,7 @@ __getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals())
 if TYPE_CHECKING:
     from nimlab import render
     from nimlab.catalog import GameInfo, game, games
-    from nimlab.catalog.takebreak import take_and_break
+    from nimlab.catalog.takebreak import split_game, take_and_break
     from nimlab.catalog.user import heap_game
     from nimlab.core import (
         HeapRuleset,

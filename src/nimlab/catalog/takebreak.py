@@ -33,6 +33,7 @@ function's moves, whether it is a code or not.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -44,9 +45,9 @@ from nimlab.core.errors import (
     UnknownGameError,
 )
 from nimlab.core.kernels import OctalKernel, OneHeapKernel
-from nimlab.core.ruleset import SplitHeapRuleset
+from nimlab.core.ruleset import HeapRuleset, SplitHeapRuleset
 
-__all__ = ["RECOGNISE_HEAPS", "TakeBreakGame", "take_and_break"]
+__all__ = ["RECOGNISE_HEAPS", "SplitGame", "TakeBreakGame", "split_game", "take_and_break"]
 
 #: Heaps ``1..RECOGNISE_HEAPS`` whose options are compared with an octal code's (fewer
 #: when they have more than :data:`RECOGNISE_OPTIONS` options, but at least ``4t + 8`` for
@@ -336,6 +337,158 @@ def take_and_break(
         cls_name = "".join(part.capitalize() for part in key.split("-")) or "TakeBreak"
         fields = [(p.name, Any, dataclasses.field(default=p.read(p.default))) for p in spec_list]
         base = type(cls_name, (TakeBreakGame,), attrs)
+        cls = dataclasses.make_dataclass(cls_name, fields, bases=(base,), frozen=True)
+        cls.__module__ = attrs["__module__"]
+        register(cls)
+        return cls()  # type: ignore[no-any-return]
+
+    return decorate
+
+
+class SplitGame(HeapRuleset):
+    """Base of the games made by :func:`split_game` (one subclass per game)."""
+
+    edit_function: ClassVar[Callable[..., Iterable[Any]]]
+    min_heaps = 1
+
+    def _args(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, p.name) for p in self.params)
+
+    def canonical(self, position: tuple[int, ...]) -> tuple[int, ...]:
+        """Sorted heaps without empty ones (an empty heap is no heap)."""
+        return tuple(sorted(h for h in position if h > 0))
+
+    def moves(self, position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        """The function's edits of the nonempty heaps (in decreasing order) applied."""
+        from nimlab.core.guard import user_code
+
+        heaps = tuple(sorted((h for h in position if h > 0), reverse=True))
+        shown = " ".join(map(str, heaps))[:80]
+        fn = type(self).edit_function
+        with user_code(f"{self.label()}: the move function at the heaps {shown}"):
+            try:
+                edits = list(itertools.islice(fn(heaps, *self._args()), MAX_HEAP_OPTIONS + 1))
+            except NimlabError:
+                raise
+            except Exception as exc:
+                raise self._broken(f"raised {type(exc).__name__}: {exc}", shown) from None
+        if len(edits) > MAX_HEAP_OPTIONS:
+            raise self._broken(f"gave more than {MAX_HEAP_OPTIONS:,} options", shown)
+        for e in edits:
+            yield self._apply(heaps, e, shown)
+
+    def _apply(self, heaps: tuple[int, ...], edit: object, shown: str) -> tuple[int, ...]:
+        try:
+            pair: Any = edit
+            removed, added = pair
+            gone = {_heap(i) for i in removed if _heap(i) != -1}
+            put = [_heap(x) for x in added]
+        except (TypeError, ValueError, OverflowError):
+            raise self._broken(
+                f"gave {str(edit)[:60]!r}, not a pair (indices of heaps taken, heaps put)",
+                shown,
+            ) from None
+        if any(not 0 <= i < len(heaps) for i in gone) or any(x < 0 for x in put):
+            raise self._broken(
+                f"gave {str(edit)[:60]!r}: indices must be -1 or index a heap, heaps >= 0",
+                shown,
+            )
+        rest = [h for i, h in enumerate(heaps) if i not in gone]
+        return tuple(sorted(rest + [x for x in put if x > 0]))
+
+    def _broken(self, what: str, shown: str) -> GameDefinitionError:
+        return GameDefinitionError(
+            f"{self.label()}: the move function {what[:300]} at the heaps {shown}; fix the "
+            "game's definition"
+        )
+
+    def compiled_split_options(self) -> Any:
+        """The function compiled with numba (the engine of :mod:`nimlab.engine.splits`)."""
+        from nimlab.catalog import _compiled
+        from nimlab.catalog.user import _compile_user
+
+        fn, args = type(self).edit_function, self._args()
+        return _compiled.compiled(("split", type(self), args), lambda: _compile_user(fn, args))
+
+
+def split_game(
+    name: str,
+    params: Mapping[str, Any] | None = None,
+    *,
+    summary: str = "",
+) -> Callable[[Callable[..., Iterable[Any]]], SplitGame]:
+    """Decorator: make a game of heaps whose moves may take, split and join heaps anywhere.
+
+    Parameters
+    ----------
+    name : str
+        The game's name (``nimlab.game(name)``, the command line); not a catalog game's.
+    params : dict, optional
+        Parameters with their defaults (ints or sets of ints), passed after the heaps.
+    summary : str
+        One line of rules (default: the first line of the function's docstring).
+
+    Returns
+    -------
+    callable
+        A decorator whose result is the game's ruleset (default parameters).
+
+    Notes
+    -----
+    The function takes the nonempty heaps in decreasing order (a tuple in Python, an
+    ``int64`` array when numba compiles it: use ``len(heaps)`` and ``heaps[i]``) and yields
+    each move as ``(removed, added)``: a tuple of the indices of the heaps the move takes
+    away (-1: none) and a tuple of the heaps it puts in their place (0: none), each tuple of
+    one fixed length. A position is a multiset of heaps but need not be a sum of them, so
+    moves may play on several heaps at once or depend on the others. Every option must have
+    fewer tokens, or as many in smaller heaps; the compiled engine of take-and-break games
+    then solves the game (normal and misère play) when numba compiles the function, else
+    the search does. For moves on one heap at a time, :func:`take_and_break` is simpler.
+
+    Examples
+    --------
+    >>> import nimlab
+    >>> @nimlab.split_game("doc-pair-nim")
+    ... def pair_nim(heaps):
+    ...     "Take from one heap, or one token from each of two heaps."
+    ...     for i in range(len(heaps)):
+    ...         for r in range(heaps[i]):
+    ...             yield (i, -1), (r,)
+    ...         for j in range(i + 1, len(heaps)):
+    ...             yield (i, j), (heaps[i] - 1, heaps[j] - 1)
+    >>> sorted(pair_nim.moves((1, 2)))   # heap 2 to 0 or 1, heap 1 to 0, or both less one
+    [(1,), (1,), (1, 1), (2,)]
+    >>> nimlab.grundy(pair_nim, (1, 2)), nimlab.outcome(pair_nim, (1, 1), misere=True).name
+    (0, 'N')
+    """
+    from nimlab.catalog.user import _make_param
+
+    spec_list = [_make_param(k, v) for k, v in (params or {}).items()]
+
+    def decorate(fn: Callable[..., Iterable[Any]]) -> SplitGame:
+        from nimlab.catalog.registry import _key, game_class, register
+
+        key = _key(name)
+        try:
+            old = game_class(key)
+        except UnknownGameError:
+            old = None
+        if old is not None and not issubclass(old, SplitGame):
+            raise InvalidParameterError(
+                f"{name!r} is the name of another game; choose another name for your game"
+            )
+        doc = summary or ((fn.__doc__ or "").strip().splitlines() or [""])[0]
+        attrs: dict[str, Any] = {
+            "name": key,
+            "summary": doc or f"split game {key}",
+            "params": tuple(spec_list),
+            "edit_function": staticmethod(fn),
+            "__module__": getattr(fn, "__module__", __name__),
+            "__doc__": fn.__doc__ or f"Split game {key}.",
+        }
+        cls_name = "".join(part.capitalize() for part in key.split("-")) or "SplitGame"
+        fields = [(p.name, Any, dataclasses.field(default=p.read(p.default))) for p in spec_list]
+        base = type(cls_name, (SplitGame,), attrs)
         cls = dataclasses.make_dataclass(cls_name, fields, bases=(base,), frozen=True)
         cls.__module__ = attrs["__module__"]
         register(cls)

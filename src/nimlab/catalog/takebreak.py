@@ -466,32 +466,40 @@ def split_game(
     spec_list = [_make_param(k, v) for k, v in (params or {}).items()]
 
     def decorate(fn: Callable[..., Iterable[Any]]) -> SplitGame:
-        from nimlab.catalog.registry import _key, game_class, register
-
-        key = _key(name)
-        try:
-            old = game_class(key)
-        except UnknownGameError:
-            old = None
-        if old is not None and not issubclass(old, SplitGame):
-            raise InvalidParameterError(
-                f"{name!r} is the name of another game; choose another name for your game"
-            )
-        doc = summary or ((fn.__doc__ or "").strip().splitlines() or [""])[0]
-        attrs: dict[str, Any] = {
-            "name": key,
-            "summary": doc or f"split game {key}",
-            "params": tuple(spec_list),
-            "edit_function": staticmethod(fn),
-            "__module__": getattr(fn, "__module__", __name__),
-            "__doc__": fn.__doc__ or f"Split game {key}.",
-        }
-        cls_name = "".join(part.capitalize() for part in key.split("-")) or "SplitGame"
-        fields = [(p.name, Any, dataclasses.field(default=p.read(p.default))) for p in spec_list]
-        base = type(cls_name, (SplitGame,), attrs)
-        cls = dataclasses.make_dataclass(cls_name, fields, bases=(base,), frozen=True)
-        cls.__module__ = attrs["__module__"]
-        register(cls)
-        return cls()  # type: ignore[no-any-return]
+        game: SplitGame = _split_class(name, spec_list, summary, fn)()
+        return game
 
     return decorate
+
+
+def _split_class(
+    name: str, spec_list: list[Any], summary: str, fn: Callable[..., Iterable[Any]]
+) -> Any:
+    """The registered :class:`SplitGame` subclass of the function *fn*."""
+    from nimlab.catalog.registry import _key, game_class, register
+
+    key = _key(name)
+    try:
+        old = game_class(key)
+    except UnknownGameError:
+        old = None
+    if old is not None and not issubclass(old, SplitGame):
+        raise InvalidParameterError(
+            f"{name!r} is the name of another game; choose another name for your game"
+        )
+    doc = summary or ((fn.__doc__ or "").strip().splitlines() or [""])[0]
+    attrs: dict[str, Any] = {
+        "name": key,
+        "summary": doc or f"split game {key}",
+        "params": tuple(spec_list),
+        "edit_function": staticmethod(fn),
+        "__module__": getattr(fn, "__module__", __name__),
+        "__doc__": fn.__doc__ or f"Split game {key}.",
+    }
+    cls_name = "".join(part.capitalize() for part in key.split("-")) or "SplitGame"
+    fields = [(p.name, Any, dataclasses.field(default=p.read(p.default))) for p in spec_list]
+    base = type(cls_name, (SplitGame,), attrs)
+    cls = dataclasses.make_dataclass(cls_name, fields, bases=(base,), frozen=True)
+    cls.__module__ = attrs["__module__"]
+    register(cls)
+    return cls

@@ -145,7 +145,7 @@ def rare_fill(
     ends, ones, splits, uneq = rules
     par, dom, tpar = cls
     n = out.shape[0]
-    half = stamp.shape[0] // 2
+    uhalf = np.uint64(stamp.shape[0] // 2)
     nr = state[0]
     for h in range(start, n):
         if nr >= rare.shape[0]:
@@ -155,18 +155,20 @@ def rare_fill(
         _mark_parts(splits, uneq, out, h, rare, 0, nr, stamp, h)
         flip = dom & ((h + tpar) & 1)
         pt = 1 ^ flip
-        w = 0
-        while w < half and (stamp[w] == h or par[w] != pt):
-            w += 1
-        if w >= half:
+        # one pass: the values not options yet, up to the first of the common parity (w)
+        w = np.uint64(0)
+        nm = 0
+        while w < uhalf:
+            if stamp[w] != h:
+                if par[w] == pt:
+                    break
+                miss[nm] = w
+                nm += 1
+            w += np.uint64(1)
+        if w >= uhalf:
             state[0] = nr
             return h
-        nm = 0
-        for v in range(w):
-            if stamp[v] != h:
-                miss[nm] = v
-                nm += 1
-        g = w
+        g = np.int64(w)
         if nm > 0:
             left, tried = _witnesses(splits, uneq, out, h, miss, nm, orders, stamp, h)
             state[1] += tried

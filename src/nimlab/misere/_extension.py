@@ -67,31 +67,36 @@ class Interpolation:
         images: dict[int, list[int]] = {}
         gens = [g for g, _ in letters]
         opts = [_bits(gmask) for _, gmask in letters]
+        nl = len(gens)
+        # per class: the class after each letter, and the classes its options add
+        steps: list[list[tuple[int, int]] | None] = [None] * size
         while stack:
             x, tmask = stack.pop()
-            row = mul[x]
+            xs = steps[x]
+            if xs is None:
+                row = mul[x]
+                xs = steps[x] = [(row[g], _mask(row, o)) for g, o in zip(gens, opts, strict=True)]
             imgs = images.get(tmask)
             if imgs is None:
                 tb = _bits(tmask)
-                self.spend(len(letters) * (1 + len(tb)))
-                imgs = [0] * len(gens)
+                self.spend(nl * (1 + len(tb)))
+                imgs = [0] * nl
                 for t in tb:
                     trow = mul[t]
                     for k, g in enumerate(gens):
                         imgs[k] |= 1 << trow[g]
                 images[tmask] = imgs
-            self.spend(len(letters))
-            for k, g in enumerate(gens):
-                img = imgs[k]
-                for t in opts[k]:
-                    img |= 1 << row[t]
-                y = row[g]
+            self.spend(nl)
+            for (y, add), img0 in zip(xs, imgs, strict=True):
+                img = img0 | add
                 chain = least[y]
-                if any(old & img == old for old in chain):
-                    continue
-                chain[:] = [old for old in chain if old & img != img]
-                chain.append(img)
-                stack.append((y, img))
+                for old in chain:
+                    if old & img == old:
+                        break
+                else:
+                    chain[:] = [old for old in chain if old & img != img]
+                    chain.append(img)
+                    stack.append((y, img))
         return least
 
     def _meximal(self, x: int) -> int:
@@ -130,6 +135,14 @@ class Interpolation:
             if options & ~self._meximal(x) == 0:
                 return x
         return None
+
+
+def _mask(row: Sequence[int], classes: list[int]) -> int:
+    """The bit mask of the products ``row[t]`` of the *classes* ``t``."""
+    m = 0
+    for t in classes:
+        m |= 1 << row[t]
+    return m
 
 
 def _useful(letters: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

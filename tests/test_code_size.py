@@ -25,7 +25,6 @@ _TO_SPLIT = "to split (issue 21)"
 EXCEPTIONS: dict[str, str] = {
     # family (catalog/**, formulas/)
     # runner (verification/runner.py, spaces.py, compiled.py, kernel code, cli/verify_cmd)
-    "engine/_generic.py::solve": _TO_SPLIT + ": compiled kernel (runner)",
     # parallel (verification/chunks, fast, local; engine/_levels, canonical; theory/reproduce)
     # discovery (discovery/**)
     # sizes (cli/, web/, render/, theory/, solvers/, misere/ but quotient.py)

@@ -182,6 +182,123 @@ def _grow1(a: Any, need: int) -> Any:  # pragma: no cover - compiled
     return b
 
 
+#: :func:`_settle`: the array of seen values is too small for the mex (grow it, scan again)
+REGROW = -3
+
+
+@njit(inline="always")
+def _stacks(n: int) -> Any:  # pragma: no cover - compiled
+    """The frames' stacks (positions, indices, start, count and cursor of their unknown
+    options) and the stack of unknown options (positions, indices); they grow on demand."""
+    fbuf = np.empty((64, n), np.int64)
+    fix = np.empty(64, np.int64)
+    fst = np.empty(64, np.int64)  # start of the frame's unknown options (-1: not scanned)
+    fcnt = np.empty(64, np.int64)
+    fcur = np.empty(64, np.int64)
+    return fbuf, fix, fst, fcnt, fcur, np.empty((1024, n), np.int64), np.empty(1024, np.int64)
+
+
+@njit(inline="always")
+def _grow_frames(
+    fbuf: Any, fix: Any, fst: Any, fcnt: Any, fcur: Any, depth: int
+) -> Any:  # pragma: no cover - compiled
+    """The frames' stacks with room for frame *depth*."""
+    return (
+        _grow2(fbuf, depth),
+        _grow1(fix, depth),
+        _grow1(fst, depth),
+        _grow1(fcnt, depth),
+        _grow1(fcur, depth),
+    )
+
+
+@njit(inline="always")
+def _enter(
+    fbuf: Any, fix: Any, fst: Any, depth: int, src: Any, row: int, ix: int
+) -> None:  # pragma: no cover - compiled
+    """Frame *depth*: the position ``src[row]`` of index *ix*, not scanned yet."""
+    for i in range(fbuf.shape[1]):
+        fbuf[depth, i] = src[row, i]
+    fix[depth] = ix
+    fst[depth] = -1
+
+
+@njit(inline="always")
+def _open(fst: Any, fcnt: Any, fcur: Any, f: int, otop: int) -> int:  # pragma: no cover
+    """Frame *f*'s first scan: its unknown options will start at *otop* (returned)."""
+    fst[f] = otop
+    fcnt[f] = 0
+    fcur[f] = 0
+    return otop
+
+
+@njit(inline="always")
+def _keep(obuf: Any, oix: Any, otop: int, c: Any, ci: int) -> Any:  # pragma: no cover
+    """The stacks of unknown options with option *c* (index *ci*) at *otop*."""
+    obuf = _grow2(obuf, otop)
+    oix = _grow1(oix, otop)
+    for i in range(obuf.shape[1]):
+        obuf[otop, i] = c[i]
+    oix[otop] = ci
+    return obuf, oix
+
+
+@njit(inline="always")
+def _report(report: Any, c: Any, code: int) -> int:  # pragma: no cover - compiled
+    """*code*, with the position *c* it is about in ``report[:n]``."""
+    for i in range(len(c)):
+        report[i] = c[i]
+    return code
+
+
+@njit(inline="always")
+def _resume(
+    state: Any, obuf: Any, oix: Any, base: int, fcur: Any, fcnt: Any, f: int, kind: int, report: Any
+) -> Any:  # pragma: no cover - compiled
+    """Frame *f* goes on with the options its first scan left unknown (from its cursor):
+    ``(child, result, code)``, *child* the row of the next one still unknown, or *result*
+    1 at a P option and 0 when every option is N (outcomes; Grundy values: -1, the mex
+    is scanned again); *code* LOOP at an option on the stack."""
+    child = -1
+    result = -1
+    k = fcur[f]
+    while k < fcnt[f]:
+        v = state[oix[base + k]]
+        if v == UNKNOWN:
+            child = base + k
+            break
+        if v == ONSTACK:
+            return child, result, _report(report, obuf[base + k], LOOP)
+        if kind != 0 and v == 0:
+            result = 1
+            break
+        k += 1
+    fcur[f] = k
+    if child < 0 and result < 0 and kind != 0:
+        result = 0
+    return child, result, OK
+
+
+@njit(inline="always")
+def _settle(
+    first: bool, unknown: int, kind: int, nopt: int, seen: Any, stamp: int, fcnt: Any, f: int
+) -> int:  # pragma: no cover - compiled
+    """After a scan of frame *f* that found no P option: -1 when it is a first scan that
+    left *unknown* > 0 options unknown (counted in the frame), else the value: the
+    outcome, or the mex of the values stamped in *seen* (REGROW: *seen* is too small)."""
+    if first and unknown > 0:
+        fcnt[f] = unknown
+        return -1
+    if kind != 0:
+        return (1 if kind == 2 else 0) if nopt == 0 else 0
+    if nopt >= seen.shape[0]:
+        return REGROW
+    m = 0
+    while seen[m] == stamp:
+        m += 1
+    return m
+
+
 @njit
 def solve(
     gen: Any,
@@ -197,81 +314,40 @@ def solve(
 ) -> int:  # pragma: no cover - compiled
     """Solve every position of *starts* (canonical rows, indices *start_ix*) and below.
 
-    ``kind``: 0 Grundy values, 1 normal outcome, 2 misère outcome (outcomes are stored as
-    0 for P and 1 for N). Returns an error code; ``report[:n]`` receives the position of a
-    loop, of a negative heap or of an option outside the array, ``report[n]`` the number
-    of positions solved.
+    ``kind``: 0 Grundy values, 1 normal outcome, 2 misère outcome (stored as 0 for P, 1
+    for N). Returns an error code; ``report[:n]`` gets the position of a loop, a negative
+    heap or an option outside the array, ``report[n]`` the number of positions solved.
     """
-    n = len(zero)
-    fbuf = np.empty((64, n), np.int64)  # frame positions
-    fix = np.empty(64, np.int64)  # frame indices
-    fst = np.empty(64, np.int64)  # start of the frame's unknown options (-1: not scanned)
-    fcnt = np.empty(64, np.int64)
-    fcur = np.empty(64, np.int64)
-    obuf = np.empty((1024, n), np.int64)  # unknown options of the frames
-    oix = np.empty(1024, np.int64)
+    fbuf, fix, fst, fcnt, fcur, obuf, oix = _stacks(len(zero))
     seen = np.zeros(64, np.int64)
     nseen = seen.shape[0]
-    stamp = 0
-    solved = 0
-    terminal = 1 if kind == 2 else 0
-    otop = 0
+    stamp = solved = 0
     for s in range(starts.shape[0]):
         if state[start_ix[s]] != UNKNOWN:
             continue
-        depth = 1
-        for i in range(n):
-            fbuf[0, i] = starts[s, i]
-        fix[0] = start_ix[s]
-        fst[0] = -1
-        otop = 0
+        _enter(fbuf, fix, fst, 0, starts, s, start_ix[s])
+        depth, otop = 1, 0
         while depth > 0:
             f = depth - 1
-            pix = fix[f]
-            base = fst[f]
-            result = -1
-            child = -1
-            scan = base < 0
-            if not scan:  # the options that were unknown at the first scan
-                k = fcur[f]
-                while k < fcnt[f]:
-                    v = state[oix[base + k]]
-                    if v == UNKNOWN:
-                        child = base + k
-                        break
-                    if v == ONSTACK:
-                        for i in range(n):
-                            report[i] = obuf[base + k, i]
-                        return LOOP
-                    if kind != 0 and v == 0:
-                        result = 1
-                        break
-                    k += 1
-                fcur[f] = k
-                if child < 0 and result < 0:
-                    if kind != 0:
-                        result = 0
-                    else:
-                        scan = True  # every option is known: scan again for the mex
-            if scan:
+            pix, base = fix[f], fst[f]
+            result = child = -1
+            if base >= 0:  # the options that were unknown at the first scan
+                child, result, code = _resume(state, obuf, oix, base, fcur, fcnt, f, kind, report)
+                if code != OK:
+                    return code
+            if base < 0 or (child < 0 and result < 0):  # first scan, or the mex again
                 first = base < 0
                 if first:
                     state[pix] = ONSTACK
-                    base = otop
-                    fst[f] = base
-                    fcnt[f] = 0
-                    fcur[f] = 0
+                    base = _open(fst, fcnt, fcur, f, otop)
                 nopt = 0
                 stamp += 1
-                p = _load(fbuf, f, zero)
-                for o in gen(p):
+                for o in gen(_load(fbuf, f, zero)):
                     nopt += 1
                     c = key(o, order_free)
                     ci = rank(c, order_free, side, cb)
                     if ci < 0:
-                        for i in range(n):
-                            report[i] = c[i]
-                        return NEGATIVE if ci == -1 else OUTSIDE
+                        return _report(report, c, NEGATIVE if ci == -1 else OUTSIDE)
                     v = state[ci]
                     if v >= 0:  # known: the usual case
                         if kind == 0:
@@ -280,54 +356,29 @@ def solve(
                         elif v == 0:  # a P option: N
                             result = 1
                             break
-                    elif v == UNKNOWN:
-                        if first:
-                            obuf = _grow2(obuf, otop)
-                            oix = _grow1(oix, otop)
-                            for i in range(n):
-                                obuf[otop, i] = c[i]
-                            oix[otop] = ci
-                            otop += 1
-                    else:
-                        for i in range(n):
-                            report[i] = c[i]
-                        return LOOP
+                    elif v != UNKNOWN:  # on the stack
+                        return _report(report, c, LOOP)
+                    elif first:
+                        obuf, oix = _keep(obuf, oix, otop, c, ci)
+                        otop += 1
                 if result < 0:
-                    if first and otop > base:
-                        fcnt[f] = otop - base
-                    elif kind != 0:
-                        result = terminal if nopt == 0 else 0
-                    elif nopt >= nseen:
-                        seen = np.zeros(2 * nopt + 2, np.int64)
-                        nseen = seen.shape[0]
-                        stamp = 0
-                        continue  # the mex again, with room for every value
-                    else:
-                        m = 0
-                        while seen[m] == stamp:
-                            m += 1
-                        result = m
+                    result = _settle(first, otop - base, kind, nopt, seen, stamp, fcnt, f)
+                if result == REGROW:  # the mex again, with room for every value
+                    seen, stamp = np.zeros(2 * nopt + 2, np.int64), 0
+                    nseen = seen.shape[0]
+                    continue
             if result >= 0:
                 state[pix] = result
-                solved += 1
-                otop = base
-                depth -= 1
+                solved, otop, depth = solved + 1, base, depth - 1
                 continue
             if child < 0:
                 child = base  # first unknown option (after a first scan)
                 if state[oix[child]] != UNKNOWN:
                     continue
-            fbuf = _grow2(fbuf, depth)
-            fix = _grow1(fix, depth)
-            fst = _grow1(fst, depth)
-            fcnt = _grow1(fcnt, depth)
-            fcur = _grow1(fcur, depth)
-            for i in range(n):
-                fbuf[depth, i] = obuf[child, i]
-            fix[depth] = oix[child]
-            fst[depth] = -1
+            fbuf, fix, fst, fcnt, fcur = _grow_frames(fbuf, fix, fst, fcnt, fcur, depth)
+            _enter(fbuf, fix, fst, depth, obuf, child, oix[child])
             depth += 1
-    report[n] = solved
+    report[len(zero)] = solved
     return OK
 
 

@@ -254,7 +254,7 @@ def _report(report: Any, c: Any, code: int) -> int:  # pragma: no cover - compil
 @njit(inline="always")
 def _resume(
     state: Any, obuf: Any, oix: Any, base: int, fcur: Any, fcnt: Any, f: int, kind: int, report: Any
-) -> Any:  # pragma: no cover - compiled
+) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """Frame *f* goes on with the options its first scan left unknown (from its cursor):
     ``(child, result, code)``, *child* the row of the next one still unknown, or *result*
     1 at a P option and 0 when every option is N (outcomes; Grundy values: -1, the mex

@@ -101,7 +101,7 @@ def test_second_process_loads_catalog_kernels_from_disk(tmp_path: Path) -> None:
         want = nimlab.outcome(g, (x, y, z), method="search")
         assert bool(tab[x][y][z]) == (str(want) == "P")
     modules = list((cache / "compiled").glob("nimlab_compiled_*.py"))
-    assert len(modules) == 1 and "def gen(h):" in modules[0].read_text()
+    assert len(modules) == 1 and "def gen(h, _nimlab_p):" in modules[0].read_text()
     second = _run(cache)
     assert second == {"compiles": [], "table": tab}  # loaded, not compiled
     # a cache directory that cannot be created: compiled in memory, the same table (damaged

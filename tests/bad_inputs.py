@@ -459,12 +459,12 @@ CLI_CASES: tuple[Cli, ...] = (
     c(
         "sd4-beyond-sh-t6-star",
         "outcome single-delete 8 12 14 300 --max-moves 20000",
-        "verified only for heaps below 256",
+        "verified by nimlab for every heap < 256",
     ),
     c(
         "sd4-winning-beyond-sh-t6-star",
         "moves single-delete 12 14 15 296 --winning --max-moves 20000",
-        "verified only for heaps below 256",
+        "verified by nimlab for every heap < 256",
     ),
     # -- endless work: refused before it starts, with the option that raises the budget --
     c("seq-octal-million", "sequence octal -p code=0.77 -n 1000000", "--max-terms", isolate=True),
@@ -823,7 +823,7 @@ API_CASES: tuple[Api, ...] = (
         "api-sd4-beyond-sh-t6-star",
         "nimlab.outcome('single-delete', (8, 12, 14, 300), max_moves=20_000)",
         "MoveSetTooLargeError",
-        "Sh-T6* is a conjecture verified only for heaps below 256",
+        "Sh-T6* is conjectured: verified by nimlab for every heap < 256",
     ),
     Api(
         "api-search-user-game-no-estimate",

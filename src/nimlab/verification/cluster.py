@@ -276,10 +276,8 @@ def _blocks(blob: bytes, pending: list[int], n_workers: int) -> list[list[int]] 
     spec = _spec(blob)
     if not getattr(spec, "fast", False) or n_workers < 2 or len(pending) < MIN_BLOCK_CHUNKS:
         return None
-    from nimlab.verification.fast import chunk_costs, split_blocks, supports_fast
+    from nimlab.verification.fast import chunk_costs, split_blocks
 
-    if not supports_fast(spec):
-        return None
     last = max(pending) + 1
     blocks = split_blocks(chunk_costs(spec, last, set(pending)), n_workers)
     return blocks if len(blocks) > 1 else None

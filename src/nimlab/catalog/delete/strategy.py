@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from nimlab.core.status import status_of
 from nimlab.core.strategy import Construction
 from nimlab.formulas.delete import SH_T6_STAR_VERIFIED_BELOW
 
@@ -283,8 +284,8 @@ def single_delete_strategy(
     if n == 4 and max(position) < SH_T6_STAR_VERIFIED_BELOW:
         return Construction(
             procedure=(
-                "a split scored by Sh-T6* (conjectured, verified for heaps < "
-                f"{SH_T6_STAR_VERIFIED_BELOW}), Lemma 10's splits h → (h − 2^k, 2^k) first"
+                f"a split scored by Sh-T6* ({status_of('Sh-T6*').state}, verified for heaps "
+                f"< {SH_T6_STAR_VERIFIED_BELOW}), Lemma 10's splits h → (h − 2^k, 2^k) first"
             ),
             theorem="Sh-T6*",
             one=lambda: single_delete4_move(position),

@@ -207,7 +207,10 @@ def plan(
 def _spec_plan(g: Ruleset[Any], spec: Any, budgets: Budgets, avoid: frozenset[Method]) -> Plan:
     """The plan of the check *spec*: its space and kind, the paths it allows that can run."""
     vectorised = bool(getattr(spec, "fast", False)) and _can_run(Method.VECTORISED_CHECK, spec)
-    compiled = bool(getattr(spec, "compiled", False)) and _can_run(Method.COMPILED_CHECK, spec)
+    compiled = bool(getattr(spec, "compiled", False)) and (
+        callable(getattr(spec.space, "compiled_chunk", None))  # the space's own walk
+        or _can_run(Method.COMPILED_CHECK, spec)
+    )
     return _check_plan(g, spec.space, None, budgets, spec.kind, vectorised, compiled, avoid)
 
 

@@ -105,7 +105,8 @@ def _check_plan(
             "the claim is evaluated over whole arrays of the box",
             fallback=Method.PYTHON_CHECK,
         )
-    if compiled and walk in _COMPILED_WALKS and Method.COMPILED_CHECK not in avoid:
+    own = callable(getattr(space, "compiled_chunk", None))  # a space's own compiled walk
+    if compiled and (walk in _COMPILED_WALKS or own) and Method.COMPILED_CHECK not in avoid:
         return Plan(
             q,
             Method.COMPILED_CHECK,

@@ -15,7 +15,7 @@ from nimlab.core.errors import InvalidParameterError, NimlabError
 from nimlab.core.settings import env_float
 from nimlab.planner import Method, Question, plan
 from nimlab.verification.local import ChunkResult, Claim, _fmt, check_position
-from nimlab.verification.spaces import is_indexed
+from nimlab.verification.spaces import is_indexed, own_walk
 
 __all__ = ["SLEEP_ENV", "check_chunk", "install_prepared", "needs_prepare", "prepare_part"]
 
@@ -83,7 +83,10 @@ def check_chunk(spec: Any, i: int) -> ChunkResult:
             if res is not None:
                 return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "vectorised")
         elif p.method is Method.COMPILED_CHECK:
-            if is_indexed(spec.space):
+            own = own_walk(spec.space)
+            if own is not None:
+                res = own(spec, i)
+            elif is_indexed(spec.space):
                 from nimlab.verification.indexed import indexed_chunk
 
                 res = indexed_chunk(spec, i)

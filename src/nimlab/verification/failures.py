@@ -34,8 +34,9 @@ def _compiled_failures(spec: Any, i: int, limit: int) -> list[Failure] | None:
     from nimlab.planner import Method, check_method
     from nimlab.verification import _heapwalks as c
     from nimlab.verification._claims import compiled_claim
+    from nimlab.verification.spaces import heap_walk
 
-    if check_method(spec) is not Method.COMPILED_CHECK:
+    if not heap_walk(spec.space) or check_method(spec) is not Method.COMPILED_CHECK:
         return None
     import numpy as np
 

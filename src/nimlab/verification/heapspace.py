@@ -21,7 +21,7 @@ from nimlab.verification.spaces import (
 )
 from nimlab.verification.spec import COMPILED_CHUNK, FAST_CHUNK, PY_CHUNK
 
-__all__ = ["SYMMETRY_SAMPLE", "heap_space", "multiset_space"]
+__all__ = ["SYMMETRY_SAMPLE", "game_space", "heap_space", "multiset_space"]
 
 
 def _default_heaps(game: Ruleset[Any]) -> int:
@@ -71,6 +71,47 @@ def _probe_closed(game: Ruleset[Any], n: int, low: int, bound: int) -> str:
     return "total" if leaves_box else "box"
 
 
+#: What a space must answer (:class:`~nimlab.verification.spaces.Space`).
+_SPACE_MEMBERS = ("chunk", "contains", "describe")
+
+
+def game_space(
+    game: Ruleset[Any], bound: int, heaps: int | None, chunk_size: int | None
+) -> Space | None:
+    """The game's own verification space for *bound*, *heaps* and *chunk_size* (from its
+    optional ``verification_space(bound, heaps, chunk_size)`` hook), or None when it
+    has none (the verifier then builds a box of heaps).
+
+    A space of a kind the verifier does not know answers the
+    :class:`~nimlab.verification.spaces.Space` protocol: chunks, membership, a
+    description, and optionally its size, a stable identity for the results store and
+    its own compiled check of a chunk.
+
+    Examples
+    --------
+    >>> from nimlab import game
+    >>> game_space(game("nim"), 4, 2, None) is None
+    True
+    """
+    from nimlab.core.errors import GameDefinitionError
+
+    hook = getattr(game, "verification_space", None)
+    if not callable(hook):
+        return None
+    space = hook(bound, heaps, chunk_size)
+    if space is None:
+        return None
+    n = getattr(space, "n_chunks", None)
+    if not (isinstance(n, int) and n >= 0) or not all(
+        callable(getattr(space, m, None)) for m in _SPACE_MEMBERS
+    ):
+        raise GameDefinitionError(
+            f"{game.label()}: verification_space gave {type(space).__name__}, not a space "
+            "(n_chunks, chunk(i), contains(position), describe())"
+        )
+    return space  # type: ignore[no-any-return]
+
+
 def heap_space(
     game: Ruleset[Any],
     bound: int,
@@ -82,6 +123,8 @@ def heap_space(
     """The CLI's position space: every heap < *bound*, or the total < *bound* if moves
     can raise a heap (Lim); invalid tuples are skipped.
 
+    A game that brings its own space (:func:`game_space`) is checked on it instead.
+
     Examples
     --------
     >>> from nimlab import game
@@ -90,13 +133,16 @@ def heap_space(
     """
     from nimlab.core.ruleset import HeapRuleset
 
+    if not isinstance(bound, int) or bound < 1:
+        raise InvalidParameterError(f"bound must be a positive integer, got {bound!r}")
+    own = game_space(game, bound, heaps, chunk_size)
+    if own is not None:
+        return own
     if not isinstance(game, HeapRuleset):
         raise InvalidParameterError(
             f"{game.label()}: positions are not tuples of heaps; verify it through the "
             "Python API (nimlab.verify(game, ..., positions=...))"
         )
-    if not isinstance(bound, int) or bound < 1:
-        raise InvalidParameterError(f"bound must be a positive integer, got {bound!r}")
     n = heaps if heaps is not None else _default_heaps(game)
     fixed = getattr(type(game), "n_heaps", None)
     if fixed is not None and n != fixed:

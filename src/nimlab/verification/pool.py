@@ -31,7 +31,7 @@ from typing import Any
 from nimlab.core.errors import InvalidParameterError
 from nimlab.verification.chunks import check_chunk
 from nimlab.verification.local import ChunkResult, Failure
-from nimlab.verification.spaces import is_indexed
+from nimlab.verification.spaces import heap_walk
 
 __all__ = ["POOL_ENV", "thread_chunks", "uses_threads", "warm_up_threads"]
 
@@ -65,7 +65,7 @@ def uses_threads(spec: Any) -> bool:
     method = check_method(spec)
     if method is Method.VECTORISED_CHECK:
         return True
-    return method is Method.COMPILED_CHECK and not is_indexed(spec.space)
+    return method is Method.COMPILED_CHECK and heap_walk(spec.space)
 
 
 def warm_up_threads(spec: Any) -> None:

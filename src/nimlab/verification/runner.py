@@ -38,7 +38,7 @@ from nimlab.verification.local import (
     FunctionClaim,
 )
 from nimlab.verification.progress import RunProgress
-from nimlab.verification.spaces import ListSpace, Space, heap_box, space_size
+from nimlab.verification.spaces import ListSpace, Space, heap_box, own_walk, space_size
 from nimlab.verification.spec import COMPILED_CHUNK, MAX_POSITIONS, CheckSpec
 from nimlab.verification.spec import FAST_CHUNK as FAST_CHUNK
 from nimlab.verification.spec import LIST_CHUNK as LIST_CHUNK
@@ -538,7 +538,7 @@ def _space_of(
     if bound is None:
         raise InvalidParameterError("give bound= (every heap < bound) or positions=")
     box = heap_space(g, bound, heaps, chunk_size=chunk_size)
-    return box, box.n_heaps, bound  # type: ignore[attr-defined]
+    return box, int(getattr(box, "n_heaps", heaps or 1)), bound
 
 
 def _claim_of(g: Ruleset[Any], raw: Callable[..., Any] | str, n: int) -> tuple[Claim, str]:
@@ -647,5 +647,7 @@ def conjecture_spec(
     multisets = multiset_space(g, claim, space, chunk_size, compiled)
     spec = CheckSpec(g, kind, claim, multisets or space, target, b)
     if heap_box(space) is None:
+        if compiled and own_walk(space) is not None:  # a space's own compiled walk
+            return CheckSpec(g, kind, claim, space, target, b, False, True)
         return spec
     return _choose_path(spec, heaps, chunk_size, compiled, multisets)

@@ -18,6 +18,7 @@ from nimlab.core.errors import InvalidPositionError
 from nimlab.core.ruleset import Ruleset
 
 __all__ = [
+    "HEAP_WALKS",
     "BoxSpace",
     "DistinctBoxSpace",
     "IndexSpace",
@@ -27,7 +28,9 @@ __all__ = [
     "Space",
     "TotalSpace",
     "heap_box",
+    "heap_walk",
     "is_indexed",
+    "own_walk",
     "rows_per_chunk",
     "space_key",
     "space_size",
@@ -75,7 +78,28 @@ class _CachesNotPickled:
 
 @runtime_checkable
 class Space(Protocol):
-    """A finite set of positions, in order, split into chunks."""
+    """A finite set of positions, in order, split into chunks: what the verifier asks of
+    a space of any kind (one of this module, or a game's own, from its
+    ``verification_space`` hook).
+
+    Required: :attr:`n_chunks`, :meth:`chunk`, :meth:`contains` and :meth:`describe`; a
+    chunk must be re-enumerated the same way in every process (workers, resume).
+
+    Optional members, asked through this module's functions (never by the space's class):
+
+    - ``size`` (int): the number of positions, known without enumerating them
+      (:func:`space_size`: budgets and cost estimates; unknown when absent);
+    - ``identity()`` (str): a stable text naming the positions and their chunks, part of a
+      run's key in the results store, so a resumed run re-checks no chunk and skips none
+      (:func:`space_key`; the space's ``repr`` when absent);
+    - ``walk`` (str): the verifier's compiled walk that enumerates the space (``"box"``,
+      ``"sorted box"``, ``"distinct box"``, ``"sorted total"``: heap walks; ``"index"``:
+      a game's index model); a space of another kind leaves it out or names its own;
+    - ``compiled_chunk(spec, i)``: the space's own fast check of chunk *i* of the check
+      *spec*, ``(positions checked, failure or None)`` with the same answer as the
+      position-by-position check, or None to let the Python path check the chunk
+      (:func:`own_walk`).
+    """
 
     @property
     def n_chunks(self) -> int:
@@ -145,6 +169,18 @@ class BoxSpace:
 
     def contains(self, position: Any) -> bool:
         return _in_box(position, self.n_heaps, self.low, self.bound)
+
+    def successor(self, h: tuple[int, ...]) -> tuple[int, ...]:
+        """The position after *h* (lexicographic; *h* itself at the end)."""
+        out = list(h)
+        i = len(out) - 1
+        while i >= 0:
+            if out[i] + 1 < self.bound:
+                out[i] += 1
+                return tuple(out)
+            out[i] = self.low
+            i -= 1
+        return tuple(out)
 
     def describe(self) -> str:
         return f"{self.n_heaps} heaps, {self.low} <= heap < {self.bound}"
@@ -242,6 +278,10 @@ class SortedBoxSpace(_CachesNotPickled):
 
     def contains(self, position: Any) -> bool:
         return _in_box(position, self.n_heaps, self.low, self.bound)
+
+    def successor(self, h: tuple[int, ...]) -> tuple[int, ...]:
+        """The position after *h* (:func:`sorted_successor`)."""
+        return sorted_successor(h, self.low)
 
     def describe(self) -> str:
         return f"{self.n_heaps} heaps, {self.low} <= heap < {self.bound}, one per multiset"
@@ -364,6 +404,10 @@ class DistinctBoxSpace:
             and (not position or (min(position) >= self.low and max(position) < self.bound))
         )
 
+    def successor(self, h: tuple[int, ...]) -> tuple[int, ...]:
+        """The position after *h* (:func:`distinct_successor`)."""
+        return distinct_successor(h, self.low)
+
     def describe(self) -> str:
         return f"{self.n_heaps} distinct heaps, {self.low} <= heap < {self.bound}, one per set"
 
@@ -482,6 +526,10 @@ class SortedTotalSpace:
             and sum(position) < self.bound
         )
 
+    def successor(self, h: tuple[int, ...]) -> tuple[int, ...]:
+        """The position after *h* (:func:`total_successor`)."""
+        return total_successor(h, self.bound)
+
     def describe(self) -> str:
         return f"{self.n_heaps} heaps >= {self.low}, total < {self.bound}, one per multiset"
 
@@ -565,6 +613,14 @@ class TotalSpace:
     def describe(self) -> str:
         return f"{self.n_heaps} heaps >= {self.low}, total < {self.bound}"
 
+    @property
+    def size(self) -> int:
+        """Number of tuples (before skipping invalid ones)."""
+        from math import comb
+
+        span = max(0, self.bound - self.low * self.n_heaps)
+        return comb(span + self.n_heaps - 1, self.n_heaps)
+
 
 @dataclass(frozen=True)
 class ListSpace(_CachesNotPickled):
@@ -605,6 +661,13 @@ class ListSpace(_CachesNotPickled):
 
     def describe(self) -> str:
         return f"{len(self.positions)} listed positions"
+
+    def identity(self) -> str:
+        """The hash of the positions and the chunk size (the store's key of the space)."""
+        import hashlib
+
+        digest = hashlib.sha256(repr(self.positions).encode()).hexdigest()
+        return f"{digest}/{self.chunk_size}"
 
     @classmethod
     def of(
@@ -683,92 +746,103 @@ class IndexSpace:
         return str(self.model().describe)
 
 
-# -- questions the verifier asks of a space (its classes answer here, nowhere else) -----
+# -- questions the verifier asks of a space (the space answers: no list of classes) ------
+
+#: The walks of heap spaces the compiled heap walks enumerate
+#: (:mod:`nimlab.verification._heapwalks`): a space whose ``walk`` is one of these has
+#: ``n_heaps``, ``bound`` and ``low``, ``successor(h)``, and ``row_range(i)`` (a box) or
+#: ``start(i)`` (the others).
+HEAP_WALKS = frozenset({"box", "sorted box", "distinct box", "sorted total"})
 
 
 def space_size(space: Any) -> int | None:
-    """Number of positions of *space* before invalid ones are skipped, or None when it is
-    not known without enumerating it (a listed space, a space of another module).
+    """Number of positions of *space* before invalid ones are skipped (its ``size``), or
+    None when it is not known without enumerating it (a listed space, a space without
+    ``size``).
 
     Examples
     --------
     >>> space_size(BoxSpace(2, 4)), space_size(TotalSpace(2, 4)), space_size(ListSpace(((0,),)))
     (16, 10, None)
     """
-    from math import comb
-
-    if isinstance(
-        space, BoxSpace | SortedBoxSpace | IndexSpace | DistinctBoxSpace | SortedTotalSpace
-    ):
-        return space.size
-    if isinstance(space, TotalSpace):
-        span = max(0, space.bound - space.low * space.n_heaps)
-        return comb(span + space.n_heaps - 1, space.n_heaps)
-    return None
+    size = getattr(space, "size", None)
+    return int(size) if isinstance(size, int) and not isinstance(size, bool) else None
 
 
 def space_key(space: Any) -> str:
-    """The text that identifies *space* in a run's key (a listed space by the hash of its
-    positions and its chunk size, any other by its repr).
+    """The text that identifies *space* in a run's key: its ``identity()`` (a listed
+    space: the hash of its positions and its chunk size), else its repr.
 
     Examples
     --------
     >>> space_key(BoxSpace(2, 4))
     'BoxSpace(n_heaps=2, bound=4, low=0, rows=1, game=None)'
+    >>> space_key(ListSpace(((0,), (1,)), 2))[-2:]
+    '/2'
     """
-    import hashlib
-
-    if isinstance(space, ListSpace):
-        digest = hashlib.sha256(repr(space.positions).encode()).hexdigest()
-        return f"{digest}/{space.chunk_size}"
+    identity = getattr(space, "identity", None)
+    if callable(identity):
+        return str(identity())
     return f"{space!r}"
 
 
 def heap_box(space: Any) -> BoxSpace | None:
-    """*space* if it is a box of heap tuples (the space the vectorised and compiled paths
-    are first tried on), else None.
+    """*space* if it is a box of heap tuples (its ``walk`` is ``"box"``: the space the
+    vectorised and compiled paths are first tried on), else None.
 
     Examples
     --------
     >>> heap_box(BoxSpace(2, 4)) is not None, heap_box(TotalSpace(2, 4))
     (True, None)
     """
-    return space if isinstance(space, BoxSpace) else None
+    return space if getattr(space, "walk", None) == "box" else None
+
+
+def heap_walk(space: Any) -> bool:
+    """Whether a compiled heap walk enumerates *space* (its ``walk`` is in
+    :data:`HEAP_WALKS`).
+
+    Examples
+    --------
+    >>> heap_walk(SortedBoxSpace(2, 4)), heap_walk(ListSpace(((0,),)))
+    (True, False)
+    """
+    return getattr(space, "walk", None) in HEAP_WALKS
 
 
 def is_indexed(space: Any) -> bool:
-    """Whether *space* numbers the positions of a game's index model (its compiled check
-    is :mod:`nimlab.verification.indexed`'s, not the heap walks').
+    """Whether *space* numbers the positions of a game's index model (its ``walk`` is
+    ``"index"``: its compiled check is :mod:`nimlab.verification.indexed`'s).
 
     Examples
     --------
     >>> is_indexed(BoxSpace(2, 4))
     False
     """
-    return isinstance(space, IndexSpace)
+    return getattr(space, "walk", None) == "index"
+
+
+def own_walk(space: Any) -> Any:
+    """The space's own compiled check of a chunk, ``compiled_chunk(spec, i)``, or None
+    (a space of this module, or one without it).
+
+    Examples
+    --------
+    >>> own_walk(BoxSpace(2, 4)) is None
+    True
+    """
+    got = getattr(space, "compiled_chunk", None)
+    return got if callable(got) else None
 
 
 def successor(space: Any, h: tuple[int, ...]) -> tuple[int, ...]:
-    """The position after *h* in the order of the heap space *space* (a box, sorted,
-    distinct or sorted-total space).
+    """The position after *h* in the order of the heap space *space* (its
+    ``successor``: a box, sorted, distinct or sorted-total space).
 
     Examples
     --------
     >>> successor(BoxSpace(2, 3), (0, 2)), successor(SortedBoxSpace(2, 3), (1, 1))
     ((1, 0), (0, 2))
     """
-    if isinstance(space, SortedBoxSpace):
-        return sorted_successor(h, space.low)
-    if isinstance(space, DistinctBoxSpace):
-        return distinct_successor(h, space.low)
-    if isinstance(space, SortedTotalSpace):
-        return total_successor(h, space.bound)
-    out = list(h)
-    i = len(out) - 1
-    while i >= 0:
-        if out[i] + 1 < space.bound:
-            out[i] += 1
-            return tuple(out)
-        out[i] = space.low
-        i -= 1
-    return tuple(out)
+    out: tuple[int, ...] = space.successor(h)
+    return out

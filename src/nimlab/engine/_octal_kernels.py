@@ -120,6 +120,53 @@ def _witnesses(
     return nm, tried
 
 
+#: Heaps whose splits with a large rare part are marked together (one read of each rare
+#: heap's row and of one line of values serves four heaps: the loop takes about 0.6 of the
+#: time of four separate ones).
+GROUP = 4
+
+
+@njit(cache=True, nogil=True)
+def _mark_group(
+    splits: Any, uneq: Any, out: Any, h: int, rare: Any, lo: int, hi: int, stamps: Any
+) -> None:  # pragma: no cover - compiled
+    """Mark, in ``stamps[j]`` with the tag ``h + j``, the splits of the heaps ``h + j``
+    (``j < GROUP``) with a part in ``rare[lo:hi]`` (ascending), every such part at least
+    ``GROUP`` tokens (so the other part is below *h*)."""
+    for k in range(splits.shape[0]):
+        r = h - splits[k]
+        if uneq[k]:
+            for j in range(GROUP):
+                _mark_parts(
+                    splits[k : k + 1], uneq[k : k + 1], out, h + j, rare, lo, hi, stamps[j], h + j
+                )
+            continue
+        # rows whose part is below r: every heap of the group has its split
+        safe = hi
+        if hi > lo and rare[hi - 1, 0] >= r:  # the first row at r or above (bisection)
+            a, b = lo, hi - 1
+            while a < b:
+                mid = (a + b) // 2
+                if rare[mid, 0] < r:
+                    a = mid + 1
+                else:
+                    b = mid
+            safe = a
+        ur = np.uint64(r)
+        t0, t1, t2, t3 = h, h + 1, h + 2, h + 3
+        for i in range(lo, safe):
+            c = ur - np.uint64(rare[i, 0])
+            x = np.uint64(rare[i, 1])
+            stamps[0, x ^ np.uint64(out[c])] = t0
+            stamps[1, x ^ np.uint64(out[c + np.uint64(1)])] = t1
+            stamps[2, x ^ np.uint64(out[c + np.uint64(2)])] = t2
+            stamps[3, x ^ np.uint64(out[c + np.uint64(3)])] = t3
+        for j in range(GROUP):
+            _mark_parts(
+                splits[k : k + 1], uneq[k : k + 1], out, h + j, rare, safe, hi, stamps[j], h + j
+            )
+
+
 @njit(cache=True, nogil=True)
 def rare_fill(
     rules: Any,
@@ -129,55 +176,71 @@ def rare_fill(
     rare: Any,
     orders: Any,
     state: Any,
-    stamp: Any,
+    stamps: Any,
     miss: Any,
 ) -> Any:  # pragma: no cover - compiled
     """Fill ``out[start:]`` exactly by the rare-value method.
 
     *rules* is ``(ends, ones, splits, uneq)``; *cls* is ``(par, dom, tpar)``: the parity
-    table of the mask (length ``len(stamp)``, a power of two, so a XOR of two values stays
-    below it), the domain flag and the parity of the takes of the splits. ``rare[:state[0]]``
-    lists the rare heaps (rows ``(heap, value)``, ascending); ``state[1]`` adds the splits
-    tried in witness searches; *miss* is work space (``len(stamp)`` int32). Returns the
-    first heap not done: the caller enlarges *stamp* (a value reached ``len(stamp) // 2``)
-    or the rare list (full), then calls again.
+    table of the mask (length ``stamps.shape[1]``, a power of two, so a XOR of two values
+    stays below it), the domain flag and the parity of the takes of the splits.
+    ``rare[:state[0]]`` lists the rare heaps (rows ``(heap, value)``, ascending);
+    ``state[1]`` adds the splits tried in witness searches; *stamps* (``GROUP`` rows) and
+    *miss* (``stamps.shape[1]`` int32) are work space. The heaps go by groups of
+    ``GROUP``: the splits with a rare part of ``GROUP`` tokens or more first, for the
+    whole group (:func:`_mark_group`), then each heap in turn (its other options, the rare
+    heaps found in the group, the witnesses). Returns the first heap not done: the caller
+    enlarges the tables (a value reached ``stamps.shape[1] // 2``) or the rare list
+    (full), then calls again.
     """
     ends, ones, splits, uneq = rules
     par, dom, tpar = cls
     n = out.shape[0]
-    uhalf = np.uint64(stamp.shape[0] // 2)
+    uhalf = np.uint64(stamps.shape[1] // 2)
     nr = state[0]
-    for h in range(start, n):
-        if nr >= rare.shape[0]:
+    big = 0  # rare[big:]: the rare heaps of GROUP tokens or more
+    while big < nr and rare[big, 0] < GROUP:
+        big += 1
+    for h0 in range(start, n, GROUP):
+        if nr + GROUP >= rare.shape[0]:
             state[0] = nr
-            return h
-        _mark_single(ends, ones, out, h, stamp, h)
-        _mark_parts(splits, uneq, out, h, rare, 0, nr, stamp, h)
-        flip = dom & ((h + tpar) & 1)
-        pt = 1 ^ flip
-        # one pass: the values not options yet, up to the first of the common parity (w)
-        w = np.uint64(0)
-        nm = 0
-        while w < uhalf:
-            if stamp[w] != h:
-                if par[w] == pt:
-                    break
-                miss[nm] = w
-                nm += 1
-            w += np.uint64(1)
-        if w >= uhalf:
-            state[0] = nr
-            return h
-        g = np.int64(w)
-        if nm > 0:
-            left, tried = _witnesses(splits, uneq, out, h, miss, nm, orders, stamp, h)
-            state[1] += tried
-            if left > 0:
-                g = miss[0]
-        out[h] = g
-        if par[g] ^ flip == 0:
-            rare[nr, 0] = h
-            rare[nr, 1] = g
-            nr += 1
+            return h0
+        nr0 = nr
+        if h0 + GROUP <= n:
+            _mark_group(splits, uneq, out, h0, rare, big, nr0, stamps)
+        else:
+            for j in range(n - h0):
+                _mark_parts(splits, uneq, out, h0 + j, rare, big, nr0, stamps[j], h0 + j)
+        for h in range(h0, min(n, h0 + GROUP)):
+            stamp = stamps[h - h0]
+            _mark_single(ends, ones, out, h, stamp, h)
+            _mark_parts(splits, uneq, out, h, rare, 0, big, stamp, h)
+            _mark_parts(splits, uneq, out, h, rare, nr0, nr, stamp, h)  # found in the group
+            flip = dom & ((h + tpar) & 1)
+            pt = 1 ^ flip
+            # one pass: the values not options yet, up to the first of the common parity (w)
+            w = np.uint64(0)
+            nm = 0
+            while w < uhalf:
+                if stamp[w] != h:
+                    if par[w] == pt:
+                        break
+                    miss[nm] = w
+                    nm += 1
+                w += np.uint64(1)
+            if w >= uhalf:
+                state[0] = nr
+                return h
+            g = np.int64(w)
+            if nm > 0:
+                left, tried = _witnesses(splits, uneq, out, h, miss, nm, orders, stamp, h)
+                state[1] += tried
+                if left > 0:
+                    g = miss[0]
+            out[h] = g
+            if par[g] ^ flip == 0:
+                rare[nr, 0] = h
+                rare[nr, 1] = g
+                nr += 1
     state[0] = nr
     return n

@@ -49,7 +49,7 @@ import numpy.typing as npt
 from numba import njit
 
 from nimlab.core.errors import InvalidParameterError, StoreError
-from nimlab.engine._octal_kernels import rare_fill
+from nimlab.engine._octal_kernels import GROUP, rare_fill
 
 __all__ = ["OctalRun", "choose_sparse", "octal_run", "rules_of_code"]
 
@@ -381,6 +381,7 @@ class _Run:
         self.done = 1
         self.cap = 256  # stamp length: a power of two above twice every value
         self.stamp = np.full(self.cap, -1, np.int32)
+        self.stamps = np.full((GROUP, self.cap), -1, np.int32)
         self.miss = np.zeros(self.cap, np.int32)
         self.use_rare = not direct and not rules.triples and bool(rules.splits)
         self.sparse = (0, 0)  # (mask, domain form)
@@ -402,6 +403,7 @@ class _Run:
             self.cap *= 2
         if len(self.stamp) != self.cap:
             self.stamp = np.full(self.cap, -1, np.int32)
+            self.stamps = np.full((GROUP, self.cap), -1, np.int32)
             self.miss = np.zeros(self.cap, np.int32)
         if self.cap > 1 << 17 and self.out.dtype != np.int32:
             self.out = self.out.astype(np.int32)
@@ -446,12 +448,12 @@ class _Run:
             if self.threads > 1 and self.done >= PARALLEL_FROM:
                 h = self.blocks(rules, cls, stop)
             else:
-                work = (self.rare, self.order, self.state, self.stamp, self.miss)
+                work = (self.rare, self.order, self.state, self.stamps, self.miss)
                 h = int(rare_fill(rules, self.out[:stop], self.done, cls, *work))
             self.done = h
             if h >= stop:
                 break
-            if self.state[0] + 1 >= len(self.rare):  # the rare list is full: twice as long
+            if self.state[0] + GROUP >= len(self.rare):  # the rare list is full: twice as long
                 self.rare = np.concatenate([self.rare, np.zeros_like(self.rare)])
             else:
                 self.widen(self.cap)

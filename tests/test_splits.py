@@ -243,3 +243,8 @@ def test_split_game_compiled_equals_search() -> None:
     for pos in _positions(11, 5):
         assert solvers["grundy"].value(pos) == search.grundy(pos), pos
         assert solvers["misere"].value(pos) == int(not search.is_p(pos, True)), pos
+    from nimlab.engine import splits
+
+    # a function written in a file: its kernel is a module of the cache directory
+    assert splits._KERNELS[pair_kayles_fn] is not None
+    assert splits._KERNELS.get(_PAIR) is None  # a closure: compiled in memory

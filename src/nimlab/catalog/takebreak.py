@@ -402,6 +402,13 @@ class SplitGame(HeapRuleset):
             "game's definition"
         )
 
+    def compiled_source(self) -> str | None:
+        """The function as the source of a module defining ``gen`` (the engine keeps its
+        kernel on disk), or None (a closure, a function typed in a session)."""
+        from nimlab.catalog.user import move_source
+
+        return move_source(type(self).edit_function, self._args(), self.name)
+
     def compiled_split_options(self) -> Any:
         """The function compiled with numba (the engine of :mod:`nimlab.engine.splits`)."""
         from nimlab.catalog import _compiled

@@ -170,10 +170,7 @@ class SplitSolver:
         kernel: Any = _splitmodel.solve_range
         while self.done < last:
             if self.gen is not None:
-                code = _splitmodel.solve_range_gen(
-                    self.gen, self.state, self.code, self.q, self.off,
-                    self.cur, self.io, self.done, last, self.seen, self.buf,
-                )  # fmt: skip
+                code = self._run_gen(last)
             else:
                 code = kernel(
                     self.state, self.code, self.q, self.off, *self._model,
@@ -191,6 +188,26 @@ class SplitSolver:
                     "that adds tokens)"
                 )
                 raise GameDefinitionError(f"{self.game.label()}: the position {at} has {why}")
+
+    def _run_gen(self, last: int) -> int:
+        """One run of the generator's kernel: from the game's module in the cache
+        directory when it gives its source (then numba keeps the machine code on disk),
+        else compiled in memory."""
+        from nimlab.engine import _splitmodel
+
+        args = (
+            self.state, self.code, self.q, self.off, self.cur, self.io, self.done, last,
+            self.seen, self.buf,
+        )  # fmt: skip
+        cached = _cached_kernel(self.game)
+        if cached is not None:
+            try:
+                return int(cached(*args))
+            except Exception as exc:
+                if _not_compiled(exc):
+                    raise
+                _KERNELS[self.game] = None  # numba could not load or keep its cache files
+        return int(_splitmodel.solve_range_gen(self.gen, *args))
 
     def rank(self, heaps: Sequence[int]) -> int:
         """The rank of the multiset of *heaps* (zeros dropped)."""
@@ -226,6 +243,63 @@ class SplitSolver:
 
 _SOLVERS: dict[tuple[Ruleset[Any], str], SplitSolver] = {}
 _GENERATORS: dict[Ruleset[Any], Any] = {}
+
+
+_KERNELS: dict[Ruleset[Any], Any] = {}
+
+
+def _kernel_source() -> str:
+    """:func:`._splitmodel.solve_range_gen` as source calling a module's ``gen``."""
+    import ast
+    import hashlib
+    import inspect
+    import textwrap
+    from pathlib import Path
+
+    from nimlab.engine import _splitmodel
+
+    fn_src = textwrap.dedent(inspect.getsource(_splitmodel.solve_range_gen))
+    tree = ast.parse(fn_src)
+    fn = tree.body[0]
+    assert isinstance(fn, ast.FunctionDef) and fn.args.args[0].arg == "gen"
+    fn.decorator_list = []
+    fn.args.args = fn.args.args[1:]
+    for a in fn.args.args:
+        a.annotation = None
+    fn.returns = None
+    fn.name = "solve_split"
+    names = sorted(
+        n
+        for n in _splitmodel.solve_range_gen.py_func.__code__.co_names
+        if n in vars(_splitmodel) and n != "gen"
+    )
+    digest = hashlib.sha256(Path(_splitmodel.__file__).read_bytes()).hexdigest()[:16]
+    return "\n".join(
+        [
+            "",
+            f"# -- appended by nimlab.engine.splits (kernels {digest}) --",
+            "from numba import njit as _nimlab_split_njit",
+            *(f"from nimlab.engine._splitmodel import {n}" for n in names),
+            "",
+            ast.unparse(tree),
+            "",
+            "solve_split = _nimlab_split_njit(cache=True, nogil=True)(solve_split)",
+            "",
+        ]
+    )
+
+
+def _cached_kernel(game: Ruleset[Any]) -> Any:
+    """The generator kernel of *game* from its module in the cache directory, or None
+    (no source: a closure, an interactive function; a directory that cannot be used)."""
+    if game not in _KERNELS:
+        from nimlab.engine import _diskcache
+
+        source_of = getattr(game, "compiled_source", None)
+        text = source_of() if source_of is not None else None
+        loaded = None if text is None else _diskcache.cached_module(text + _kernel_source())
+        _KERNELS[game] = None if loaded is None else loaded[1].solve_split
+    return _KERNELS[game]
 
 
 def _generator(game: HeapRuleset) -> Any:

@@ -136,3 +136,46 @@ def test_the_cli_verifies_on_the_game_s_space(
     code, out = _cli(capsys, "verify", *common, "--formula", WRONG, "--workers", "1")
     assert code == 1 and out["result"] != "verified" and out["positions_checked"] == k
     assert tuple(out["counterexample"]["position"]) == pos
+
+
+def _wrong(game: Any, p: tuple[int, ...]) -> int:
+    return _value(p) % 4
+
+
+def _true(game: Any, p: tuple[int, ...]) -> int:
+    return _value(p)
+
+
+def test_a_theorem_instance_names_a_space_of_the_new_kind() -> None:
+    from nimlab.theory.registry import Instance, Theorem, check_theorem
+
+    def theorem(claim: Any) -> Theorem:
+        return Theorem(
+            id="EXS-T1",
+            paper="EXS",
+            statement="even-total Nim: G = XOR of the halves, 1 more when two heaps are odd",
+            game="even-total-nim",
+            kind="grundy",
+            instances=lambda b: [Instance(EvenTotalNim(), space=EvenTotalSpace(3, b))],
+            default_bound=BOUND,
+            claim=claim,
+        )
+
+    before = RUNS["own"]
+    r = check_theorem(theorem(_true), BOUND)
+    assert r.ok and r.positions_checked == 1372 and "compiled" in r.method
+    assert RUNS["own"] > before
+    bad = check_theorem(theorem(_wrong), BOUND)
+    searched = check_theorem(theorem(_wrong), BOUND, method="search")
+    pos, k = _first_wrong(BOUND)
+    assert not bad.ok and bad.counterexample.position == searched.counterexample.position == pos
+    assert bad.positions_checked == k
+
+
+def test_a_hook_that_gives_no_space_is_a_game_definition_error() -> None:
+    class Broken(EvenTotalNim):
+        def verification_space(self, bound: int, heaps: Any, chunk_size: Any) -> Any:
+            return [(0, 0, 0)]  # positions, not a space
+
+    with pytest.raises(nimlab.GameDefinitionError, match="not a space"):
+        nimlab.verify(Broken(), TRUE, bound=BOUND, heaps=3, workers=1)

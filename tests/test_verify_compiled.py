@@ -88,7 +88,16 @@ def test_the_two_criteria_differ_only_where_the_printed_one_says_n() -> None:
 
 
 def test_reproduce_judges_against_the_status(monkeypatch: pytest.MonkeyPatch) -> None:
-    f = reproduce_result("Sh-T6", 48, truth_verified=True, workers=1)
+    # the statuses below change the judgement, never the check: each (theorem, bound) is
+    # checked once, by check_theorem, and judged against every status from that result
+    checked: dict[tuple[str, int], object] = {}
+
+    def check(tid: str, bound: int, **run: object) -> object:
+        if (tid, bound) not in checked:
+            checked[tid, bound] = nimlab.check_theorem(tid, bound, **run)  # type: ignore[arg-type]
+        return checked[tid, bound]
+
+    f = reproduce_result("Sh-T6", 48, truth_verified=True, check=check, workers=1)
     assert (
         f.matches
         and "refuted as recorded" in f.message
@@ -96,16 +105,16 @@ def test_reproduce_judges_against_the_status(monkeypatch: pytest.MonkeyPatch) ->
     )
     n48 = sum(count_differences(_sh_t6_printed, single_delete4_is_p, 4, 48, 1))
     assert f.disagreements == [(48, n48)]
-    assert reproduce_result("Sh-T6", 30, workers=1).matches  # below the counterexample
+    assert reproduce_result("Sh-T6", 30, check=check, workers=1).matches  # below the counterexample
     # a refuted result whose recorded counterexample is wrong does not match
     wrong = ResultStatus("refuted", counterexample=(1, 1, 1, 5), replaced_by="Sh-T6*")
     monkeypatch.setitem(status_mod.STATUSES, "Sh-T6", wrong)
-    assert not reproduce_result("Sh-T6", 48, workers=1).matches
+    assert not reproduce_result("Sh-T6", 48, check=check, workers=1).matches
     # a "refuted" result that verifies at a bound above its counterexample does not match
     monkeypatch.setitem(
         status_mod.STATUSES, "S19-T1", ResultStatus("refuted", counterexample=(1, 2))
     )
-    f = reproduce_result("S19-T1", 6, workers=1)
+    f = reproduce_result("S19-T1", 6, check=check, workers=1)
     assert not f.matches and "VERIFIED" in f.message
     # recorded disagreement counts are compared with the measured ones
     counts = ResultStatus(
@@ -115,7 +124,7 @@ def test_reproduce_judges_against_the_status(monkeypatch: pytest.MonkeyPatch) ->
         replaced_by="Sh-T6*",
     )
     monkeypatch.setitem(status_mod.STATUSES, "Sh-T6", counts)
-    assert not reproduce_result("Sh-T6", 48, truth_verified=True, workers=1).matches
+    assert not reproduce_result("Sh-T6", 48, truth_verified=True, check=check, workers=1).matches
 
 
 def test_reproduce_cli_reports_the_refutation(

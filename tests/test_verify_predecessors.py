@@ -49,7 +49,7 @@ def _options(g: Any, space: Any) -> set[tuple[tuple[int, ...], tuple[int, ...]]]
 @pytest.mark.parametrize(
     ("g", "space"),
     [
-        (game("moore", k=1), SortedBoxSpace(3, 6)),
+        (game("moore", k=1), SortedBoxSpace(4, 5)),  # 4 heaps: the walk of the next case
         (game("moore", k=2), SortedBoxSpace(4, 5)),
         (game("circular", k=2), BoxSpace(4, 4)),
         (game("circular", k=4), BoxSpace(6, 3)),

@@ -31,6 +31,18 @@ def _kernel() -> Any:
 
 
 _RUN: dict[str, Any] = {}
+_JIT: dict[Callable[..., Any], Any] = {}  # one dispatcher per claim: the kernel compiles once
+
+
+def _jit(f: Callable[..., Any]) -> Any:
+    """numba's dispatcher of *f*, made once per process (a new one for each count would
+    compile the kernel again for the same pair of claims: seconds)."""
+    from numba import njit
+
+    d = _JIT.get(f)
+    if d is None:
+        d = _JIT[f] = njit(f)
+    return d
 
 
 def count_differences(
@@ -51,14 +63,13 @@ def count_differences(
     [0, 0, 0, 3, 3]
     """
     import numpy as np
-    from numba import njit
 
     from nimlab.verification.spaces import SortedBoxSpace
 
     run = _RUN.get("k")
     if run is None:
         run = _RUN["k"] = _kernel()
-    ja, jb = njit(fa), njit(fb)
+    ja, jb = _jit(fa), _jit(fb)
     out = np.zeros(bound, dtype=np.int64)
     sp = SortedBoxSpace(n_heaps, bound, low, 1 << 20)
     for i in range(sp.n_chunks):

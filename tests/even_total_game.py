@@ -7,7 +7,8 @@ one heap, or one stone from each of two heaps (the total stays even). Its
 before its position), then lexicographically, one chunk per total. The space counts its
 positions (``size``), names itself for the results store (``identity``) and brings its
 own vectorised check of a chunk (``compiled_chunk``, numpy: the claim tabulated once,
-the mex rule over whole arrays of options). ``tests/test_space_protocol.py`` checks
+by ``warm_up`` before the pool's workers are forked, the mex rule over whole arrays of
+options). ``tests/test_space_protocol.py`` checks
 ``nimlab.verify`` and the CLI on it against brute-force enumeration and exhaustive search.
 """
 
@@ -23,8 +24,9 @@ from nimlab.core.ruleset import HeapRuleset
 
 __all__ = ["RUNS", "EvenTotalNim", "EvenTotalSpace"]
 
-#: Chunks the space's own check ran in this process (the tests see the verifier ask it).
-RUNS: dict[str, int] = {"own": 0}
+#: Chunks the space's own check ran in this process, and its warm-ups (the tests see the
+#: verifier ask them).
+RUNS: dict[str, int] = {"own": 0, "warm": 0}
 
 
 def _moves(p: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
@@ -135,6 +137,11 @@ class EvenTotalSpace:
             spec.game, spec.kind, lambda p: spec.claim.value(spec.game, p), pos, self
         )
         return (k + 1, fail) if fail is not None else None
+
+    def warm_up(self, spec: Any) -> None:
+        """Tabulate the claim once here: the forked workers inherit the table."""
+        RUNS["warm"] += 1
+        self._table(spec)
 
     def _options(self, rows: Any) -> Iterator[tuple[Any, Any]]:
         """Per move, the option of every row (clipped to the box) and whether it is legal."""

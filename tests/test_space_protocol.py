@@ -104,7 +104,9 @@ def test_resume_from_the_store_on_two_pool_workers(tmp_path: Path) -> None:
     st.conn.execute("DELETE FROM chunks WHERE run_id = ? AND idx >= 10", (r1.run_id,))
     st.conn.execute("UPDATE runs SET status = 'interrupted' WHERE id = ?", (r1.run_id,))
     st.close()
+    warm = RUNS["warm"]
     r2 = nimlab.verify(g, TRUE, bound=BOUND, heaps=3, workers=2, store=db, resume=True)
+    assert RUNS["warm"] == warm + 1  # the claim tabulated once, before the workers fork
     assert (r2.run_id, r2.chunks_resumed, r2.ok) == (r1.run_id, 10, True)
     assert r2.positions_checked == 1372 and (r2.backend, r2.workers) == ("processes", 2)
 

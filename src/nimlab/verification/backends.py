@@ -19,7 +19,7 @@ from typing import Any
 from nimlab.core.errors import InvalidParameterError, NimlabError
 from nimlab.verification.chunks import check_chunk, install_prepared, needs_prepare, prepare_part
 from nimlab.verification.local import ChunkResult
-from nimlab.verification.spaces import is_indexed
+from nimlab.verification.spaces import is_indexed, own_walk, warm_up_own
 from nimlab.verification.spec import FAST_MIN_POOL, CheckSpec
 
 __all__ = ["check_scheduler", "choose_backend", "chunk_results", "dumps_spec", "user_files"]
@@ -393,7 +393,9 @@ def _warm_up_processes(spec: CheckSpec) -> None:
 
         if check_method(spec) is Method.VECTORISED_CHECK:
             warm_up()
-    if spec.compiled and is_indexed(spec.space):
+    if spec.compiled and own_walk(spec.space) is not None:
+        warm_up_own(spec.space, spec)  # the space's own walk, inherited by the workers
+    elif spec.compiled and is_indexed(spec.space):
         from nimlab.verification.indexed import warm_up_indexed
 
         warm_up_indexed(spec)  # tabulated and compiled once, inherited by the workers

@@ -15,7 +15,7 @@ from nimlab.core.errors import InvalidParameterError, NimlabError
 from nimlab.core.settings import env_float
 from nimlab.planner import Method, Question, plan
 from nimlab.verification.local import ChunkResult, Claim, _fmt, check_position
-from nimlab.verification.spaces import is_indexed, own_walk
+from nimlab.verification.spaces import heap_walk, is_indexed, own_walk
 
 __all__ = ["SLEEP_ENV", "check_chunk", "install_prepared", "needs_prepare", "prepare_part"]
 
@@ -28,7 +28,7 @@ def prepare_part(spec: Any, chunks: range) -> Any:
     spec's chunks need no set-up. Parts are independent: workers compute them in
     parallel and :func:`install_prepared` merges them where the chunks are checked.
     """
-    if getattr(spec, "compiled", False) and not is_indexed(spec.space):
+    if getattr(spec, "compiled", False) and heap_walk(spec.space):
         from nimlab.verification.compiled import index_part
 
         return index_part(spec, chunks)
@@ -37,7 +37,7 @@ def prepare_part(spec: Any, chunks: range) -> Any:
 
 def needs_prepare(spec: Any) -> bool:
     """Whether the chunks of *spec* share a set-up (:func:`prepare_part`)."""
-    if getattr(spec, "compiled", False) and not is_indexed(spec.space):
+    if getattr(spec, "compiled", False) and heap_walk(spec.space):
         from nimlab.verification.compiled import uses_index
 
         return uses_index(spec)
@@ -48,7 +48,7 @@ def install_prepared(spec: Any, parts: list[Any]) -> Any:
     """Merge the parts of :func:`prepare_part` for the chunks checked in this process
     (nothing to do when it holds them already); returns the merged set-up to send to
     other workers, or None."""
-    if parts and getattr(spec, "compiled", False) and not is_indexed(spec.space):
+    if parts and getattr(spec, "compiled", False) and heap_walk(spec.space):
         from nimlab.verification.compiled import has_index, install_index
 
         if len(parts) == 1 and has_index(spec):

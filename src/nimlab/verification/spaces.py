@@ -35,6 +35,7 @@ __all__ = [
     "space_key",
     "space_size",
     "successor",
+    "warm_up_own",
 ]
 
 
@@ -98,7 +99,8 @@ class Space(Protocol):
     - ``compiled_chunk(spec, i)``: the space's own fast check of chunk *i* of the check
       *spec*, ``(positions checked, failure or None)`` with the same answer as the
       position-by-position check, or None to let the Python path check the chunk
-      (:func:`own_walk`).
+      (:func:`own_walk`); with it, ``warm_up(spec)`` loads or compiles that walk once
+      before the pool's workers are forked (:func:`warm_up_own`).
     """
 
     @property
@@ -833,6 +835,19 @@ def own_walk(space: Any) -> Any:
     """
     got = getattr(space, "compiled_chunk", None)
     return got if callable(got) else None
+
+
+def warm_up_own(space: Any, spec: Any) -> None:
+    """Let a space with its own compiled walk load or compile it and fill its caches once
+    in this process, before workers are forked (its optional ``warm_up(spec)``).
+
+    Examples
+    --------
+    >>> warm_up_own(BoxSpace(2, 4), None)  # a space without warm_up: nothing to do
+    """
+    warm = getattr(space, "warm_up", None)
+    if callable(warm):
+        warm(spec)
 
 
 def successor(space: Any, h: tuple[int, ...]) -> tuple[int, ...]:

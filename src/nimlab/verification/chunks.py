@@ -57,6 +57,30 @@ def install_prepared(spec: Any, parts: list[Any]) -> Any:
     return None
 
 
+#: The planner's path for each spec and avoided paths (asked once per spec, not once per
+#: chunk: its answer depends on the spec only), the last few specs.
+_PLANS: dict[tuple[str, frozenset[Method]], Any] = {}
+
+
+def _plan(spec: Any, avoid: frozenset[Method]) -> Any:
+    key = (spec.key(), avoid)
+    hit = _PLANS.get(key)
+    if hit is None:
+        hit = plan(
+            spec.game,
+            Question.CHECK,
+            space=spec.space,
+            kind=spec.kind,
+            vectorised=spec.fast,
+            compiled=getattr(spec, "compiled", False),
+            avoid=avoid,
+        )
+        if len(_PLANS) > 64:
+            _PLANS.clear()
+        _PLANS[key] = hit
+    return hit
+
+
 def check_chunk(spec: Any, i: int) -> ChunkResult:
     """Check chunk *i* of a :class:`~nimlab.verification.runner.CheckSpec`."""
     t0 = time.perf_counter()
@@ -67,15 +91,7 @@ def check_chunk(spec: Any, i: int) -> ChunkResult:
     # and a path that cannot run this chunk falls back to the next
     avoid = frozenset({Method.COMPILED_SEQUENCE})
     while True:
-        p = plan(
-            spec.game,
-            Question.CHECK,
-            space=spec.space,
-            kind=spec.kind,
-            vectorised=spec.fast,
-            compiled=getattr(spec, "compiled", False),
-            avoid=avoid,
-        )
+        p = _plan(spec, avoid)
         if p.method is Method.VECTORISED_CHECK:
             from nimlab.verification.fast import fast_chunk
 

@@ -199,7 +199,7 @@ def dask_chunks(
         raise lost(exc) from None
     blocks = _blocks(blob, pending, n_workers)
     if blocks is not None:
-        yield from _block_chunks(client, blob, blob_f, pending, blocks, lost, as_completed)
+        yield from _block_chunks(client, blob_f, blocks, pending, stop, lost, as_completed)
         return
     todo = list(pending)
     sizer = _Sizer(n_workers)
@@ -285,15 +285,16 @@ def _blocks(blob: bytes, pending: list[int], n_workers: int) -> list[list[int]] 
 
 def _block_chunks(
     client: Any,
-    blob: bytes,
     blob_f: Any,
-    pending: list[int],
     blocks: list[list[int]],
+    pending: list[int],
+    stop: list[int],
     lost: Callable[[BaseException], NimlabError],
     as_completed: Any,
 ) -> Iterator[ChunkResult]:
     """The vectorised check of *blocks* on the cluster: per block a summary task and a
-    check task, both on one worker (another if it is lost)."""
+    check task, both on one worker (another if it is lost); the blocks after the first
+    failure once known (*stop*) are cancelled."""
     try:
         where = _addresses(client)
         summaries, checks = [], []
@@ -307,8 +308,14 @@ def _block_chunks(
             checks.append(
                 client.submit(block_task, blob_f, blocks, pending, j, *summaries, pure=False, **pin)
             )
+        first = {f: blocks[j][0] for j, f in enumerate(checks)}
         for f in as_completed(checks):
+            if stop and first[f] > stop[0]:
+                continue  # a block after the first failure: cancelled below
             yield from f.result()
+            for g, c in first.items():
+                if stop and c > stop[0]:
+                    g.cancel()
     except NimlabError:
         raise
     except Exception as exc:

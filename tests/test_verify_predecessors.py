@@ -51,9 +51,9 @@ def _options(g: Any, space: Any) -> set[tuple[tuple[int, ...], tuple[int, ...]]]
     [
         (game("moore", k=1), SortedBoxSpace(4, 5)),  # 4 heaps: the walk of the next case
         (game("moore", k=2), SortedBoxSpace(4, 5)),
-        (game("circular", k=2), BoxSpace(4, 4)),
+        (game("circular", k=2), BoxSpace(6, 3)),  # 6 heaps: one walk for the three values
         (game("circular", k=4), BoxSpace(6, 3)),
-        (game("circular", k=3), BoxSpace(5, 4)),
+        (game("circular", k=3), BoxSpace(6, 3)),
         (game("abo-delete"), SortedBoxSpace(2, 12, 1)),
         (game("abo-delete"), SortedBoxSpace(3, 10, 1)),
         (game("abo-delete"), SortedBoxSpace(5, 9, 1)),

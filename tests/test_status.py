@@ -156,7 +156,8 @@ def test_explanations_cite_the_status_they_use(capsys: pytest.CaptureFixture[str
     five = explain(SD, (2, 4, 6, 8, 10))
     # no criterion for five heaps not all odd: the explanation names the method that
     # decided the outcome, as nimlab.answer reports it
-    assert five.method == nimlab.answer(SD, (2, 4, 6, 8, 10)).method == "search"
+    assert five.method == nimlab.answer(SD, (2, 4, 6, 8, 10)).method
+    assert five.method in ("search", "compiled engine") and five.theorem is None
     assert five.theorem is None
     assert (
         main(["moves", "single-delete", "8", "12", "14", "46", "--winning", "--explain", "--json"])

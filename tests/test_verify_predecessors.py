@@ -49,8 +49,8 @@ def _options(g: Any, space: Any) -> set[tuple[tuple[int, ...], tuple[int, ...]]]
 @pytest.mark.parametrize(
     ("g", "space"),
     [
-        (game("moore", k=1), SortedBoxSpace(4, 5)),  # 4 heaps: the walk of the next case
-        (game("moore", k=2), SortedBoxSpace(4, 5)),
+        (game("moore", k=1), SortedBoxSpace(3, 6)),  # 3 heaps: one walk for both (and for
+        (game("moore", k=2), SortedBoxSpace(3, 6)),  # the marks of misère Nim_2 below)
         (game("circular", k=2), BoxSpace(6, 3)),  # 6 heaps: one walk for the three values
         (game("circular", k=4), BoxSpace(6, 3)),
         (game("circular", k=3), BoxSpace(6, 3)),

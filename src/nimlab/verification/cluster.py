@@ -3,11 +3,12 @@
 One Dask task checks a run of consecutive chunks and returns their results, which the
 runner stores at once (a run killed at any point resumes from the store). Task sizes
 adapt to the cluster: the first tasks (one per worker and one more) hold a quarter of the
-chunks per worker each, and later ones as many chunks as take about :data:`TASK_SECONDS` at the rate measured so
-far, but never more than a share of what is left (so every worker keeps work to the end,
-and a failure found early cancels little). A P-set check with an option index records
-the index on the workers (one part each); each worker merges the parts once, before its
-first chunk task, receiving them from the other workers, not through this process.
+chunks per worker each, and later ones as many chunks as take about :data:`TASK_SECONDS`
+at the rate measured so far, but never more than a share of what is left (so every
+worker keeps work to the end, and a failure found early cancels little). A P-set check
+with an option index records the index on the workers (:data:`PREPARE_PARTS` parts per worker, shared out by the scheduler);
+each worker merges the parts once, before its first chunk task, receiving them from the
+other workers, not through this process.
 
 The vectorised check of a box (S18-T8) runs as one block of consecutive chunks per worker,
 as on threads (:class:`~nimlab.verification.fast.BlockRun`): a first task per block
@@ -46,6 +47,9 @@ __all__ = [
 TASK_SECONDS = 1.0
 #: A task holds at most this share of the chunks left per worker.
 SHARE = 0.5
+#: The option index is recorded in this many parts per worker (parts of unequal cost
+#: are shared out by the scheduler, so no worker waits long for the others).
+PREPARE_PARTS = 4
 
 #: A pickled spec larger than this is scattered to the workers once, not sent with tasks.
 SCATTER_BYTES = 1 << 16
@@ -254,8 +258,8 @@ def _workers(client: Any, asked: int) -> int:
 def _prepare(
     client: Any, blob: bytes, blob_f: Any, pending: list[int], n_workers: int
 ) -> list[Any]:
-    """The futures of the set-up parts of the chunks, one per worker (none when the
-    chunks need no set-up); every chunk task merges them where it runs."""
+    """The futures of the set-up parts of the chunks, :data:`PREPARE_PARTS` per worker
+    (none when the chunks need no set-up); every chunk task merges them where it runs."""
     spec = _spec(blob)
     # whether the chunks share a set-up is decided on the workers (prepare_part gives
     # None when they do not): this process loads no kernel
@@ -263,7 +267,7 @@ def _prepare(
         return []
     return [
         client.submit(prepare_task, blob_f, a, b, pure=False)
-        for a, b in _ranges(spec.space.n_chunks, n_workers)
+        for a, b in _ranges(spec.space.n_chunks, PREPARE_PARTS * n_workers)
     ]
 
 

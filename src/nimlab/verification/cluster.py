@@ -50,6 +50,8 @@ SHARE = 0.5
 #: The option index is recorded in this many parts per worker (parts of unequal cost
 #: are shared out by the scheduler, so no worker waits long for the others).
 PREPARE_PARTS = 4
+#: Tasks of chunks submitted ahead per worker (each a round trip to the scheduler).
+IN_FLIGHT = 4
 
 #: A pickled spec larger than this is scattered to the workers once, not sent with tasks.
 SCATTER_BYTES = 1 << 16
@@ -243,7 +245,7 @@ def dask_chunks(
             for g, js in list(futs.items()):
                 if js[0] > stop[0]:
                     g.cancel()
-        while todo and len(futs) < 2 * n_workers:
+        while todo and len(futs) < IN_FLIGHT * n_workers:
             ac.add(submit())
 
 

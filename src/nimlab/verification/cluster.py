@@ -6,9 +6,9 @@ adapt to the cluster: the first tasks (one per worker and one more) hold a quart
 chunks per worker each, and later ones as many chunks as take about :data:`TASK_SECONDS`
 at the rate measured so far, but never more than a share of what is left (so every
 worker keeps work to the end, and a failure found early cancels little). A P-set check
-with an option index records the index on the workers (:data:`PREPARE_PARTS` parts per worker, shared out by the scheduler);
-each worker merges the parts once, before its first chunk task, receiving them from the
-other workers, not through this process.
+with an option index records the index on the workers (:data:`PREPARE_PARTS` part per
+worker, of interleaved chunks); each worker merges the parts once, before its first
+chunk task, receiving them from the other workers, not through this process.
 
 The vectorised check of a box (S18-T8) runs as one block of consecutive chunks per worker,
 as on threads (:class:`~nimlab.verification.fast.BlockRun`): a first task per block
@@ -47,9 +47,9 @@ __all__ = [
 TASK_SECONDS = 1.0
 #: A task holds at most this share of the chunks left per worker.
 SHARE = 0.5
-#: The option index is recorded in this many parts per worker (parts of unequal cost
-#: are shared out by the scheduler, so no worker waits long for the others).
-PREPARE_PARTS = 4
+#: The option index is recorded in this many parts per worker, each of every so many
+#: chunks (so the parts cost about the same: no worker waits long for the others).
+PREPARE_PARTS = 1
 #: Tasks of chunks submitted ahead per worker (each a round trip to the scheduler).
 IN_FLIGHT = 4
 
@@ -81,9 +81,10 @@ def check_task(blob: bytes, chunks: list[int], *parts: Any) -> list[ChunkResult]
     return [check_chunk(spec, i) for i in chunks]
 
 
-def prepare_task(blob: bytes, first: int, stop: int) -> Any:
-    """The set-up part (option index) of chunks ``first..stop-1`` (a Dask task)."""
-    return prepare_part(_spec(blob), range(first, stop))
+def prepare_task(blob: bytes, first: int, stop: int, step: int = 1) -> Any:
+    """The set-up part (option index) of chunks ``range(first, stop, step)`` (a Dask
+    task)."""
+    return prepare_part(_spec(blob), range(first, stop, step))
 
 
 #: The claim's values of the chunks of the last block this worker summarised (for its
@@ -143,12 +144,6 @@ def block_task(
 
     run.check_block(j, hit[0], hit[1], emit, exact)
     return out
-
-
-def _ranges(n: int, parts: int) -> list[tuple[int, int]]:
-    parts = max(1, min(parts, n))
-    cuts = [n * k // parts for k in range(parts + 1)]
-    return [(cuts[k], cuts[k + 1]) for k in range(parts) if cuts[k] < cuts[k + 1]]
 
 
 class _Sizer:
@@ -260,17 +255,18 @@ def _workers(client: Any, asked: int) -> int:
 def _prepare(
     client: Any, blob: bytes, blob_f: Any, pending: list[int], n_workers: int
 ) -> list[Any]:
-    """The futures of the set-up parts of the chunks, :data:`PREPARE_PARTS` per worker
-    (none when the chunks need no set-up); every chunk task merges them where it runs."""
+    """The futures of the set-up parts of the chunks, :data:`PREPARE_PARTS` per worker,
+    each of every so many chunks (interleaved: chunks of unequal cost are shared out
+    evenly; none when the chunks need no set-up); every chunk task merges them where it
+    runs."""
     spec = _spec(blob)
     # whether the chunks share a set-up is decided on the workers (prepare_part gives
     # None when they do not): this process loads no kernel
     if not pending or not getattr(spec, "compiled", False) or is_indexed(spec.space):
         return []
-    return [
-        client.submit(prepare_task, blob_f, a, b, pure=False)
-        for a, b in _ranges(spec.space.n_chunks, PREPARE_PARTS * n_workers)
-    ]
+    n = spec.space.n_chunks
+    parts = max(1, min(PREPARE_PARTS * n_workers, n))
+    return [client.submit(prepare_task, blob_f, k, n, parts, pure=False) for k in range(parts)]
 
 
 #: A vectorised run of fewer chunks than this runs as tasks of chunks (no blocks).

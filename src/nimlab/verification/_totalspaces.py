@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from nimlab.core.ruleset import Ruleset
-from nimlab.verification._spacebase import _accepted
+from nimlab.verification._spacebase import _accepted, _CachesNotPickled
 
 
 def _sorted_total_count(m: int, lo: int, budget: int) -> int:
@@ -25,7 +25,7 @@ def _sorted_total_count(m: int, lo: int, budget: int) -> int:
 
 
 @dataclass(frozen=True)
-class SortedTotalSpace:
+class SortedTotalSpace(_CachesNotPickled):
     """One position per multiset of *n_heaps* heaps ``>= low`` whose total is ``< bound``
     (non-decreasing tuples, lexicographic order): move-closed for games whose moves never
     raise the total and whose heap order does not matter (Lim). Chunk ``i`` holds the
@@ -50,19 +50,6 @@ class SortedTotalSpace:
     _chunks: dict[str, list[tuple[int, int]]] = field(
         default_factory=dict, compare=False, repr=False, hash=False
     )
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {
-            "n_heaps": self.n_heaps,
-            "bound": self.bound,
-            "low": self.low,
-            "target": self.target,
-        }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        for k, v in state.items():
-            object.__setattr__(self, k, v)
-        object.__setattr__(self, "_chunks", {})
 
     def _table(self) -> list[tuple[int, int]]:
         """Chunks as ``(first heap, count)``."""

@@ -271,7 +271,7 @@ def sorted_successor(h: tuple[int, ...], low: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
-class DistinctBoxSpace:
+class DistinctBoxSpace(_CachesNotPickled):
     """One position per set: strictly increasing tuples of *n_heaps* heaps in
     ``[low, bound)``, ordered by largest heap, then lexicographically (games whose heaps
     must be pairwise distinct, such as Welter's). Chunks as in :class:`SortedBoxSpace`.
@@ -295,19 +295,6 @@ class DistinctBoxSpace:
     _chunks: dict[str, list[tuple[int, int, int, int]]] = field(
         default_factory=dict, compare=False, repr=False, hash=False
     )
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {
-            "n_heaps": self.n_heaps,
-            "bound": self.bound,
-            "low": self.low,
-            "target": self.target,
-        }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        for k, v in state.items():
-            object.__setattr__(self, k, v)
-        object.__setattr__(self, "_chunks", {})
 
     def _table(self) -> list[tuple[int, int, int, int]]:
         """Chunks as ``(top, first0, first1, count)``."""

@@ -32,7 +32,6 @@ function's moves, whether it is a code or not.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -314,32 +313,17 @@ def take_and_break(
     spec_list = [_make_param(k, v) for k, v in (params or {}).items()]
 
     def decorate(fn: Callable[..., Iterable[Any]]) -> TakeBreakGame:
-        from nimlab.catalog.registry import _key, game_class, register
+        from nimlab.catalog.user import _user_class
 
-        key = _key(name)
-        try:
-            old = game_class(key)
-        except UnknownGameError:
-            old = None
-        if old is not None and not issubclass(old, TakeBreakGame):
-            raise InvalidParameterError(
-                f"{name!r} is the name of another game; choose another name for your game"
-            )
-        doc = summary or ((fn.__doc__ or "").strip().splitlines() or [""])[0]
-        attrs: dict[str, Any] = {
-            "name": key,
-            "summary": doc or f"take-and-break game {key}",
-            "params": tuple(spec_list),
-            "heap_function": staticmethod(fn),
-            "__module__": getattr(fn, "__module__", __name__),
-            "__doc__": fn.__doc__ or f"Take-and-break game {key}.",
-        }
-        cls_name = "".join(part.capitalize() for part in key.split("-")) or "TakeBreak"
-        fields = [(p.name, Any, dataclasses.field(default=p.read(p.default))) for p in spec_list]
-        base = type(cls_name, (TakeBreakGame,), attrs)
-        cls = dataclasses.make_dataclass(cls_name, fields, bases=(base,), frozen=True)
-        cls.__module__ = attrs["__module__"]
-        register(cls)
+        cls = _user_class(
+            TakeBreakGame,
+            _free_key(name, TakeBreakGame),
+            fn,
+            spec_list,
+            summary,
+            ("take-and-break game", "Take-and-break game", "TakeBreak"),
+            heap_function=staticmethod(fn),
+        )
         return cls()  # type: ignore[no-any-return]
 
     return decorate
@@ -483,30 +467,30 @@ def _split_class(
     name: str, spec_list: list[Any], summary: str, fn: Callable[..., Iterable[Any]]
 ) -> Any:
     """The registered :class:`SplitGame` subclass of the function *fn*."""
-    from nimlab.catalog.registry import _key, game_class, register
+    from nimlab.catalog.user import _user_class
+
+    return _user_class(
+        SplitGame,
+        _free_key(name, SplitGame),
+        fn,
+        spec_list,
+        summary,
+        ("split game", "Split game", "SplitGame"),
+        edit_function=staticmethod(fn),
+    )
+
+
+def _free_key(name: str, base: type[Any]) -> str:
+    """The registry key of *name*, refused when a game not made on *base* holds it."""
+    from nimlab.catalog.registry import _key, game_class
 
     key = _key(name)
     try:
         old = game_class(key)
     except UnknownGameError:
         old = None
-    if old is not None and not issubclass(old, SplitGame):
+    if old is not None and not issubclass(old, base):
         raise InvalidParameterError(
             f"{name!r} is the name of another game; choose another name for your game"
         )
-    doc = summary or ((fn.__doc__ or "").strip().splitlines() or [""])[0]
-    attrs: dict[str, Any] = {
-        "name": key,
-        "summary": doc or f"split game {key}",
-        "params": tuple(spec_list),
-        "edit_function": staticmethod(fn),
-        "__module__": getattr(fn, "__module__", __name__),
-        "__doc__": fn.__doc__ or f"Split game {key}.",
-    }
-    cls_name = "".join(part.capitalize() for part in key.split("-")) or "SplitGame"
-    fields = [(p.name, Any, dataclasses.field(default=p.read(p.default))) for p in spec_list]
-    base = type(cls_name, (SplitGame,), attrs)
-    cls = dataclasses.make_dataclass(cls_name, fields, bases=(base,), frozen=True)
-    cls.__module__ = attrs["__module__"]
-    register(cls)
-    return cls
+    return key

@@ -19,7 +19,7 @@ import dataclasses
 import itertools
 import operator
 import types
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -581,7 +581,7 @@ def _register_game(
     binary_figure: Callable[..., BinaryFigure | None] | None,
 ) -> UserHeapGame:
     """:func:`heap_game`'s decorator: the game of the move function *fn*, registered."""
-    from nimlab.catalog.registry import _key, register, registered
+    from nimlab.catalog.registry import _key, registered
 
     if not callable(fn) or isinstance(fn, type):
         raise InvalidArgumentError(
@@ -594,22 +594,20 @@ def _register_game(
         raise InvalidParameterError(
             f"{name!r} is the name of a catalog game; choose another name for your game"
         )
-    doc = summary or ((fn.__doc__ or "").strip().splitlines() or [""])[0]
-    attrs: dict[str, Any] = {
-        "name": key,
-        "summary": doc or f"user game {key}",
-        "params": tuple(spec_list),
-        "n_heaps": heaps,
-        "min_heap_size": min_heap,
-        "ordered": not order_free,
-        "move_function": staticmethod(fn),
-        "figure_function": None if binary_figure is None else staticmethod(binary_figure),
-        "source": getattr(fn, "__module__", "") or "",
-        "__module__": getattr(fn, "__module__", __name__),
-        "__doc__": fn.__doc__ or f"User heap game {key}.",
-    }
-    cls = _user_class(key, attrs, spec_list)
-    register(cls)
+    cls = _user_class(
+        UserHeapGame,
+        key,
+        fn,
+        spec_list,
+        summary,
+        ("user game", "User heap game", "UserGame"),
+        n_heaps=heaps,
+        min_heap_size=min_heap,
+        ordered=not order_free,
+        move_function=staticmethod(fn),
+        figure_function=None if binary_figure is None else staticmethod(binary_figure),
+        source=getattr(fn, "__module__", "") or "",
+    )
     return cls()  # type: ignore[no-any-return]
 
 
@@ -654,11 +652,41 @@ def _checked_options(
     return spec_list
 
 
-def _user_class(key: str, attrs: dict[str, Any], spec_list: list[Param]) -> type[Any]:
-    """The frozen dataclass of a user's game: its parameters as fields with defaults."""
-    cls_name = "".join(part.capitalize() for part in key.split("-")) or "UserGame"
+def _user_class(
+    base: type[Any],
+    key: str,
+    fn: Callable[..., Any],
+    spec_list: Sequence[Param],
+    summary: str,
+    kind: tuple[str, str, str],
+    **attrs: Any,
+) -> type[Any]:
+    """The registered frozen dataclass of a user's game (:func:`heap_game`,
+    :func:`~nimlab.catalog.takebreak.take_and_break`,
+    :func:`~nimlab.catalog.takebreak.split_game`): a subclass of *base* named by *key*,
+    its parameters as fields with defaults.
+
+    Its summary is *summary*, else the first line of the docstring of the move function
+    *fn*; its module and docstring are *fn*'s. *kind* is the summary, the docstring (each
+    followed by the key) and the class name when none of those is given; *attrs* are the
+    class attributes of *base*'s own (the move function among them).
+    """
+    from nimlab.catalog.registry import register
+
+    what, doc_what, fallback = kind
+    doc = summary or ((fn.__doc__ or "").strip().splitlines() or [""])[0]
+    attrs = {
+        "name": key,
+        "summary": doc or f"{what} {key}",
+        "params": tuple(spec_list),
+        **attrs,
+        "__module__": getattr(fn, "__module__", __name__),
+        "__doc__": fn.__doc__ or f"{doc_what} {key}.",
+    }
+    cls_name = "".join(part.capitalize() for part in key.split("-")) or fallback
     fields = [(p.name, Any, dataclasses.field(default=p.read(p.default))) for p in spec_list]
-    base = type(cls_name, (UserHeapGame,), attrs)
-    cls = dataclasses.make_dataclass(cls_name, fields, bases=(base,), frozen=True)
+    cls_base = type(cls_name, (base,), attrs)
+    cls = dataclasses.make_dataclass(cls_name, fields, bases=(cls_base,), frozen=True)
     cls.__module__ = attrs["__module__"]
+    register(cls)
     return cls

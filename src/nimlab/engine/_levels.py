@@ -3,9 +3,11 @@
 For an order-free game whose moves lower the number of stones (Single-delete, Nim, most
 take-away games), the options of a position all have a smaller total, so the positions
 of one total (one *level*) depend only on lower levels and are solved independently, on
-every core: :func:`solve_level` runs one level with numba's ``prange`` over the two
-largest heaps (many small tasks, handed out one by one), each task walking the sorted
-tuples of smaller heaps that complete the level's total.
+every core: :func:`solve_level` runs one level on numba's threads, its tasks (the two
+largest heaps) handed out one by one from a shared atomic counter (numba's own ``prange``
+cuts a loop into one contiguous block per thread, and the later blocks of a level cost
+more), each task walking the sorted tuples of smaller heaps that complete the level's
+total.
 
 The kernel never assumes that moves lower the total: a position with an option not yet
 solved (or outside the array) is left unknown and counted as *deferred*; the caller then
@@ -29,7 +31,9 @@ from typing import Any
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
-from numba import get_num_threads, njit, prange, set_parallel_chunksize
+from numba import get_num_threads, njit, prange
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from nimlab.engine._generic import key, rank, setitem
 
@@ -64,6 +68,21 @@ def prefixes(n: int, lo: int, hi: int, total: int) -> Any:  # pragma: no cover -
     return out[:m]
 
 
+def _fetch_add_typed(typingctx: Any, counter: Any, step: Any) -> Any:
+    """``counter[0] += step`` as one atomic operation; returns the value before."""
+    pointer: Any = cgutils.get_item_pointer
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        ptr = pointer(context, builder, sig.args[0], ary, [cgutils.intp_t(0)])
+        return builder.atomic_rmw("add", ptr, args[1], "monotonic")
+
+    return types.int64(counter, types.int64), codegen
+
+
+_fetch_add: Any = intrinsic(_fetch_add_typed)
+
+
 @njit
 def _value(
     gen: Any, p: Any, state: Any, side: int, cb: Any, kind: int, seen: Any, stamp: int
@@ -94,6 +113,76 @@ def _value(
     return m, nopt
 
 
+@njit
+def _task(
+    gen: Any,
+    zero: Any,
+    state: Any,
+    side: int,
+    cb: Any,
+    kind: int,
+    lo: int,
+    total: int,
+    tasks: Any,
+    counts: Any,
+    t: int,
+    n: int,
+    q: int,
+    k: int,
+) -> None:  # pragma: no cover - compiled
+    """Task *t* of :func:`solve_level`: the positions whose largest heaps are ``tasks[t]``."""
+    seen = np.zeros(64, np.int64)
+    stamp = 0
+    solved = 0
+    deferred = 0
+    a = np.empty(max(k, 1), np.int64)
+    rem = np.empty(max(k, 1), np.int64)
+    p = setitem(zero, n - 1, tasks[t, 0])
+    cap = tasks[t, 0]
+    r = total - tasks[t, 0]
+    if q == 2:
+        p = setitem(p, n - 2, tasks[t, 1])
+        cap = tasks[t, 1]
+        r -= tasks[t, 1]
+    # the sorted k-tuples in lo..cap with sum r (k == 1: the one part r)
+    i = 0
+    rem[0] = r
+    a[0] = max(lo, r - (k - 1) * cap) - 1 if k > 1 else r - 1
+    while i >= 0:
+        a[i] += 1
+        if k == 1:
+            if a[0] > r:
+                break
+        elif a[i] * (k - i) > rem[i]:
+            i -= 1
+            continue
+        elif i < k - 2:
+            rem[i + 1] = rem[i] - a[i]
+            i += 1
+            a[i] = max(a[i - 1], rem[i] - (k - 1 - i) * cap) - 1
+            continue
+        for j in range(k - 1):
+            p = setitem(p, j, a[j])
+        p = setitem(p, k - 1, a[0] if k == 1 else rem[k - 2] - a[k - 2])
+        ix = rank(p, True, side, cb)
+        if state[ix] >= 0:
+            continue
+        while True:
+            stamp += 1
+            v, nopt = _value(gen, p, state, side, cb, kind, seen, stamp)
+            if v != -2:
+                break
+            seen = np.zeros(2 * nopt + 2, np.int64)
+            stamp = 0
+        if v < 0:
+            deferred += 1
+        else:
+            state[ix] = v
+            solved += 1
+    counts[t, 0] = solved
+    counts[t, 1] = deferred
+
+
 @njit(parallel=True)
 def solve_level(
     gen: Any,
@@ -115,59 +204,18 @@ def solve_level(
     n = len(zero)
     q = 2 if n > 2 else 1
     k = n - q
-    set_parallel_chunksize(1)
-    for t in prange(tasks.shape[0]):
-        seen = np.zeros(64, np.int64)
-        stamp = 0
-        solved = 0
-        deferred = 0
-        a = np.empty(max(k, 1), np.int64)
-        rem = np.empty(max(k, 1), np.int64)
-        p = setitem(zero, n - 1, tasks[t, 0])
-        cap = tasks[t, 0]
-        r = total - tasks[t, 0]
-        if q == 2:
-            p = setitem(p, n - 2, tasks[t, 1])
-            cap = tasks[t, 1]
-            r -= tasks[t, 1]
-        # the sorted k-tuples in lo..cap with sum r (k == 1: the one part r)
-        i = 0
-        rem[0] = r
-        a[0] = max(lo, r - (k - 1) * cap) - 1 if k > 1 else r - 1
-        while i >= 0:
-            a[i] += 1
-            if k == 1:
-                if a[0] > r:
-                    break
-            elif a[i] * (k - i) > rem[i]:
-                i -= 1
-                continue
-            elif i < k - 2:
-                rem[i + 1] = rem[i] - a[i]
-                i += 1
-                a[i] = max(a[i - 1], rem[i] - (k - 1 - i) * cap) - 1
-                continue
-            for j in range(k - 1):
-                p = setitem(p, j, a[j])
-            p = setitem(p, k - 1, a[0] if k == 1 else rem[k - 2] - a[k - 2])
-            ix = rank(p, True, side, cb)
-            if state[ix] >= 0:
-                continue
-            while True:
-                stamp += 1
-                v, nopt = _value(gen, p, state, side, cb, kind, seen, stamp)
-                if v != -2:
-                    break
-                seen = np.zeros(2 * nopt + 2, np.int64)
-                stamp = 0
-            if v < 0:
-                deferred += 1
-            else:
-                state[ix] = v
-                solved += 1
-        counts[t, 0] = solved
-        counts[t, 1] = deferred
-    set_parallel_chunksize(0)
+    ntasks = tasks.shape[0]
+    # the next task to hand out; not np.zeros: numba makes that a parallel loop of its
+    # own, and the counter was found not zeroed when the level had one task
+    handed = np.empty(1, np.int64)
+    handed[0] = 0
+    workers = min(get_num_threads(), ntasks)
+    for _w in prange(workers):  # one loop per thread; each takes the next task
+        while True:
+            t = _fetch_add(handed, 1)
+            if t >= ntasks:
+                break
+            _task(gen, zero, state, side, cb, kind, lo, total, tasks, counts, t, n, q, k)
 
 
 def threads() -> int:

@@ -125,6 +125,29 @@ def _last(kind: int, nopt: int, seen: Any, stamp: int) -> int:  # pragma: no cov
     return -1 if m >= seen.shape[0] - 1 else m
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _settle(
+    state: Any, r: int, result: int, kind: int, nopt: int, seen: Any, stamp: int
+) -> bool:  # pragma: no cover - compiled
+    """Write the value of the position of rank *r* (*result*, or :func:`_last` when no
+    option decided it); False when the mex is beyond the room of ``seen``."""
+    if result < 0:
+        result = _last(kind, nopt, seen, stamp)
+        if result < 0:
+            return False
+    state[r] = result
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _stop(io: Any, k: int, t: int, r: int, code: int) -> int:  # pragma: no cover - compiled
+    """Leave the partition ``a[:k]`` of total *t* and rank *r* in *io*; return *code*."""
+    io[0] = k
+    io[1] = t
+    io[2] = r
+    return code
+
+
 @njit(cache=True, nogil=True)
 def solve_range(
     state: Any,
@@ -164,10 +187,7 @@ def solve_range(
                 nopt += 1
                 c = _option_rank(a, k, j, parts, row, npart[row], t - h + psum[row], q, off)
                 if c >= r or state[c] < 0:
-                    io[0] = k
-                    io[1] = t
-                    io[2] = r
-                    return NOT_ORDERED
+                    return _stop(io, k, t, r, NOT_ORDERED)
                 v = state[c]
                 if kind == 0:
                     if v < nseen:
@@ -177,19 +197,10 @@ def solve_range(
                     break
             if result >= 0:
                 break
-        if result < 0:
-            result = _last(kind, nopt, seen, stamp)
-            if result < 0:
-                io[0] = k
-                io[1] = t
-                io[2] = r
-                return TOO_MANY
-        state[r] = result
+        if not _settle(state, r, result, kind, nopt, seen, stamp):
+            return _stop(io, k, t, r, TOO_MANY)
         k, t = _next_partition(a, k, t)
-    io[0] = k
-    io[1] = t
-    io[2] = last
-    return OK
+    return _stop(io, k, t, last, OK)
 
 
 @njit(cache=True, nogil=True)
@@ -284,10 +295,7 @@ def solve_range_gen(
             nopt += 1
             c = edit_rank(a, k, opt[0], opt[1], buf, q, off)
             if c < 0 or c >= r or state[c] < 0:
-                io[0] = k
-                io[1] = t
-                io[2] = r
-                return NEGATIVE if c == -1 else NOT_ORDERED
+                return _stop(io, k, t, r, NEGATIVE if c == -1 else NOT_ORDERED)
             v = state[c]
             if kind == 0:
                 if v < seen.shape[0]:
@@ -295,16 +303,7 @@ def solve_range_gen(
             elif v == 0:
                 result = 1
                 break
-        if result < 0:
-            result = _last(kind, nopt, seen, stamp)
-            if result < 0:
-                io[0] = k
-                io[1] = t
-                io[2] = r
-                return TOO_MANY
-        state[r] = result
+        if not _settle(state, r, result, kind, nopt, seen, stamp):
+            return _stop(io, k, t, r, TOO_MANY)
         k, t = _next_partition(a, k, t)
-    io[0] = k
-    io[1] = t
-    io[2] = last
-    return OK
+    return _stop(io, k, t, last, OK)

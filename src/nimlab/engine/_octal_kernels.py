@@ -167,6 +167,208 @@ def _mark_group(
             )
 
 
+#: Heaps computed together by :func:`_block` (the bits of one ``uint64``).
+BLOCK = 64
+#: The block method starts this many heaps after the last rare heap (a rare heap found in
+#: a block ends it: the rest of its heaps are computed again).
+BLOCK_AFTER = 1024
+#: Small parts of the witness lists whose splits are marked for a whole block.
+BLOCK_PARTS = 1024
+
+_DEBRUIJN = np.array(
+    [
+        0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
+        62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+        63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+        46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6,
+    ],
+    dtype=np.int64,
+)  # fmt: skip
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _ctz(m: Any) -> Any:  # pragma: no cover - compiled
+    """The index of the lowest set bit of the nonzero ``uint64`` *m*."""
+    low = m & (~m + np.uint64(1))
+    return _DEBRUIJN[(low * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58)]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _transpose64(a: Any) -> None:  # pragma: no cover - compiled
+    """Transpose in place the 64 x 64 bit matrix ``a`` (``uint64[64]``): bit ``j`` of
+    ``a[i]`` becomes bit ``i`` of ``a[j]``."""
+    j = 32
+    m = np.uint64(0x00000000FFFFFFFF)
+    while j != 0:
+        uj = np.uint64(j)
+        k = 0
+        while k < 64:
+            t = ((a[k] >> uj) ^ a[k + j]) & m
+            a[k] ^= t << uj
+            a[k + j] ^= t
+            k = (k + j + 1) & ~j
+        j >>= 1
+        m ^= m << np.uint64(j)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bit_single(ends: Any, ones: Any, out: Any, h: int, hw: Any) -> None:  # pragma: no cover
+    """:func:`_mark_single` into the bit set *hw* (bit ``v`` of the words: value ``v``)."""
+    one = np.uint64(1)
+    for i in range(ends.shape[0]):
+        if ends[i] == h:
+            hw[0] |= one
+    for i in range(ones.shape[0]):
+        k = ones[i]
+        if k < h:
+            v = np.uint64(out[h - k])
+            hw[v >> np.uint64(6)] |= one << (v & np.uint64(63))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bit_parts(
+    splits: Any, uneq: Any, out: Any, h: int, parts: Any, lo: int, hi: int, hw: Any
+) -> None:  # pragma: no cover - compiled
+    """:func:`_mark_parts` into the bit set *hw*."""
+    one = np.uint64(1)
+    six = np.uint64(6)
+    low = np.uint64(63)
+    for j in range(splits.shape[0]):
+        r = h - splits[j]
+        if r < 2:
+            continue
+        ur = np.uint64(r)
+        for i in range(lo, hi):
+            a = np.uint64(parts[i, 0])
+            c = ur - a
+            if c - one < ur - one and not (uneq[j] and c == a):
+                v = np.uint64(parts[i, 1]) ^ np.uint64(out[c])
+                hw[v >> six] |= one << (v & low)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _block_parts(
+    splits: Any, out: Any, h0: int, parts: Any, lo: int, hi: int, bits: Any
+) -> int:  # pragma: no cover - compiled
+    """Set bit ``j`` of ``bits[v]`` for the value ``v`` of every split of the heap
+    ``h0 + j`` (``j < BLOCK``) with a part in ``parts[lo:hi]`` (rows ``(heap, value)``)
+    of at least ``BLOCK`` tokens and less than half of ``h0 - s`` (``s`` every take of the
+    splits; the other rows are skipped): the other part is then larger, and below ``h0``.
+    The inner loop reads ``BLOCK`` consecutive values. Returns the rows used."""
+    smax = 0
+    for k in range(splits.shape[0]):
+        smax = max(smax, splits[k])
+    used = 0
+    for i in range(lo, hi):
+        p = parts[i, 0]
+        if p < BLOCK or 2 * p + smax >= h0:
+            continue
+        used += 1
+        x = np.uint64(parts[i, 1])
+        for k in range(splits.shape[0]):
+            c0 = np.uint64(h0 - splits[k] - p)
+            for j in range(BLOCK):
+                bits[x ^ np.uint64(out[c0 + np.uint64(j)])] |= np.uint64(1) << np.uint64(j)
+    return used
+
+
+@njit(cache=True, nogil=True)
+def _block(
+    rules: Any,
+    out: Any,
+    h0: int,
+    cmask: Any,
+    dom: int,
+    tpar: int,
+    rare: Any,
+    nr: int,
+    orders: Any,
+    nparts: int,
+    bits: Any,
+    hws: Any,
+    stamp: Any,
+    miss: Any,
+    state: Any,
+) -> Any:  # pragma: no cover - compiled
+    """Compute the heaps ``h0 .. h0 + BLOCK - 1`` (exactly), a block at a time.
+
+    First, for the whole block, the splits whose part is a rare heap or one of the first
+    *nparts* witness parts, of at least ``BLOCK`` tokens and less than half the heap (the
+    other part is then below ``h0``, known): bit ``j`` of ``bits[v]`` says that the heap
+    ``h0 + j`` has an option of value ``v`` (:func:`_block_parts`); the bit matrix is
+    then transposed, a row of words per heap. Then each heap in turn: its one-heap options
+    and the splits with the other rare heaps; the smallest value of the common parity not
+    an option is ``w``; the values of the rare parity below ``w`` not options yet are
+    looked for among the other splits (:func:`_witnesses`, the rest of *orders*, then
+    every split: a value without any witness is the heap's value, and the heap is rare).
+    A rare heap found ends the block (the heaps after it read its value in the first
+    step). Returns ``(first heap not done, status)``: ``(h0 + BLOCK, 0)``; ``(h + 1, 1)``
+    when the heap ``h`` is rare (added as ``rare[nr]``); ``(h, 2)`` when the common value
+    of the heap ``h`` reached ``len(bits) // 2`` (the caller enlarges the tables).
+    """
+    ends, ones, splits, uneq = rules
+    smax = 0
+    for k in range(splits.shape[0]):
+        smax = max(smax, splits[k])
+    half = bits.shape[0] // 2
+    nw = half // 64  # words of a heap's bit set (the values below half)
+    # rare[lo:hi]: the rare heaps of the first step (ascending: BLOCK <= r, 2r + smax < h0)
+    lo = 0
+    while lo < nr and rare[lo, 0] < BLOCK:
+        lo += 1
+    hi = lo
+    while hi < nr and 2 * rare[hi, 0] + smax < h0:
+        hi += 1
+    bits[:] = 0
+    _block_parts(splits, out, h0, rare, lo, hi, bits)
+    k_parts = min(nparts, orders.shape[0])
+    used = _block_parts(splits, out, h0, orders, 0, k_parts, bits)
+    for c in range(nw):  # transpose: row j of hws is the bit set of the heap h0 + j
+        col = bits[c * BLOCK : (c + 1) * BLOCK]
+        _transpose64(col)
+        for i in range(BLOCK):
+            hws[i, c] = col[i]
+    rest = orders[k_parts:]
+    for j in range(BLOCK):
+        h = h0 + j
+        hw = hws[j]
+        _bit_single(ends, ones, out, h, hw)
+        _bit_parts(splits, uneq, out, h, rare, 0, lo, hw)
+        _bit_parts(splits, uneq, out, h, rare, hi, nr, hw)
+        flip = dom & ((h + tpar) & 1)
+        cm = cmask[flip]  # bit v: v has the common parity of the heap h
+        w = -1
+        for c in range(nw):
+            free = ~hw[c] & cm[c]
+            if free != 0:
+                w = c * 64 + _ctz(free)
+                break
+        if w < 0 or w >= half:
+            return h, 2
+        nm = 0
+        for c in range(w // 64 + 1):
+            m = ~hw[c] & ~cm[c]
+            if c == w // 64:
+                m &= (np.uint64(1) << np.uint64(w & 63)) - np.uint64(1)
+            while m != 0:
+                miss[nm] = c * 64 + _ctz(m)
+                nm += 1
+                m &= m - np.uint64(1)
+        g = w
+        state[1] += used
+        if nm > 0:
+            left, tried = _witnesses(splits, uneq, out, h, miss, nm, rest, stamp, h)
+            state[1] += tried
+            if left > 0:
+                g = miss[0]
+        out[h] = g
+        if cmask[flip][g // 64] & (np.uint64(1) << np.uint64(g & 63)) == 0:
+            rare[nr, 0] = h
+            rare[nr, 1] = g
+            return h + 1, 1
+    return h0 + BLOCK, 0
+
+
 @njit(cache=True, nogil=True)
 def rare_fill(
     rules: Any,
@@ -178,6 +380,7 @@ def rare_fill(
     state: Any,
     stamps: Any,
     miss: Any,
+    blocks: Any,
 ) -> Any:  # pragma: no cover - compiled
     """Fill ``out[start:]`` exactly by the rare-value method.
 
@@ -189,9 +392,13 @@ def rare_fill(
     *miss* (``stamps.shape[1]`` int32) are work space. The heaps go by groups of
     ``GROUP``: the splits with a rare part of ``GROUP`` tokens or more first, for the
     whole group (:func:`_mark_group`), then each heap in turn (its other options, the rare
-    heaps found in the group, the witnesses). Returns the first heap not done: the caller
-    enlarges the tables (a value reached ``stamps.shape[1] // 2``) or the rare list
-    (full), then calls again.
+    heaps found in the group, the witnesses). Far enough from the last rare heap, the
+    heaps go by blocks of ``BLOCK`` (:func:`_block`); *blocks* is
+    ``(bits, rows, nparts, after)``: work space (``uint64`` arrays of ``stamps.shape[1]``
+    and ``(BLOCK, stamps.shape[1] // 64)``), the number of witness parts marked for a whole
+    block (0: no blocks) and the distance to the last rare heap from which blocks are used
+    (:data:`BLOCK_AFTER`). Returns the first heap not done: the caller enlarges the tables
+    (a value reached ``stamps.shape[1] // 2``) or the rare list (full), then calls again.
     """
     ends, ones, splits, uneq = rules
     par, dom, tpar = cls
@@ -201,10 +408,27 @@ def rare_fill(
     big = 0  # rare[big:]: the rare heaps of GROUP tokens or more
     while big < nr and rare[big, 0] < GROUP:
         big += 1
-    for h0 in range(start, n, GROUP):
+    bits, hws, nparts, after = blocks
+    cmask = np.zeros((2, hws.shape[1]), np.uint64)  # bit v of row f: par[v] == 1 ^ f
+    for v in range(min(par.shape[0], 64 * hws.shape[1])):
+        cmask[1 - par[v], v // 64] |= np.uint64(1) << np.uint64(v % 64)
+    h0 = start
+    while h0 < n:
         if nr + GROUP >= rare.shape[0]:
             state[0] = nr
             return h0
+        last = rare[nr - 1, 0] if nr > 0 else 0
+        if nparts > 0 and h0 + BLOCK <= n and h0 - last >= after:
+            got, status = _block(
+                rules, out, h0, cmask, dom, tpar, rare, nr, orders, nparts, bits, hws,
+                stamps[0], miss, state,
+            )  # fmt: skip
+            if status == 2:  # a value reached half the tables
+                state[0] = nr
+                return got
+            nr += status  # 1: the heap got - 1 is rare (in rare[nr])
+            h0 = got
+            continue
         nr0 = nr
         if h0 + GROUP <= n:
             _mark_group(splits, uneq, out, h0, rare, big, nr0, stamps)
@@ -242,5 +466,6 @@ def rare_fill(
                 rare[nr, 0] = h
                 rare[nr, 1] = g
                 nr += 1
+        h0 += GROUP
     state[0] = nr
     return n

@@ -49,7 +49,7 @@ import numpy.typing as npt
 from numba import njit
 
 from nimlab.core.errors import InvalidParameterError, StoreError
-from nimlab.engine._octal_kernels import GROUP, rare_fill
+from nimlab.engine._octal_kernels import BLOCK, BLOCK_AFTER, BLOCK_PARTS, GROUP, rare_fill
 
 __all__ = ["OctalRun", "choose_sparse", "octal_run", "rules_of_code"]
 
@@ -383,6 +383,8 @@ class _Run:
         self.stamp = np.full(self.cap, -1, np.int32)
         self.stamps = np.full((GROUP, self.cap), -1, np.int32)
         self.miss = np.zeros(self.cap, np.int32)
+        self.bits = np.zeros(self.cap, np.uint64)  # work space of the blocks of heaps
+        self.hws = np.zeros((BLOCK, self.cap // 64), np.uint64)
         self.use_rare = not direct and not rules.triples and bool(rules.splits)
         self.sparse = (0, 0)  # (mask, domain form)
         self.next_choice = 0
@@ -405,6 +407,8 @@ class _Run:
             self.stamp = np.full(self.cap, -1, np.int32)
             self.stamps = np.full((GROUP, self.cap), -1, np.int32)
             self.miss = np.zeros(self.cap, np.int32)
+            self.bits = np.zeros(self.cap, np.uint64)
+            self.hws = np.zeros((BLOCK, self.cap // 64), np.uint64)
         if self.cap > 1 << 17 and self.out.dtype != np.int32:
             self.out = self.out.astype(np.int32)
 
@@ -449,7 +453,8 @@ class _Run:
                 h = self.blocks(rules, cls, stop)
             else:
                 work = (self.rare, self.order, self.state, self.stamps, self.miss)
-                h = int(rare_fill(rules, self.out[:stop], self.done, cls, *work))
+                blocks = (self.bits, self.hws, BLOCK_PARTS, BLOCK_AFTER)
+                h = int(rare_fill(rules, self.out[:stop], self.done, cls, *work, blocks))
             self.done = h
             if h >= stop:
                 break

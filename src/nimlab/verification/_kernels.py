@@ -7,7 +7,7 @@ from typing import Any
 import numba
 import numpy as np
 
-__all__ = ["fill_bits", "fill_p", "grundy_kernel", "pset_kernel"]
+__all__ = ["fill_bits", "fill_p", "grundy_cols", "pset_cols"]
 
 
 @numba.njit(cache=True, inline="always")
@@ -55,7 +55,14 @@ def fill_bits(
 
 
 @numba.njit(cache=True, nogil=True)
-def grundy_kernel(
+def fill_p(blk: Any, s: int, n: int, colp: Any, diagp: Any) -> None:  # pragma: no cover
+    """Mark columns and diagonals that hold a claimed P-position in rows ``s..``."""
+    for r in range(blk.shape[0]):
+        _add_row_p(blk, r, s + r, n, colp, diagp)
+
+
+@numba.njit(cache=True, nogil=True)
+def grundy_cols(
     F: Any,
     h0: int,
     a0: int,
@@ -69,62 +76,105 @@ def grundy_kernel(
     n_offs: int,
     colbits: Any,
     diagbits: Any,
+    k: int,
+    step: int,
+    check: bool,
 ) -> tuple[int, int]:  # pragma: no cover - compiled
-    """Check rows ``a0..a1``; return (0, 0) or (1, index of the first failing position)."""
+    """Check the local rule of a Grundy claim (the claim's value is the mex of its
+    options' values) on the columns ``b = k, k + step, ...`` of rows ``a0..a1`` (one
+    thread's share; ``k=0, step=1``: every column): ``(0, 0)``, or ``(1, index of the
+    first failing position)``. *colbits* holds those columns' bitsets of values seen (row
+    ``(b - k) // step``), *diagbits* every diagonal's (filled from every column); both are
+    updated. *check* False: the rows are only added to the state (chunks done earlier)."""
     lim = W * 64
     rowbits = np.zeros(W, dtype=np.uint64)
     tmp = np.zeros(W, dtype=np.uint64)
+    ov = np.zeros(max(n_offs, 1), dtype=np.int64)
     full = ~np.uint64(0)
+    zero = np.uint64(0)
     for a in range(a0, a1):
         r = a - h0
-        rowbits[:] = 0
+        if line_b:
+            rowbits[:] = 0
+        own = k
+        c = -1
         for b in range(n):
             f = F[r, b]
-            if f < 0 or f >= lim:
-                return 1, (a - a0) * n + b
-            fw = f >> 6
-            for w in range(fw + 1):
-                x = np.uint64(0)
+            if b == own:
+                own += step
+                c += 1
+                if check:
+                    if f < 0 or f >= lim:
+                        return 1, (a - a0) * n + b
+                    fw = f >> 6
+                    bitf = np.uint64(1) << np.uint64(f & 63)
+                    low = bitf - np.uint64(1)
+                    d = b - a + n - 1
+                    # every word below fw full, bit f absent and the bits below it present
+                    # in the union of the lines, then the fixed offsets
+                    acc = full
+                    for w in range(fw):
+                        x = zero
+                        if line_b:
+                            x |= rowbits[w]
+                        if line_a:
+                            x |= colbits[c, w]
+                        if line_d:
+                            x |= diagbits[d, w]
+                        acc &= x
+                    xf = zero
+                    if line_b:
+                        xf |= rowbits[fw]
+                    if line_a:
+                        xf |= colbits[c, fw]
+                    if line_d:
+                        xf |= diagbits[d, fw]
+                    m = 0
+                    for j in range(n_offs):
+                        da = offs[j, 0]
+                        db = offs[j, 1]
+                        if da <= a and db <= b:
+                            v = F[r - da, b - db]
+                            if v >= 0 and (v >> 6) <= fw:
+                                if (v >> 6) == fw:
+                                    xf |= np.uint64(1) << np.uint64(v & 63)
+                                else:
+                                    ov[m] = v
+                                    m += 1
+                    bad = (xf & bitf) != 0 or (xf & low) != low
+                    if not bad and acc != full:
+                        # some word below fw has a gap: fill it from the offsets' values
+                        for w in range(fw):
+                            x = zero
+                            if line_b:
+                                x |= rowbits[w]
+                            if line_a:
+                                x |= colbits[c, w]
+                            if line_d:
+                                x |= diagbits[d, w]
+                            tmp[w] = x
+                        for j in range(m):
+                            v = ov[j]
+                            tmp[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+                        for w in range(fw):
+                            if tmp[w] != full:
+                                bad = True
+                                break
+                    if bad:
+                        return 1, (a - a0) * n + b
+                if line_a and 0 <= f < lim:
+                    colbits[c, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+            if 0 <= f < lim:
+                bit = np.uint64(1) << np.uint64(f & 63)
                 if line_b:
-                    x |= rowbits[w]
-                if line_a:
-                    x |= colbits[b, w]
+                    rowbits[f >> 6] |= bit
                 if line_d:
-                    x |= diagbits[b - a + n - 1, w]
-                tmp[w] = x
-            for j in range(n_offs):
-                da = offs[j, 0]
-                db = offs[j, 1]
-                if da <= a and db <= b:
-                    v = F[r - da, b - db]
-                    if v >= 0 and (v >> 6) <= fw:
-                        tmp[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
-            bitf = np.uint64(1) << np.uint64(f & 63)
-            bad = (tmp[fw] & bitf) != 0
-            if not bad:
-                for w in range(fw):
-                    if tmp[w] != full:
-                        bad = True
-                        break
-            if not bad and (tmp[fw] & (bitf - np.uint64(1))) != (bitf - np.uint64(1)):
-                bad = True
-            if bad:
-                return 1, (a - a0) * n + b
-            if line_b:
-                rowbits[fw] |= bitf
-        _add_row_bits(F, r, a, n, lim, line_a, line_d, colbits, diagbits)
+                    diagbits[b - a + n - 1, f >> 6] |= bit
     return 0, 0
 
 
 @numba.njit(cache=True, nogil=True)
-def fill_p(blk: Any, s: int, n: int, colp: Any, diagp: Any) -> None:  # pragma: no cover
-    """Mark columns and diagonals that hold a claimed P-position in rows ``s..``."""
-    for r in range(blk.shape[0]):
-        _add_row_p(blk, r, s + r, n, colp, diagp)
-
-
-@numba.njit(cache=True, nogil=True)
-def pset_kernel(
+def pset_cols(
     F: Any,
     h0: int,
     a0: int,
@@ -137,24 +187,42 @@ def pset_kernel(
     n_offs: int,
     colp: Any,
     diagp: Any,
+    k: int,
+    step: int,
+    check: bool,
 ) -> tuple[int, int]:  # pragma: no cover - compiled
-    """P-set rule over rows ``a0..a1``: (0, 0) or (1, index of the first failure)."""
+    """The P-set rule (a claimed P-position has no claimed P-option, any other has one) on
+    the columns ``b = k, k + step, ...`` of rows ``a0..a1``
+    (*colp* holds those columns' flags, *diagp* every diagonal's); *check* False: the
+    rows are only added to the state."""
     for a in range(a0, a1):
         r = a - h0
         rowp = False
+        own = k
+        c = -1
         for b in range(n):
-            reach = (line_b and rowp) or (line_a and colp[b]) or (line_d and diagp[b - a + n - 1])
-            if not reach:
-                for j in range(n_offs):
-                    da = offs[j, 0]
-                    db = offs[j, 1]
-                    if da <= a and db <= b and F[r - da, b - db] != 0:
-                        reach = True
-                        break
             isp = F[r, b] != 0
-            if isp == reach:
-                return 1, (a - a0) * n + b
+            if b == own:
+                own += step
+                c += 1
+                if check:
+                    reach = (
+                        (line_b and rowp)
+                        or (line_a and colp[c])
+                        or (line_d and diagp[b - a + n - 1])
+                    )
+                    if not reach:
+                        for j in range(n_offs):
+                            da = offs[j, 0]
+                            db = offs[j, 1]
+                            if da <= a and db <= b and F[r - da, b - db] != 0:
+                                reach = True
+                                break
+                    if isp == reach:
+                        return 1, (a - a0) * n + b
+                if isp:
+                    colp[c] = True
             if isp:
                 rowp = True
-        _add_row_p(F, r, a, n, colp, diagp)
+                diagp[b - a + n - 1] = True
     return 0, 0

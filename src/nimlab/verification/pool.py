@@ -6,9 +6,10 @@ claim, the move model, a P-set check's option index and the vectorised check's l
 state are in this process's memory once. :func:`thread_chunks` yields each chunk's
 result as it is checked (the runner stores it at once, so a killed run resumes).
 
-- The vectorised check of a box (:class:`~nimlab.verification.fast.BlockRun`): one
-  block of consecutive chunks per thread, each starting from the OR of the line states
-  of the blocks above it, so the claim is evaluated once per position in all.
+- The vectorised check of a box (:class:`~nimlab.verification.fast.ColumnRun`): thread
+  k of W checks the columns k, k + W, ... of every row (so the threads' line states
+  together are one worker's, and their shares are equal), each chunk's claim evaluated
+  once, by one thread in turn, for all.
 - The compiled check: threads take the chunks one at a time; a P-set check with an
   option index first records every chunk's claimed P-positions (each thread in its own
   part of the index, ORed by slices in parallel), then checks.
@@ -154,9 +155,9 @@ def thread_chunks(
 def _block_targets(
     spec: Any, pending: list[int], workers: int, stop: list[int], pool: _Threads
 ) -> list[Callable[[], None]]:
-    from nimlab.verification.fast import BlockRun
+    from nimlab.verification.fast import ColumnRun
 
-    run = BlockRun(spec, pending, workers, stop, pool.cancel)
+    run = ColumnRun(spec, pending, workers, stop, pool.cancel)
     python = replace(spec, fast=False)
 
     def target(j: int) -> Callable[[], None]:
@@ -171,9 +172,9 @@ def _block_targets(
             pool.results.put(replace(res, method="python"))
             t0[0] = time.perf_counter()
 
-        return lambda: run.run_block(j, emit, exact)
+        return lambda: run.run(j, emit, exact)
 
-    return [target(j) for j in range(len(run.blocks))]
+    return [target(j) for j in range(run.workers)]
 
 
 def _chunk_targets(

@@ -547,6 +547,8 @@ class _ThreadLines:
         import numpy as np
 
         self.width = width
+        self.col: Any
+        self.diag: Any
         if width == 0:
             self.col = np.zeros(max(n_cols, 1), np.bool_)
             self.diag = np.zeros(2 * n - 1, np.bool_)

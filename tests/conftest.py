@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import atexit
+import copy
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
 
 # the disk cache of compiled kernels (nimlab.engine._diskcache) never writes to the home
 # directory of the machine running the tests; subprocesses inherit the variable. By
@@ -76,3 +81,38 @@ if _CPU_FILE:
         cpu, wall = _cpu() - cpu, time.perf_counter() - wall
         with open(_CPU_FILE, "a", encoding="utf-8") as f:
             f.write(f"{cpu:.3f} {wall:.3f} {item.nodeid}\n")
+
+
+# The game registry as the collection leaves it (the catalog loaded, and the games the test
+# modules define when imported). Each test module starts and ends with it, so that a game
+# one module registers (a doctest's doc-dawson, a test's own) never reaches another module
+# (tests/test_planner.py checks that the catalog's games are all it knows).
+_REGISTRY: dict[str, Any] = {}
+_REGISTRY_STATE = ("_CLASSES", "_NAMES", "_FAMILIES", "_LOADED_FILES", "_plugins_loaded")
+
+
+def pytest_collection_finish(session):  # type: ignore[no-untyped-def]
+    from nimlab.catalog import registry
+
+    registry._load()  # loaded before, never undone by a restore
+    _REGISTRY.update({k: copy.copy(getattr(registry, k)) for k in _REGISTRY_STATE})
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _registry_of_the_collection() -> Iterator[None]:
+    """Every test module starts and ends with the registry of the collection."""
+    _restore_registry()
+    yield
+    _restore_registry()
+
+
+def _restore_registry() -> None:
+    from nimlab.catalog import registry
+
+    for k, saved in _REGISTRY.items():
+        live = getattr(registry, k)
+        if isinstance(live, dict):
+            live.clear()
+            live.update(saved)
+        else:
+            setattr(registry, k, saved)

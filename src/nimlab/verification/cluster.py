@@ -1,11 +1,14 @@
-"""Chunks on a Dask cluster: tasks of consecutive chunks, sized as results come in.
+"""Chunks on a Dask cluster: rounds of tasks, sized as results come in.
 
-One Dask task checks a run of consecutive chunks and returns their results, which the
-runner stores at once (a run killed at any point resumes from the store). Task sizes
-adapt to the cluster: the first tasks (one per worker and one more) hold a quarter of the
-chunks per worker each, and later ones as many chunks as take about :data:`TASK_SECONDS`
-at the rate measured so far, but never more than a share of what is left (so every
-worker keeps work to the end, and a failure found early cancels little). A P-set check
+The chunks go out in rounds: a round takes the next run of consecutive chunks and holds
+one task per worker, each of every W-th chunk of the run (W workers: tasks of equal cost,
+whatever the cost along the space). A task returns its chunks' results, which the runner
+stores at once (a run killed at any point resumes from the store). :data:`ROUNDS_AHEAD`
+rounds are submitted ahead, so a worker always has its next task queued and never waits
+for a round trip to this process. Round sizes adapt to the cluster: the first rounds
+hold a quarter of the chunks left each, later ones about :data:`TASK_SECONDS` of work per
+task at the rate measured so far (at least :data:`MIN_TASK_SECONDS`), never more than a
+share of what is left (a failure found early cancels the later rounds). A P-set check
 with an option index records the index on the workers (:data:`PREPARE_PARTS` part per
 worker, of interleaved chunks); each worker merges the parts once, before its first
 chunk task, receiving them from the other workers, not through this process.
@@ -45,13 +48,17 @@ __all__ = [
 
 #: About how long one task should take once the rate of checking is known.
 TASK_SECONDS = 1.0
-#: A task holds at most this share of the chunks left per worker.
+#: A task holds at most this share of the chunks left per worker...
 SHARE = 0.5
+#: ... but at least about this many seconds of work (the tasks of a round hold
+#: interleaved chunks, so a rate measured on cheap chunks still gives equal tasks).
+MIN_TASK_SECONDS = 0.05
 #: The option index is recorded in this many parts per worker, each of every so many
 #: chunks (so the parts cost about the same: no worker waits long for the others).
 PREPARE_PARTS = 1
-#: Tasks of chunks submitted ahead per worker (each a round trip to the scheduler).
-IN_FLIGHT = 4
+#: Rounds of tasks submitted ahead (a round: one task per worker): each worker always
+#: has its next task queued, so no worker waits for a round trip to this process.
+ROUNDS_AHEAD = 2
 
 #: A pickled spec larger than this is scattered to the workers once, not sent with tasks.
 SCATTER_BYTES = 1 << 16
@@ -70,7 +77,7 @@ def _spec(blob: bytes) -> Any:
 
 
 def check_task(blob: bytes, chunks: list[int], *parts: Any) -> list[ChunkResult]:
-    """Check *chunks* (consecutive) of a pickled spec: the task run on Dask workers;
+    """Check *chunks* (in increasing order) of a pickled spec: the task run on Dask workers;
     *parts*: the set-up parts of every chunk (:func:`prepare_task`), merged here once."""
     spec = _spec(blob)
     if any(p is not None for p in parts):
@@ -157,6 +164,9 @@ class _Sizer:
     >>> s.record([ChunkResult(0, 10, 0.01)] * 50)  # 10 ms a chunk: 100 chunks a second
     >>> s.next_size(300), s.next_size(60), s.next_size(1)
     (75, 15, 1)
+    >>> s.record([ChunkResult(0, 10, 0.0001)] * 950)  # now about 0.6 ms a chunk: 84 in 50 ms
+    >>> s.next_size(300), s.next_size(60)
+    (84, 30)
     """
 
     def __init__(self, workers: int) -> None:
@@ -169,12 +179,15 @@ class _Sizer:
         self.chunks += len(results)
 
     def next_size(self, left: int) -> int:
+        """Chunks of the next task (a round of tasks takes *workers* times as many)."""
         cap = max(1, int(left * SHARE / self.workers))
         if not self.chunks:
             return max(1, cap // 2)  # the first round: a quarter of the chunks per worker
         rate = self.seconds / self.chunks
         want = int(TASK_SECONDS / rate) if rate > 0 else left
-        return max(1, min(want, cap))
+        floor = int(MIN_TASK_SECONDS / rate) if rate > 0 else left
+        even = -(-left // self.workers)  # all that is left, shared out
+        return max(1, min(want, max(cap, floor), even))
 
 
 def dask_chunks(
@@ -207,21 +220,31 @@ def dask_chunks(
     tag = hashlib.sha1(blob).hexdigest()[:10]
     futs: dict[Any, list[int]] = {}
 
-    def submit() -> Any:
-        size = sizer.next_size(len(todo))
+    def submit_round() -> list[Any]:
+        """One task per worker, each of every n_workers-th chunk of the next run of
+        consecutive chunks (tasks of equal cost, a failure still cancels later rounds)."""
+        size = sizer.next_size(len(todo)) * n_workers
         take, todo[:size] = todo[:size], []
-        f = client.submit(
-            check_task,
-            blob_f,
-            take,
-            *parts,
-            pure=False,
-            key=f"nimlab-{tag}-{take[0]}-{time.time_ns()}",
-        )
-        futs[f] = take
-        return f
+        out = []
+        for k in range(min(n_workers, len(take))):
+            mine = take[k::n_workers]
+            f = client.submit(
+                check_task,
+                blob_f,
+                mine,
+                *parts,
+                pure=False,
+                key=f"nimlab-{tag}-{mine[0]}-{time.time_ns()}",
+            )
+            futs[f] = mine
+            out.append(f)
+        return out
 
-    ac = as_completed([submit() for _ in range(min(len(todo), n_workers + 1))])
+    first: list[Any] = []
+    for _ in range(ROUNDS_AHEAD):
+        if todo:
+            first += submit_round()
+    ac = as_completed(first)
     for f in ac:
         chunks = futs.pop(f)
         if stop and chunks[0] > stop[0]:
@@ -240,8 +263,9 @@ def dask_chunks(
             for g, js in list(futs.items()):
                 if js[0] > stop[0]:
                     g.cancel()
-        while todo and len(futs) < IN_FLIGHT * n_workers:
-            ac.add(submit())
+        while todo and len(futs) < ROUNDS_AHEAD * n_workers:
+            for g in submit_round():
+                ac.add(g)
 
 
 def _workers(client: Any, asked: int) -> int:

@@ -254,22 +254,114 @@ def _block_parts(
     ``h0 + j`` (``j < BLOCK``) with a part in ``parts[lo:hi]`` (rows ``(heap, value)``)
     of at least ``BLOCK`` tokens and less than half of ``h0 - s`` (``s`` every take of the
     splits; the other rows are skipped): the other part is then larger, and below ``h0``.
-    The inner loop reads ``BLOCK`` consecutive values. Returns the rows used."""
+    The inner loop reads ``BLOCK`` consecutive values for two rows at once (about a fifth
+    faster than one). Returns the rows used."""
     smax = 0
     for k in range(splits.shape[0]):
         smax = max(smax, splits[k])
     used = 0
-    for i in range(lo, hi):
-        p = parts[i, 0]
-        if p < BLOCK or 2 * p + smax >= h0:
-            continue
-        used += 1
-        x = np.uint64(parts[i, 1])
-        for k in range(splits.shape[0]):
-            c0 = np.uint64(h0 - splits[k] - p)
+    one = np.uint64(1)
+    for k in range(splits.shape[0]):
+        base = h0 - splits[k]
+        held = -1  # a row waiting for its pair
+        for i in range(lo, hi):
+            p = parts[i, 0]
+            if p < BLOCK or 2 * p + smax >= h0:
+                continue
+            if k == 0:
+                used += 1
+            if held < 0:
+                held = i
+                continue
+            c0 = np.uint64(base - parts[held, 0])
+            x0 = np.uint64(parts[held, 1])
+            c1 = np.uint64(base - p)
+            x1 = np.uint64(parts[i, 1])
             for j in range(BLOCK):
-                bits[x ^ np.uint64(out[c0 + np.uint64(j)])] |= np.uint64(1) << np.uint64(j)
+                uj = np.uint64(j)
+                m = one << uj
+                bits[x0 ^ np.uint64(out[c0 + uj])] |= m
+                bits[x1 ^ np.uint64(out[c1 + uj])] |= m
+            held = -1
+        if held >= 0:
+            c0 = np.uint64(base - parts[held, 0])
+            x0 = np.uint64(parts[held, 1])
+            for j in range(BLOCK):
+                uj = np.uint64(j)
+                bits[x0 ^ np.uint64(out[c0 + uj])] |= one << uj
     return used
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _scan8(out: Any, ur: Any, a0: Any, a1: Any, vals: Any) -> Any:  # pragma: no cover
+    """Which of the eight values *vals* (``uint32``) the splits ``(a, ur - a)``,
+    ``a0 <= a < a1``, give: a bit a value. No branch and no store in the loop: numba's
+    LLVM reads both ends of the heap with vector loads (under 0.1 ns a split)."""
+    v0, v1, v2, v3 = vals[0], vals[1], vals[2], vals[3]
+    v4, v5, v6, v7 = vals[4], vals[5], vals[6], vals[7]
+    f0 = f1 = f2 = f3 = f4 = f5 = f6 = f7 = False
+    for a in range(a0, a1):
+        u = np.uint32(out[a]) ^ np.uint32(out[ur - a])
+        f0 |= u == v0
+        f1 |= u == v1
+        f2 |= u == v2
+        f3 |= u == v3
+        f4 |= u == v4
+        f5 |= u == v5
+        f6 |= u == v6
+        f7 |= u == v7
+    low = int(f0) | (int(f1) << 1) | (int(f2) << 2) | (int(f3) << 3)
+    return low | (int(f4) << 4) | (int(f5) << 5) | (int(f6) << 6) | (int(f7) << 7)
+
+
+#: Splits compared by :func:`_cover` before the values found are dropped (the first
+#: time; twice as many each time after).
+COVER_CHUNK = 256
+
+
+@njit(cache=True, nogil=True)
+def _cover(
+    splits: Any, uneq: Any, out: Any, h: int, miss: Any, nm: int, vals: Any
+) -> Any:  # pragma: no cover - compiled
+    """Look for a split of *h* of each value ``miss[:nm]`` (ascending) among every split,
+    in order of its smaller part, eight values at a time (:func:`_scan8`), so a value not
+    found has no witness at all (*vals*: eight ``uint32`` of work space). Returns
+    ``(left, splits compared)``: ``miss[:left]`` (ascending) are the values without a
+    witness."""
+    left = 0
+    tried = 0
+    for q in range(0, nm, 8):
+        want = 0
+        for t in range(8):
+            if q + t < nm:
+                vals[t] = miss[q + t]
+                want |= 1 << t
+            else:
+                vals[t] = np.uint32(0xFFFFFFFF)  # no value
+        for j in range(splits.shape[0]):
+            r = h - splits[j]
+            top = r // 2
+            if uneq[j] and 2 * top == r:
+                top -= 1
+            a = 1
+            step = COVER_CHUNK
+            while want != 0 and a <= top:
+                e = min(top + 1, a + step)
+                got = _scan8(out, np.uint64(r), np.uint64(a), np.uint64(e), vals)
+                tried += e - a
+                for t in range(8):
+                    if got & want & (1 << t):
+                        want &= ~(1 << t)
+                        vals[t] = np.uint32(0xFFFFFFFF)
+                a = e
+                step *= 2
+            if want == 0:
+                break
+        for t in range(8):
+            if want & (1 << t):
+                miss[left] = miss[q + t]
+                left += 1
+    return left, tried
 
 
 @njit(cache=True, nogil=True)
@@ -288,6 +380,7 @@ def _block(
     hws: Any,
     stamp: Any,
     miss: Any,
+    vals: Any,
     state: Any,
 ) -> Any:  # pragma: no cover - compiled
     """Compute the heaps ``h0 .. h0 + BLOCK - 1`` (exactly), a block at a time.
@@ -299,8 +392,8 @@ def _block(
     then transposed, a row of words per heap. Then each heap in turn: its one-heap options
     and the splits with the other rare heaps; the smallest value of the common parity not
     an option is ``w``; the values of the rare parity below ``w`` not options yet are
-    looked for among the other splits (:func:`_witnesses`, the rest of *orders*, then
-    every split: a value without any witness is the heap's value, and the heap is rare).
+    looked for among every split, in order of the smaller part, eight values at a time
+    (:func:`_cover`): a value without any witness is the heap's value (the heap is rare).
     A rare heap found ends the block (the heaps after it read its value in the first
     step). Returns ``(first heap not done, status)``: ``(h0 + BLOCK, 0)``; ``(h + 1, 1)``
     when the heap ``h`` is rare (added as ``rare[nr]``); ``(h, 2)`` when the common value
@@ -328,7 +421,6 @@ def _block(
         _transpose64(col)
         for i in range(BLOCK):
             hws[i, c] = col[i]
-    rest = orders[k_parts:]
     for j in range(BLOCK):
         h = h0 + j
         hw = hws[j]
@@ -356,8 +448,8 @@ def _block(
                 m &= m - np.uint64(1)
         g = w
         state[1] += used
-        if nm > 0:
-            left, tried = _witnesses(splits, uneq, out, h, miss, nm, rest, stamp, h)
+        if nm > 0:  # the rest among every split (exact)
+            left, tried = _cover(splits, uneq, out, h, miss, nm, vals)
             state[1] += tried
             if left > 0:
                 g = miss[0]
@@ -412,6 +504,7 @@ def rare_fill(
     cmask = np.zeros((2, hws.shape[1]), np.uint64)  # bit v of row f: par[v] == 1 ^ f
     for v in range(min(par.shape[0], 64 * hws.shape[1])):
         cmask[1 - par[v], v // 64] |= np.uint64(1) << np.uint64(v % 64)
+    vals = np.empty(8, np.uint32)  # work space of _cover
     h0 = start
     while h0 < n:
         if nr + GROUP >= rare.shape[0]:
@@ -421,7 +514,7 @@ def rare_fill(
         if nparts > 0 and h0 + BLOCK <= n and h0 - last >= after:
             got, status = _block(
                 rules, out, h0, cmask, dom, tpar, rare, nr, orders, nparts, bits, hws,
-                stamps[0], miss, state,
+                stamps[0], miss, vals, state,
             )  # fmt: skip
             if status == 2:  # a value reached half the tables
                 state[0] = nr

@@ -259,7 +259,9 @@ def _rare_count(
     """For each mask, the number of *vals* whose class is rare (even parity, XOR the
     heap's *flips* bit in the domain form)."""
     keys = vals.astype(np.int64) * 2 + (0 if flips is None else flips)
-    uniq, counts = np.unique(keys, return_counts=True)
+    counts = np.bincount(keys)  # the values are small: a count per key, no sort
+    uniq = np.flatnonzero(counts)
+    counts = counts[uniq]
     par = np.bitwise_count((uniq[:, None] >> 1) & masks[None, :]) & 1
     par ^= (uniq[:, None] & 1).astype(par.dtype)
     return np.asarray(counts @ (1 - par), dtype=np.int64)

@@ -4,6 +4,10 @@ Run: ``python benchmarks/bench_parallel.py [--quick] [--repeats N] [--only NAME,
 
 Cases (``--quick``: smaller bounds, no ``reproduce``; about a minute on 2 quiet cores):
 
+- ``control``: the machine's floor: one compiled loop (registers only; random reads in
+  512 KB; in 32 MB) on 1 thread, then on each of 2 threads at once: on 2 free cores each
+  thread takes the time of the one; a slower thread (shared caches or memory, host SMT
+  siblings under the virtual cores) bounds every CPU ratio below from that figure;
 - ``s18-t8``: ``nimlab verify S18-T8 --bound 6000 --no-store`` (five instances of 36 M
   positions, the vectorised check; quick: bound 3000);
 - ``sh-t6``: ``nimlab verify 'Sh-T6*' --bound 128 --no-store`` (11.4 M sorted
@@ -27,7 +31,10 @@ chunk, merging, the end), as a share of the 1-worker wall time, and the speed-up
 the CPU times predict on free cores (1-worker CPU over the busiest thread's CPU plus the
 serial part). The machine's load
 average is printed with each case: on a shared machine, wall times are inflated and the
-speed-up understated; the CPU figures are steadier.
+speed-up understated; the CPU figures are steadier. The run ends with the issue's
+figures, one line per target, each marked met or NOT met (speed-up, CPU ratio, serial
+part; Dask's wall time over ``--workers 2``'s, both on warm processes: the cluster's start
+and its workers' first loading of the kernels are excluded).
 """
 
 from __future__ import annotations
@@ -85,15 +92,24 @@ def _timed(run: Callable[[], Any]) -> tuple[float, float, float, float]:
     return wall, cpu, (wall - inside) if pool.RUNS else nan, critical if pool.RUNS else nan
 
 
-def _case(name: str, one: Callable[[], Any], two: Callable[[], Any], repeats: int) -> None:
+#: The figures of each case run, for the summary against the issue's targets.
+FIGURES: dict[str, dict[str, float]] = {}
+
+
+def _case(
+    key: str, name: str, one: Callable[[], Any], two: Callable[[], Any], repeats: int
+) -> None:
     one()  # compile or load every kernel first
     best: dict[int, tuple[float, float, float, float]] = {}
+    loads = [os.getloadavg()[0]]
     for _ in range(repeats):
         for k, run in ((1, one), (2, two)):
             got = _timed(run)
             if k not in best or got[0] < best[k][0]:
                 best[k] = got
+        loads.append(os.getloadavg()[0])
     (w1, c1, _s1, _k1), (w2, c2, s2, k2) = best[1], best[2]
+    FIGURES[key] = {"w1": w1, "w2": w2, "c1": c1, "c2": c2, "serial": s2, "load": max(loads)}
     serial = "n/a" if s2 != s2 else f"{s2:.3f} s = {100 * s2 / w1:.1f}% of 1-worker wall"
     free = "" if k2 != k2 else f" (on free cores, from CPU times: {c1 / (k2 + s2):.2f}x)"
     print(
@@ -102,6 +118,115 @@ def _case(name: str, one: Callable[[], Any], two: Callable[[], Any], repeats: in
         f"part {serial}; load {_load()}",
         flush=True,
     )
+
+
+def _control(repeats: int) -> None:
+    """The machine's own floor: the same compiled loop on 1 thread, then on each of 2
+    threads at once (registers only; random reads in 512 KB, in 32 MB). On free cores
+    each thread of the two takes the time of the one (1.00x); shared caches, memory or
+    host threads (SMT siblings under the virtual cores) make each slower, and no
+    parallel run on this machine can have a lower CPU ratio than that."""
+    import threading
+
+    import numpy as np
+    from numba import njit
+
+    @njit(nogil=True)
+    def alu(n: int) -> int:  # pragma: no cover - compiled
+        x = np.uint64(88172645463325252)
+        s = np.uint64(0)
+        for _ in range(n):
+            x ^= x << np.uint64(13)
+            x ^= x >> np.uint64(7)
+            x ^= x << np.uint64(17)
+            s += x & np.uint64(1023)
+        return int(s)
+
+    @njit(nogil=True)
+    def reads(a: Any, n: int) -> int:  # pragma: no cover - compiled
+        x = np.uint64(88172645463325252)
+        s = 0
+        m = np.uint64(len(a) - 1)
+        for _ in range(n):
+            x ^= x << np.uint64(13)
+            x ^= x >> np.uint64(7)
+            x ^= x << np.uint64(17)
+            s += a[x & m]
+        return s
+
+    small = np.ones(1 << 19, np.uint8)
+    large = np.ones(1 << 25, np.uint8)
+    loops = [
+        ("registers", lambda: alu(1 << 26)),
+        ("reads in 512 KB", lambda: reads(small, 1 << 24)),
+        ("reads in 32 MB", lambda: reads(large, 1 << 23)),
+    ]
+    for label, fn in loops:
+        fn()
+        slow = []
+        for _ in range(repeats):
+            cpu: list[float] = []
+
+            def one(cpu: list[float] = cpu, fn: Callable[[], Any] = fn) -> None:
+                c0 = time.thread_time()
+                fn()
+                cpu.append(time.thread_time() - c0)
+
+            one()
+            alone = cpu.pop()
+            threads = [threading.Thread(target=one) for _ in range(2)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            slow.append(sum(cpu) / 2 / alone)
+        FIGURES[f"control {label}"] = {"ratio": min(slow)}
+        print(
+            f"control, {label}: each of 2 threads {min(slow):.2f}x the CPU of 1 thread "
+            f"(best of {repeats}); load {_load()}",
+            flush=True,
+        )
+
+
+def _summary() -> None:
+    """The issue's figures (issue 22, "Done when") from the cases run, one line each."""
+
+    def mark(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+
+    print("\nissue 22 figures (2 workers against 1, same run):")
+    for key, label in (("s18-t8", "verify S18-T8"), ("sh-t6", "verify Sh-T6*")):
+        f = FIGURES.get(key)
+        if f is None:
+            continue
+        up, ratio = f["w1"] / f["w2"], f["c2"] / f["c1"]
+        share = 100 * f["serial"] / f["w1"]
+        print(
+            f"  {label}: speed-up {up:.2f}x (>= 1.8: {mark(up >= 1.8)}), CPU ratio "
+            f"{ratio:.2f} (<= 1.15: {mark(ratio <= 1.15)}), serial part {share:.1f}% of "
+            f"the 1-worker wall (< 5%: {mark(share < 5)}); highest load {f['load']:.1f}"
+        )
+    for key, label in (("dask", "Sh-T6*"), ("dask-s18", "S18-T8")):
+        f = FIGURES.get(key)
+        if f is None:
+            continue
+        r = f["w2"] / f["w1"]
+        print(
+            f"  {label} on Dask (2 workers, warm cluster) / --workers 2: {r:.2f} wall "
+            f"(<= 1.2: {mark(r <= 1.2)}); highest load {f['load']:.1f}"
+        )
+    for key, label, want in (
+        ("canonical", "canonical 5-heap Single-delete", 1.7),
+        ("reproduce", "reproduce --no-store", 1.6),
+    ):
+        f = FIGURES.get(key)
+        if f is not None:
+            up = f["w1"] / f["w2"]
+            print(f"  {label}: speed-up {up:.2f}x (>= {want}: {mark(up >= want)})")
+    ctl = {k: v["ratio"] for k, v in FIGURES.items() if k.startswith("control")}
+    if ctl:
+        floor = ", ".join(f"{k[8:]} {v:.2f}x" for k, v in ctl.items())
+        print(f"  the machine's floor (control, each of 2 threads against 1): {floor}")
 
 
 def _theorem(tid: str, bound: int, **kw: Any) -> Callable[[], Any]:
@@ -178,7 +303,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller bounds, no reproduce")
     ap.add_argument("--repeats", type=int, default=2)
-    ap.add_argument("--only", default="", help="comma-separated case names")
+    ap.add_argument(
+        "--only",
+        default="",
+        help="comma-separated case names: control, s18-t8, sh-t6, dask, dask-s18, "
+        "canonical, reproduce",
+    )
     args = ap.parse_args()
     quick = args.quick
     only = {x for x in args.only.split(",") if x}
@@ -199,13 +329,16 @@ def main() -> None:
     if not quick:
         cases.append(("reproduce --no-store", _reproduce(1), _reproduce(2)))
     names = ["s18-t8", "sh-t6", "dask", "dask-s18", "canonical", "reproduce"]
+    if not only or "control" in only:
+        _control(max(2, args.repeats))
     for key, (name, one, two) in zip(names, cases, strict=False):
         if not only or key in only:
-            _case(name, one, two, args.repeats)
+            _case(key, name, one, two, args.repeats)
     for client in _CLIENT:
         client.close()
     for cluster in _CLUSTER:
         cluster.close()
+    _summary()
 
 
 if __name__ == "__main__":

@@ -142,3 +142,21 @@ def test_reproduce_in_parallel_checks_a_correction_first(tmp_path: Path) -> None
     lines = log.read_text().split("\n")
     assert lines.index("start Sh-T6") > lines.index("end Sh-T6*")
     assert [f.theorem for f in found] == ["Sh-T6", "S19-T1", "Sh-T6*", "SM-E5"]
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_vectorised_state_widens_as_values_grow(workers: int) -> None:
+    # Ryuo Nim(3)'s values grow with the heaps (up to about 256 below 200): the line
+    # state starts one or two words wide and is widened (copied) several times; the one
+    # wrong value, planted at (190, 7), is the first failure whatever the workers
+    g = nimlab.game("ryuo", p=3)
+    good = verify(g, bound=200, heaps=2, workers=workers, chunk_size=200 * 8, formula=RYUO)
+    assert good.ok and good.positions_checked == 200 * 200
+    bad = verify(
+        g, bound=200, heaps=2, workers=workers, chunk_size=200 * 8,
+        formula=RYUO + " + (a==190)*(b==7)",
+    )  # fmt: skip
+    assert not bad.ok and bad.counterexample is not None
+    assert tuple(bad.counterexample.position) == (190, 7)
+    assert bad.positions_checked == 190 * 200 + 8
+    assert bad.method == "vectorised"

@@ -88,16 +88,23 @@ def _pool_chunk(i: int) -> ChunkResult:
     return check_chunk(spec, i)
 
 
-def _pool_prepare(first: int, stop: int) -> Any:
+def _pool_prepare(first: int, stop: int, step: int = 1) -> Any:
     spec = next(iter(_WORKER_SPEC.values()))
-    return prepare_part(spec, range(first, stop))
+    return prepare_part(spec, range(first, stop, step))
 
 
-def _part_ranges(n_chunks: int, parts: int) -> list[tuple[int, int]]:
-    """*n_chunks* chunks cut into at most *parts* contiguous ranges of about equal size."""
+def _part_ranges(n_chunks: int, parts: int) -> list[tuple[int, int, int]]:
+    """*n_chunks* chunks shared out into at most *parts* ``(first, stop, step)`` ranges
+    of every *parts*-th chunk (interleaved: chunks of unequal cost along the space are
+    shared out evenly, as on Dask).
+
+    Examples
+    --------
+    >>> [list(range(*r)) for r in _part_ranges(7, 3)]
+    [[0, 3, 6], [1, 4], [2, 5]]
+    """
     parts = max(1, min(parts, n_chunks))
-    cuts = [n_chunks * k // parts for k in range(parts + 1)]
-    return [(cuts[k], cuts[k + 1]) for k in range(parts) if cuts[k] < cuts[k + 1]]
+    return [(k, n_chunks, parts) for k in range(parts)]
 
 
 def _prepare_processes(blob: bytes, n_chunks: int, workers: int) -> list[Any]:
@@ -110,7 +117,7 @@ def _prepare_processes(blob: bytes, n_chunks: int, workers: int) -> list[Any]:
     with ProcessPoolExecutor(
         max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(blob,)
     ) as ex:
-        futs = [ex.submit(_pool_prepare, a, b) for a, b in ranges]
+        futs = [ex.submit(_pool_prepare, *r) for r in ranges]
         return [f.result() for f in futs]
 
 

@@ -204,8 +204,9 @@ def _kernels() -> Any:
 def _grundy_state(
     st: dict[str, Any] | None, key: Any, model: MoveModel, n: int, top: int
 ) -> dict[str, Any] | None:
-    """The line state *st* of a Grundy check, or a new empty one when it is missing or
-    too narrow for values up to *top*; None when it would exceed MAX_STATE_BYTES."""
+    """The line state *st* of a Grundy check (widened, its bitsets copied, when too
+    narrow for values up to *top*), or a new empty one when it is missing; None when it
+    would exceed MAX_STATE_BYTES."""
     import numpy as np
 
     need = max(1, (max(top, 0) >> 6) + 1)
@@ -215,6 +216,13 @@ def _grundy_state(
     lines = (n if model.line_a else 0) + (2 * n if model.line_d else 0)
     if lines * W * 8 > MAX_STATE_BYTES:
         return None
+    if st is not None:  # the rows so far stay in the state: no row is read again
+        for part in ("col", "diag"):
+            wider = np.zeros((st[part].shape[0], W), dtype=np.uint64)
+            wider[:, : st["W"]] = st[part]
+            st[part] = wider
+        st["W"] = W
+        return st
     return {
         "key": key,
         "row": 0,

@@ -131,16 +131,33 @@ class _NowClient:
         return _Now(fn(*got))  # type: ignore[operator]
 
 
+class _ForgetfulClient(_NowClient):
+    """As :class:`_NowClient`, but each task runs on a worker that holds nothing of the
+    earlier tasks (as after a lost worker): every part of a block rebuilds its state."""
+
+    def submit(self, fn: object, *args: object, **kw: object) -> _Now:
+        from nimlab.verification import cluster
+
+        cluster._STATES.clear()
+        cluster._KEPT.clear()
+        return super().submit(fn, *args, **kw)
+
+
 @pytest.mark.parametrize(
-    ("formula", "bound"),
+    ("formula", "bound", "client"),
     [
-        ("3*((a//3)^(b//3)) + (a+b)%3", 96),  # Ryuo Nim(3) (S18-T8): holds
-        ("a ^ b ^ ((a == 40) & (b == 60))", 96),  # Nim, wrong at (40, 60) only
+        ("3*((a//3)^(b//3)) + (a+b)%3", 96, _NowClient),  # Ryuo Nim(3) (S18-T8): holds
+        ("a ^ b ^ ((a == 40) & (b == 60))", 96, _NowClient),  # Nim, wrong at (40, 60) only
+        ("3*((a//3)^(b//3)) + (a+b)%3", 96, _ForgetfulClient),
+        ("a ^ b ^ ((a == 40) & (b == 60))", 96, _ForgetfulClient),
     ],
 )
-def test_vectorised_blocks_on_dask_agree_with_one_process(formula: str, bound: int) -> None:
-    """The vectorised check as blocks (a summary task and a check task per worker) gives
-    the chunks' counts and the first counterexample of the serial run."""
+def test_vectorised_blocks_on_dask_agree_with_one_process(
+    formula: str, bound: int, client: type[_NowClient]
+) -> None:
+    """The vectorised check as blocks (a summary task per worker, then the block's check
+    in parts, each continuing from the state the previous part left, or rebuilding it)
+    gives the chunks' counts and the first counterexample of the serial run."""
     from nimlab.verification.backends import chunk_results, dumps_spec
     from nimlab.verification.cluster import dask_chunks
     from nimlab.verification.runner import conjecture_spec
@@ -150,14 +167,16 @@ def test_vectorised_blocks_on_dask_agree_with_one_process(formula: str, bound: i
     assert spec.fast and spec.space.n_chunks >= 8
     pending = list(range(spec.space.n_chunks))
     serial = {r.index: (r.count, r.failure) for r in chunk_results(spec, "serial", pending, 1, [])}
-    client = _NowClient()
+    fake = client()
     got = {
         r.index: (r.count, r.failure)
-        for r in dask_chunks(client, dumps_spec(spec), pending, 2, [], RuntimeError, iter)
+        for r in dask_chunks(fake, dumps_spec(spec), pending, 2, [], RuntimeError, iter)
     }
-    names = [name for name, _ in client.calls]
-    assert names == ["summary_task", "block_task"] * 2
-    assert all(kw["workers"] == ["tcp://a:1"] for _, kw in client.calls[:2])
+    names = [name for name, _ in fake.calls]
+    assert names.count("summary_task") == 2 and names[0] == "summary_task"
+    second = names.index("summary_task", 1)
+    assert second > 2 and names[1:second] == ["block_task"] * (second - 1)  # block 0's parts
+    assert all(kw["workers"] == ["tcp://a:1"] for _, kw in fake.calls[:second])
     first = min((i for i, (_, f) in serial.items() if f is not None), default=None)
     if first is None:
         assert got == serial

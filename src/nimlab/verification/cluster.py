@@ -13,11 +13,13 @@ with an option index records the index on the workers (:data:`PREPARE_PARTS` par
 worker, of interleaved chunks); each worker merges the parts once, before its first
 chunk task, receiving them from the other workers, not through this process.
 
-The vectorised check of a box (S18-T8) runs as one block of consecutive chunks per worker,
-as on threads (:class:`~nimlab.verification.fast.BlockRun`): a first task per block
-evaluates the claim over its rows once (kept in that worker's memory) and returns the
-summary of its lines; the block's check task, on the same worker, starts from the OR of
-the summaries of the blocks above it, so no worker re-reads another's rows.
+The vectorised check of a box (S18-T8) runs as one block of consecutive chunks per worker
+(:class:`~nimlab.verification.fast.BlockRun`): a first task per block evaluates the claim
+over its rows once (kept in that worker's memory) and returns the summary of its lines;
+the block's check, on the same worker, starts from the OR of the summaries of the blocks
+above it, so no worker re-reads another's rows. The check runs as :data:`BLOCK_PARTS`
+tasks, one after the other, each continuing from the state the previous one left in the
+worker: the chunks' results stream back as the block goes.
 
 Workers load the compiled kernels from the disk cache (``$NIMLAB_CACHE_DIR``, one per
 machine: a worker on another host compiles them once, then loads them), so a warm
@@ -39,6 +41,7 @@ from nimlab.verification.spaces import is_indexed
 
 __all__ = [
     "TASK_SECONDS",
+    "block_parts",
     "block_task",
     "check_task",
     "dask_chunks",
@@ -121,22 +124,55 @@ def summary_task(blob: bytes, blocks: list[list[int]], pending: list[int], j: in
     return run.summaries[j]
 
 
+#: The line state a worker's last part of a block left for the block's next part:
+#: ``(spec key, block) -> (next chunk, state, kept rows, words needed)``.
+_STATES: dict[tuple[str, int], tuple[int, Any, dict[int, Any], int]] = {}
+#: A block's check runs as this many tasks (parts of consecutive chunks, one after the
+#: other on the block's worker), so its results stream back and are stored as it goes.
+BLOCK_PARTS = 8
+
+
+def block_parts(block: list[int]) -> list[list[int]]:
+    """The parts of a block's check: at most :data:`BLOCK_PARTS` runs of consecutive
+    chunks of about equal length.
+
+    Examples
+    --------
+    >>> block_parts(list(range(5, 15)))
+    [[5], [6], [7], [8, 9], [10], [11], [12], [13, 14]]
+    """
+    n = max(1, min(BLOCK_PARTS, len(block)))
+    cuts = [len(block) * p // n for p in range(n + 1)]
+    return [block[cuts[p] : cuts[p + 1]] for p in range(n)]
+
+
 def block_task(
-    blob: bytes, blocks: list[list[int]], pending: list[int], j: int, *summaries: Any
+    blob: bytes, blocks: list[list[int]], pending: list[int], j: int, part: int, *summaries: Any
 ) -> list[ChunkResult]:
-    """Check block *j* of a vectorised check from the *summaries* of blocks ``0..j-1``
-    (a Dask task; the last one given, block *j*'s own, only orders the task after its
-    summary task); the results of its pending chunks, up to the first failure."""
+    """Check part *part* of block *j* of a vectorised check (:func:`block_parts`) from the
+    *summaries* of blocks ``0..j-1`` (a Dask task; the arguments after them, block *j*'s
+    own summary and the block's previous part, only order the task); the results of its
+    pending chunks, up to the first failure. A part continues from the state the
+    previous part left in this worker, or rebuilds it (the previous part ran on a worker
+    since lost)."""
     from dataclasses import replace
 
     run = _block_run(blob, blocks, pending)
     for i, got in enumerate(summaries[:j]):
         run.summaries[i] = got
         run.ready[i].set()
-    hit = _KEPT.pop((run.spec.key(), j), None)
-    if hit is None:  # summarised on another worker (one was lost): evaluated again
-        kept: dict[int, Any] = {}
-        hit = (kept, run.summarise(j, kept))
+    key = run.spec.key()
+    chunks = block_parts(blocks[j])[part]
+    state = None
+    saved = _STATES.pop((key, j), None) if part else None
+    if saved is not None and saved[0] == chunks[0]:
+        _, state, kept, need = saved
+    else:
+        hit = _KEPT.pop((key, j), None) if not part else None
+        if hit is None:  # summarised on another worker (one was lost): evaluated again
+            kept = {}
+            hit = (kept, run.summarise(j, kept))
+        kept, need = hit
     out: list[ChunkResult] = []
     t0 = [time.perf_counter()]
     python = replace(run.spec, fast=False)
@@ -149,7 +185,11 @@ def block_task(
         out.append(replace(check_chunk(python, i), method="python"))
         t0[0] = time.perf_counter()
 
-    run.check_block(j, hit[0], hit[1], emit, exact)
+    after = run.check_block(j, kept, need, emit, exact, chunks=chunks, state=state)
+    for k in [k for k in _STATES if k[0] != key]:
+        del _STATES[k]  # another check's state
+    if after is not None and chunks[-1] != blocks[j][-1]:
+        _STATES[(key, j)] = (chunks[-1] + 1, after, kept, need)
     return out
 
 
@@ -323,7 +363,8 @@ def _block_chunks(
     failure once known (*stop*) are cancelled."""
     try:
         where = _addresses(client)
-        summaries, checks = [], []
+        summaries: list[Any] = []
+        first: dict[Any, int] = {}
         for j in range(len(blocks)):
             pin = {}
             if where:
@@ -331,13 +372,17 @@ def _block_chunks(
             summaries.append(
                 client.submit(summary_task, blob_f, blocks, pending, j, pure=False, **pin)
             )
-            checks.append(
-                client.submit(block_task, blob_f, blocks, pending, j, *summaries, pure=False, **pin)
-            )
-        first = {f: blocks[j][0] for j, f in enumerate(checks)}
-        for f in as_completed(checks):
+            prev: list[Any] = []
+            for p, chunks in enumerate(block_parts(blocks[j])):
+                f = client.submit(
+                    block_task, blob_f, blocks, pending, j, p, *summaries, *prev,
+                    pure=False, **pin,
+                )  # fmt: skip
+                first[f] = chunks[0]
+                prev = [f]
+        for f in as_completed(list(first)):
             if stop and first[f] > stop[0]:
-                continue  # a block after the first failure: cancelled below
+                continue  # a part after the first failure: cancelled below
             yield from f.result()
             for g, c in first.items():
                 if stop and c > stop[0]:

@@ -480,26 +480,39 @@ class BlockRun:
         need: int,
         emit: Callable[[int, int, Failure | None, str], None],
         exact: Callable[[int], None],
-    ) -> None:
+        chunks: list[int] | None = None,
+        state: Lines | None = None,
+    ) -> Lines | None:
         """The second pass of :meth:`run_block`: check block *j* from the summaries of the
         blocks above it, the claim's values of *kept* chunks (others evaluated again)
-        and *need* words per bitset."""
+        and *need* words per bitset. *chunks*: only these (consecutive) chunks of the
+        block, from *state* (the state after the chunks before them; None: rebuilt from
+        the summaries and those chunks' rows). Returns the state after the chunks, or
+        None when the check stopped (a failure, a cancel, the exact path)."""
         from nimlab.verification import _kernels as k
 
+        todo = self.blocks[j] if chunks is None else chunks
         lines = 3 * self.n * need * 8 if self.spec.kind == "grundy" else 0
         if lines > MAX_STATE_BYTES:  # too wide a state: the exact path, chunk by chunk
-            for c in self.blocks[j]:
+            for c in todo:
                 if c in self.pending and not self._stopped(c):
                     exact(c)
-            return
-        state = self._prefix(j, need)
-        if state is None:
-            return
-        state = state.widened(need)
+            return None
         model, n = self.model, self.n
-        for c in self.blocks[j]:
+        if state is None:
+            state = self._prefix(j, need)
+            if state is None:
+                return None
+            state = state.widened(need)
+            for c in self.blocks[j]:  # the block's rows above the chunks asked for
+                if not todo or c >= todo[0]:
+                    break
+                F, h0, a0, a1 = kept.pop(c, None) or self._rows(c)
+                state.fill(model, F, h0, a0, a1, n)
+        state = state.widened(need)
+        for c in todo:
             if self._stopped(c):
-                return
+                return None
             F, h0, a0, a1 = kept.pop(c, None) or self._rows(c)
             if c not in self.pending:
                 state.fill(model, F, h0, a0, a1, n)
@@ -520,9 +533,10 @@ class BlockRun:
             fail = check_position(self.spec.game, self.spec.kind, self._claim, pos, self.spec.space)
             if fail is not None:
                 emit(c, int(idx) + 1, fail, "vectorised")
-                return  # the chunks after a failure need no check
+                return None  # the chunks after a failure need no check
             exact(c)  # the kernel and the exact check disagree: the exact path decides
             state.fill(model, F, h0, a0, a1, n)  # the kernel stopped inside the chunk
+        return state
 
     def _claim(self, position: Any) -> Any:
         return self.spec.claim.value(self.spec.game, position)

@@ -9,9 +9,12 @@ Run: ``python benchmarks/bench_canonical.py [--quick] [--c-only|--speedup-only]`
    CPU time and peak RSS. nimlab's child first compiles its kernels on a tiny table (the
    time is printed apart) and then times ``nimlab.canonical_table``; positions and
    P-positions must agree with C's.
-2. The parallel speed-up: the canonical 5-heap Single-delete solve below 48 by the
-   wavefront with ``numba.set_num_threads(1)`` and ``(2)`` in one process, interleaved,
-   best of three, and the serial engine for comparison.
+2. The parallel speed-up: ``nimlab.canonical_table`` of 5 heaps below 48 (the solve
+   and the copy of its values) by the wavefront with ``numba.set_num_threads(1)`` and
+   ``(2)`` in one process, alternately, best of three, and the serial engine for
+   comparison. Each run prints its wall and CPU time, its busiest thread's CPU time
+   (``/proc/self/task``) and the load average; the summary gives the speed-up in wall
+   time, the CPU ratio and the speed-up that the CPU times give on free cores.
 """
 
 from __future__ import annotations
@@ -93,34 +96,70 @@ def against_c(cases: list[tuple[int, int]], threads: int) -> None:
             )
 
 
+def _thread_cpu() -> dict[int, float]:
+    """CPU seconds of each thread of this process so far (Linux ``/proc``; else empty)."""
+    out: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for d in Path("/proc/self/task").glob("*") if Path("/proc/self/task").is_dir() else ():
+        try:
+            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[int(d.name)] = (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
 def speedup(size: int = 48, repeats: int = 3) -> None:
+    """``nimlab.canonical_table`` of 5 heaps below *size* (the solve and the copy of its
+    values) on 1 and 2 numba threads, alternately, and the serial engine; per run: wall,
+    CPU, the busiest thread's CPU and the load average."""
     import numba
 
     import nimlab
-    from nimlab.engine.compiled import CompiledSolver
+    import nimlab.engine._levels
 
     g = nimlab.game("single-delete")
-    for parallel in (True, False):  # compile both kernels first
-        CompiledSolver(g, 5, "outcome", parallel=parallel).solve_below(12)
-    best: dict[str, tuple[float, float]] = {}
+    for parallel in (True, False):  # compile or load both kernels first
+        nimlab.canonical_table(g, 12, heaps=5, kind="outcome", parallel=parallel)
+    runs: dict[str, list[tuple[float, float, float]]] = {}
+    count = 0
     for _ in range(repeats):
         for label, threads, parallel in (("1 thread", 1, True), ("2 threads", 2, True),
                                          ("serial engine", 1, False)):  # fmt: skip
             numba.set_num_threads(threads)
-            s = CompiledSolver(g, 5, "outcome", max_bytes=2**31, parallel=parallel)
+            before = _thread_cpu()
             c0 = time.process_time()
             t0 = time.perf_counter()
-            s.solve_below(size)
+            t = nimlab.canonical_table(g, size, heaps=5, kind="outcome", parallel=parallel)
             wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-            if label not in best or wall < best[label][0]:
-                best[label] = (wall, cpu)
+            after = _thread_cpu()
+            busiest = max((v - before.get(k, 0.0) for k, v in after.items()), default=cpu)
+            runs.setdefault(label, []).append((wall, cpu, busiest))
+            assert count in (0, t.count)
+            count = t.count
+            print(
+                f"  {label}: {wall:.2f} s wall, {cpu:.2f} s CPU, busiest thread "
+                f"{busiest:.2f} s CPU; load {_load()}",
+                flush=True,
+            )
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    for label, (wall, cpu) in best.items():
+    best = {label: min(r) for label, r in runs.items()}
+    for label, (wall, cpu, busiest) in best.items():
         print(
-            f"canonical 5-heap single-delete < {size}, {label}: {wall:.2f} s wall, {cpu:.2f} s CPU"
+            f"canonical 5-heap single-delete < {size} ({count:,} positions), {label}, best "
+            f"of {repeats}: {wall:.2f} s wall, {cpu:.2f} s CPU (busiest thread {busiest:.2f} s)"
         )
-    one, two = best["1 thread"][0], best["2 threads"][0]
-    print(f"speed-up on 2 cores: {one / two:.2f}x (wall, best of {repeats})")
+    (w1, c1, _), (w2, c2, b2) = best["1 thread"], best["2 threads"]
+    print(
+        f"speed-up on 2 cores: {w1 / w2:.2f}x wall (best of {repeats}), CPU ratio "
+        f"{c2 / c1:.2f}; from CPU times (1-thread CPU / busiest thread of the 2-thread "
+        f"run, what 2 free cores give): {c1 / b2:.2f}x; against the serial engine: "
+        f"{best['serial engine'][0] / w2:.2f}x wall; load {_load()}"
+    )
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def main() -> None:

@@ -336,6 +336,7 @@ def test_reproduce_shows_the_chunks_of_each_running_result(
 
     monkeypatch.setattr(_jobs, "_Running", Show)
     ts = [SimpleNamespace(id=x, status=SimpleNamespace(replaced_by=None)) for x in "AB"]
-    out = _jobs.run_parallel(ts, [1, 1], None, None, 2, {"progress": True}, one, lambda t, b: 1.0)
+    how = {"one": one, "cost": lambda t, b: 1.0, "parts": lambda t, b: []}
+    out = _jobs.run_parallel(ts, [1, 1], None, None, 2, {"progress": True}, how)
     assert sorted(out.values()) == ["A", "B"]
     assert (0, "A#0", 1, 3) in seen and (0, "A#0", 3, 3) in seen and (1, "B#0", 3, 3) in seen

@@ -120,6 +120,43 @@ def test_reproduce_in_parallel_finds_what_one_worker_finds() -> None:
     assert [f.theorem for f in two] == list(small) and all(f.matches for f in two)
 
 
+def test_reproduce_in_parallel_splits_a_large_result_and_keeps_its_first_failure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the largest result is checked as one unit per instance side by side; merged, its
+    # finding is that of the instances checked one after the other: the first failing
+    # instance's smallest counterexample, the positions checked up to it
+    from dataclasses import replace
+
+    from nimlab.theory import registry, s18
+    from nimlab.theory._jobs import _units
+    from nimlab.theory.registry import theorem
+    from nimlab.theory.reproduce import _cost, _parts
+
+    def wrong(g: Any, heaps: tuple[Any, ...]) -> Any:  # wrong at (5, 7) for p = 3, 4
+        x, y = heaps
+        return s18._ryuo_vector(g, heaps) + ((x == 5) & (y == 7) & (g.p in (3, 4)))
+
+    bad = replace(theorem("S18-T8"), id="S18-T8-wrong", default_bound=24, claim=wrong,
+                  vector_claim=wrong)  # fmt: skip
+    monkeypatch.setitem(registry._THEOREMS, bad.id, bad)  # checked by its id
+    results = [bad, theorem("SM-E5")]
+    units = _units(results, [24, 0], None, {"cost": _cost, "parts": _parts})
+    assert sorted(k for i, k, _ in units if i == 0) == [0, 1, 2, 3, 4]
+    one = nimlab.reproduce(results=results, workers=1, store=False)
+    two = nimlab.reproduce(results=results, workers=2, store=False)
+
+    def seen(fs: list[Any]) -> list[Any]:
+        return [
+            (f.theorem, f.matches, f.message, f.result.positions_checked, f.result.method,
+             f.result.counterexample)
+            for f in fs
+        ]  # fmt: skip
+
+    assert seen(one) == seen(two)
+    assert not one[0].matches and one[0].result.counterexample.position == (5, 7)
+
+
 def test_reproduce_in_parallel_checks_a_correction_first(tmp_path: Path) -> None:
     # a refuted statement starts once its correction has its finding (its disagreement
     # counts are measured against it); the others start at once, largest first

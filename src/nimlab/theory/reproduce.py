@@ -153,6 +153,61 @@ def _cost(t: Theorem, bound: int) -> float:
     return float(CUSTOM_POSITIONS.get(t.id, (0, 0))[1] if n is None else n)
 
 
+def _parts(t: Theorem, bound: int) -> list[float]:
+    """The positions of each instance of *t* at *bound* when reproduce may check them as
+    parts of their own (side by side in the pool): a result that is not refuted (its
+    finding needs no measuring) with instances checked by the local check; else ``[]``."""
+    if t.instances is None or t.kind == "custom" or t.status.state == "refuted":
+        return []
+    try:
+        return [float(getattr(i.space, "size", 0) or 0) for i in t.instances(bound)]
+    except Exception:  # an estimate only
+        return []
+
+
+def _check_part(t: Theorem, bound: int, k: int, **run: Any) -> VerificationResult:
+    """Instance *k* of *t* checked at *bound* as :func:`check_theorem` checks it."""
+    from nimlab.theory.registry import (
+        _THEOREMS,
+        ObjectTheoremClaim,
+        TheoremClaim,
+        _check_instance,
+        _instance_specs,
+    )
+
+    start = time.perf_counter()
+    claim = TheoremClaim(t.id) if _THEOREMS.get(t.id) is t else ObjectTheoremClaim(t)
+    options = {"max_positions": None, **run}
+    inst, spec = _instance_specs(t, bound, claim, options["max_positions"])[k]
+    used: set[str] = set()
+    runs: list[int] = []
+    res = _check_instance(t, bound, inst, spec, options, used, runs)
+    return VerificationResult.of_theorem(
+        t.id, bound, res.positions_checked, res.ok, time.perf_counter() - start,
+        None if res.ok else res.counterexample, "+".join(sorted(used)), (*runs,),
+        game=t.game, kind=t.kind,
+    )  # fmt: skip
+
+
+def _merged(t: Theorem, bound: int, parts: list[VerificationResult], seconds: float) -> Any:
+    """The result of :func:`check_theorem` from its instances' *parts* (in order): as
+    the check of every instance one after the other, which stops at the first failure."""
+    count, ok, cex = 0, True, None
+    used: set[str] = set()
+    runs: list[int] = []
+    for res in parts:
+        count += res.positions_checked
+        used.update(x for x in res.method.split("+") if x)
+        runs += res.run_ids
+        if not res.ok:
+            ok, cex = False, res.counterexample
+            break
+    methods = "+".join(sorted(used)) or ("local" if ok else "")
+    return VerificationResult.of_theorem(
+        t.id, bound, count, ok, seconds, cex, methods, (*runs,), game=t.game, kind=t.kind
+    )
+
+
 def _measure(t: Theorem, bound: int) -> list[int] | None:
     """Per largest heap, the positions where refuted *t* and its correction differ."""
     st = t.status
@@ -294,7 +349,9 @@ def reproduce(
     jobs = parallel_jobs(run, len(ts))
     if jobs > 1:  # every result in one pool: all cores check results side by side
         bounds = [(t.deep_bound or 4 * t.default_bound) if deep else t.default_bound for t in ts]
-        found = run_parallel(ts, bounds, check, on_result, jobs, run, reproduce_result, _cost)
+        how = {"one": reproduce_result, "cost": _cost, "parts": _parts, "part": _check_part,
+               "merge": _merged}  # fmt: skip
+        found = run_parallel(ts, bounds, check, on_result, jobs, run, how)
         return [found[i] for i in range(len(ts))]
     order = sorted(
         range(len(ts)), key=lambda i: (ts[i].status.state == "refuted", i)

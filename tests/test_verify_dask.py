@@ -185,3 +185,33 @@ def test_vectorised_blocks_on_dask_agree_with_one_process(
         assert {i: v for i, v in got.items() if i < first} == {
             i: v for i, v in serial.items() if i < first
         }
+
+
+def test_a_run_reuses_the_sessions_client_of_its_scheduler() -> None:
+    # a client this session holds for the same scheduler serves the run (no start-up,
+    # not closed by it); another scheduler's, a closed one or none: the run makes its own
+    import types
+
+    from nimlab.verification.backends import _held_client
+
+    def fake(address: str, status: str = "running") -> types.ModuleType:
+        client = types.SimpleNamespace(
+            scheduler=types.SimpleNamespace(address=address), status=status
+        )
+        mod = types.ModuleType("distributed")
+        mod.default_client = lambda: client  # type: ignore[attr-defined]
+        return mod
+
+    here = "tcp://127.0.0.1:8786"
+    mod = fake(here)
+    assert _held_client(mod, here) is mod.default_client()  # type: ignore[attr-defined]
+    assert _held_client(fake("tcp://10.0.0.1:8786"), here) is None
+    assert _held_client(fake(here, "closed"), here) is None
+    none = types.ModuleType("distributed")
+
+    def no_client() -> object:
+        raise ValueError("No clients found")
+
+    none.default_client = no_client  # type: ignore[attr-defined]
+    assert _held_client(none, here) is None
+    assert _held_client(types.ModuleType("distributed"), here) is None

@@ -274,7 +274,11 @@ def _dask_run(
     except ImportError as exc:  # pragma: no cover - the [dask] extra is installed in tests
         raise InvalidParameterError("Dask is not installed: pip install 'nimlab[dask]'") from exc
     cluster = None
-    if scheduler:
+    own = True  # a client made here is closed here
+    held = _held_client(dist, scheduler) if scheduler else None
+    if held is not None:
+        client, own = held, False  # this session's client of the same scheduler: no start-up
+    elif scheduler:
         try:
             client = Client(scheduler, timeout="20s")
         except (OSError, TimeoutError) as exc:
@@ -318,9 +322,27 @@ def _dask_run(
 
         yield from dask_chunks(client, blob, pending, workers, stop, lost, as_completed)
     finally:
-        client.close()
+        if own:
+            client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _held_client(dist: Any, scheduler: str) -> Any:
+    """This session's Dask client (``distributed.default_client()``, the last one made)
+    when it is connected to *scheduler*, else None: a run reuses it instead of making
+    and closing its own (a second or so of start-up for a short run)."""
+    find = getattr(dist, "default_client", None)
+    if find is None:
+        return None
+    try:
+        client = find()
+        address = client.scheduler.address
+    except (ValueError, AttributeError):
+        return None
+    if getattr(client, "status", "") != "running":
+        return None
+    return client if address == scheduler.strip() else None
 
 
 _SCHEDULER = re.compile(

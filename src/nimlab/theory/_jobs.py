@@ -2,17 +2,18 @@
 
 Each result is checked in one of N worker processes, so all cores check results side by
 side instead of one result after the other with its own set-up and pool each time. The
-largest results (each at least ``SPLIT_SHARE`` of the job's positions: S18-T8 and S18-T9
-at the default bounds) are checked as one unit per instance, so that no single result
-holds one core to the end. Units start costliest first (by the positions their checks
-cover; results with a check of their own by their recorded counts), each on one worker
-(one thread: nothing is split or merged, no core is shared by two threads) while other
-units wait to start; the last ones ask for N workers (threads for compiled and
-vectorised checks), so that a large unit left alone at the end still uses every core.
-A refuted result starts once its corrected statement has been checked (its disagreement
-counts are measured against it), and each finding is reported as it arrives. On a
-terminal a display shows every running unit with its time so far and the chunks of its
-current check (sent by the workers, at most twice a second each).
+largest results (each at least ``SPLIT_SHARE`` of the job's cost: S18-T8 at the default
+bounds, about 60 % of the CPU time of the whole run) are checked as one unit per
+instance, so that no single result holds one core to the end. Units start longest first
+(by the seconds recorded for each result at its default bound, else by the positions
+their checks cover), each on one worker (one thread: nothing is split or merged, no core
+is shared by two threads) while other units wait to start; the last ones ask for N
+workers (threads for compiled and vectorised checks), so that a large unit left alone at
+the end still uses every core. A refuted result starts once its corrected statement has
+been checked (its disagreement counts are measured against it), and each finding is
+reported as it arrives. On a terminal a display shows every running unit with its time
+so far and the chunks of its current check (sent by the workers, at most twice a second
+each).
 
 Only the parent process writes what the user sees; the workers write the results store
 (when one is given by its path: each check opens it, as several runs share one store)
@@ -97,8 +98,8 @@ class _Reporter:
             self.news.put((self.u, label, done, total))
 
 
-#: A result whose positions are at least this share of the whole job's is checked as
-#: parts (one per instance) side by side, when it has several instances.
+#: A result whose cost is at least this share of the whole job's is checked as parts
+#: (one per instance) side by side, when it has several instances.
 SPLIT_SHARE = 0.05
 
 
@@ -106,7 +107,7 @@ def _units(
     ts: list[Any], bounds: list[int], check: Any, how: dict[str, Any]
 ) -> list[tuple[int, int | None, float]]:
     """The job's units ``(result, instance or None for the whole result, cost)``, the
-    costliest first: the largest results as one unit per instance (checked side by side
+    longest first: the largest results as one unit per instance (checked side by side
     on one worker each instead of one after the other on every worker; ``check`` None
     only: a replaced check sees whole results)."""
     costs = [float(how["cost"](t, b)) for t, b in zip(ts, bounds, strict=True)]
@@ -114,8 +115,9 @@ def _units(
     units: list[tuple[int, int | None, float]] = []
     for i, (t, b) in enumerate(zip(ts, bounds, strict=True)):
         parts = how["parts"](t, b) if check is None and costs[i] >= SPLIT_SHARE * total else []
-        if len(parts) > 1:
-            units += [(i, k, c) for k, c in enumerate(parts)]
+        if len(parts) > 1:  # the result's cost shared out as its instances' sizes
+            scale = costs[i] / sum(parts) if sum(parts) > 0 else 0.0
+            units += [(i, k, c * scale) for k, c in enumerate(parts)]
         else:
             units.append((i, None, costs[i]))
     units.sort(key=lambda u: -u[2])

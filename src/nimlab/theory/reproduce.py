@@ -74,6 +74,45 @@ CUSTOM_POSITIONS: dict[str, tuple[int, int]] = {
     "SM-E5": (0, 5),
 }
 
+#: CPU seconds of each result on one worker at the bound given (measured with
+#: ``benchmarks/bench_reproduce.py``'s 1-worker run on 2026-11-27, S18-T8 on 2026-11-26):
+#: only the order in which a parallel ``reproduce`` starts the results (longest first).
+#: At another bound, or for a result not listed, the cost is estimated from the positions
+#: its check covers (:data:`SECONDS_PER_POSITION` each).
+SECONDS: dict[str, tuple[int, float]] = {
+    "S19-T1": (128, 1.41),
+    "S19-T5": (32, 9.15),
+    "S19-T6": (18, 6.61),
+    "S19-T7": (52, 5.92),
+    "S19-T8": (160, 0.36),
+    "S19-T9": (12, 13.12),
+    "S19-T10": (128, 0.9),
+    "S19-T11": (512, 1.92),
+    "S19-T12": (12, 0.93),
+    "S19-T13": (12, 11.52),
+    "Sh-T1": (256, 2.77),
+    "Sh-T2": (60, 11.47),
+    "Sh-T3": (160, 2.09),
+    "Sh-T6": (96, 3.27),
+    "Sh-T6*": (96, 0.16),
+    "Sh-P7": (30, 1.73),
+    "Sh-P8": (240, 1.32),
+    "N99-T1.11": (48, 4.44),
+    "N99-T2.10": (32, 8.33),
+    "N99-T3.3": (13, 12.22),
+    "SM-T3.1": (17, 0.69),
+    "SM-T4.2": (17, 2.35),
+    "SM-T4.3": (20, 13.38),
+    "SM-E5": (0, 0.0),
+    "S18-T7": (1_024, 3.71),
+    "S18-T8": (12_953, 251.0),
+    "S18-T9": (6_477, 16.71),
+    "S18-T11": (4_000, 0.55),
+    "S18-T12": (256, 12.58),
+}
+#: The estimate of a position's cost where :data:`SECONDS` has none (a rough median).
+SECONDS_PER_POSITION = 1e-5
+
 #: Results whose default bound does not reach 10 times the positions of
 #: :data:`BOUNDS_BEFORE`, and why (docs/PERFORMANCE.md says the same).
 NOT_RAISED: dict[str, str] = {
@@ -144,13 +183,16 @@ def count_positions(t: Theorem | str, bound: int | None = None) -> int | None:
 
 
 def _cost(t: Theorem, bound: int) -> float:
-    """Positions the check of *t* covers at *bound* (the order in which a parallel
-    reproduce starts the results: largest first)."""
+    """Seconds the check of *t* at *bound* takes, about (the order in which a parallel
+    reproduce starts the results: longest first): recorded in :data:`SECONDS`, else
+    estimated from the positions it covers."""
+    if t.id in SECONDS and SECONDS[t.id][0] == bound:
+        return SECONDS[t.id][1]
     try:
         n = count_positions(t, bound)
     except Exception:  # an estimate only
         n = None
-    return float(CUSTOM_POSITIONS.get(t.id, (0, 0))[1] if n is None else n)
+    return SECONDS_PER_POSITION * float(CUSTOM_POSITIONS.get(t.id, (0, 0))[1] if n is None else n)
 
 
 def _parts(t: Theorem, bound: int) -> list[float]:

@@ -116,7 +116,8 @@ def test_sum_of_rulesets() -> None:
     for a in range(5):
         for x, y in itertools.product(range(5), repeat=2):
             g1 = grundy(s, ((a,), (x, y)), method="search")
-            assert g1 == a ^ grundy("wythoff", (x, y))
+            # Sprague-Grundy: the XOR of the parts' values, each searched on its own
+            assert g1 == a ^ grundy("wythoff", (x, y), method="search")
             # the sum's own search, without decomposition, agrees
             assert Solver(s)._search_grundy(((a,), (x, y))) == g1
 

@@ -174,6 +174,9 @@ BLOCK = 64
 BLOCK_AFTER = 1024
 #: Small parts of the witness lists whose splits are marked for a whole block.
 BLOCK_PARTS = 1024
+#: Blocks are used when there are at least this many rare heaps (with fewer, as in Kayles,
+#: the heap-by-heap loop is faster: 0.26 s against 0.53 s for 0.77 to 2^20).
+BLOCK_MIN_RARE = 64
 
 _DEBRUIJN = np.array(
     [
@@ -338,25 +341,29 @@ def _cover(
                 want |= 1 << t
             else:
                 vals[t] = np.uint32(0xFFFFFFFF)  # no value
+        top = 0  # the largest smaller part of any split
         for j in range(splits.shape[0]):
-            r = h - splits[j]
-            top = r // 2
-            if uneq[j] and 2 * top == r:
-                top -= 1
-            a = 1
-            step = COVER_CHUNK
-            while want != 0 and a <= top:
-                e = min(top + 1, a + step)
-                got = _scan8(out, np.uint64(r), np.uint64(a), np.uint64(e), vals)
-                tried += e - a
-                for t in range(8):
-                    if got & want & (1 << t):
-                        want &= ~(1 << t)
-                        vals[t] = np.uint32(0xFFFFFFFF)
-                a = e
-                step *= 2
-            if want == 0:
-                break
+            top = max(top, (h - splits[j]) // 2)
+        a = 1
+        step = COVER_CHUNK
+        while want != 0 and a <= top:  # the takes side by side, a chunk of parts at a time
+            e = min(top + 1, a + step)
+            got = 0
+            for j in range(splits.shape[0]):
+                r = h - splits[j]
+                tj = r // 2
+                if uneq[j] and 2 * tj == r:
+                    tj -= 1
+                ej = min(e, tj + 1)
+                if a < ej:
+                    got |= _scan8(out, np.uint64(r), np.uint64(a), np.uint64(ej), vals)
+                    tried += ej - a
+            for t in range(8):
+                if got & want & (1 << t):
+                    want &= ~(1 << t)
+                    vals[t] = np.uint32(0xFFFFFFFF)
+            a = e
+            step *= 2
         for t in range(8):
             if want & (1 << t):
                 miss[left] = miss[q + t]
@@ -486,10 +493,11 @@ def rare_fill(
     whole group (:func:`_mark_group`), then each heap in turn (its other options, the rare
     heaps found in the group, the witnesses). Far enough from the last rare heap, the
     heaps go by blocks of ``BLOCK`` (:func:`_block`); *blocks* is
-    ``(bits, rows, nparts, after)``: work space (``uint64`` arrays of ``stamps.shape[1]``
-    and ``(BLOCK, stamps.shape[1] // 64)``), the number of witness parts marked for a whole
-    block (0: no blocks) and the distance to the last rare heap from which blocks are used
-    (:data:`BLOCK_AFTER`). Returns the first heap not done: the caller enlarges the tables
+    ``(bits, rows, nparts, after, min_rare)``: work space (``uint64`` arrays of
+    ``stamps.shape[1]`` and ``(BLOCK, stamps.shape[1] // 64)``), the number of witness parts
+    marked for a whole block (0: no blocks), the distance to the last rare heap from which
+    blocks are used (:data:`BLOCK_AFTER`) and the fewest rare heaps for blocks
+    (:data:`BLOCK_MIN_RARE`). Returns the first heap not done: the caller enlarges the tables
     (a value reached ``stamps.shape[1] // 2``) or the rare list (full), then calls again.
     """
     ends, ones, splits, uneq = rules
@@ -500,7 +508,7 @@ def rare_fill(
     big = 0  # rare[big:]: the rare heaps of GROUP tokens or more
     while big < nr and rare[big, 0] < GROUP:
         big += 1
-    bits, hws, nparts, after = blocks
+    bits, hws, nparts, after, min_rare = blocks
     cmask = np.zeros((2, hws.shape[1]), np.uint64)  # bit v of row f: par[v] == 1 ^ f
     for v in range(min(par.shape[0], 64 * hws.shape[1])):
         cmask[1 - par[v], v // 64] |= np.uint64(1) << np.uint64(v % 64)
@@ -511,7 +519,7 @@ def rare_fill(
             state[0] = nr
             return h0
         last = rare[nr - 1, 0] if nr > 0 else 0
-        if nparts > 0 and h0 + BLOCK <= n and h0 - last >= after:
+        if nparts > 0 and nr >= min_rare and h0 + BLOCK <= n and h0 - last >= after:
             got, status = _block(
                 rules, out, h0, cmask, dom, tpar, rare, nr, orders, nparts, bits, hws,
                 stamps[0], miss, vals, state,

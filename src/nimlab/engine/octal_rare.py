@@ -49,7 +49,14 @@ import numpy.typing as npt
 from numba import njit
 
 from nimlab.core.errors import InvalidParameterError, StoreError
-from nimlab.engine._octal_kernels import BLOCK, BLOCK_AFTER, BLOCK_PARTS, GROUP, rare_fill
+from nimlab.engine._octal_kernels import (
+    BLOCK,
+    BLOCK_AFTER,
+    BLOCK_MIN_RARE,
+    BLOCK_PARTS,
+    GROUP,
+    rare_fill,
+)
 
 __all__ = ["OctalRun", "choose_sparse", "octal_run", "rules_of_code"]
 
@@ -455,7 +462,7 @@ class _Run:
                 h = self.blocks(rules, cls, stop)
             else:
                 work = (self.rare, self.order, self.state, self.stamps, self.miss)
-                blocks = (self.bits, self.hws, BLOCK_PARTS, BLOCK_AFTER)
+                blocks = (self.bits, self.hws, BLOCK_PARTS, BLOCK_AFTER, BLOCK_MIN_RARE)
                 h = int(rare_fill(rules, self.out[:stop], self.done, cls, *work, blocks))
             self.done = h
             if h >= stop:

@@ -51,6 +51,9 @@ def test_each_method_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert a.method in ("compiled engine", "search") and a.theorem is None
 
 
+# 4 heaps of Single-delete compile the engine's kernel on an empty cache: 12 s of CPU,
+# over the default 60 s of wall on a loaded 2-core machine
+@pytest.mark.timeout(300)
 @pytest.mark.parametrize(
     ("game", "position"),
     [

@@ -297,14 +297,15 @@ def _block_parts(
 
 @njit(cache=True, nogil=True, inline="always")
 def _scan8(out: Any, ur: Any, a0: Any, a1: Any, vals: Any) -> Any:  # pragma: no cover
-    """Which of the eight values *vals* (``uint32``) the splits ``(a, ur - a)``,
-    ``a0 <= a < a1``, give: a bit a value. No branch and no store in the loop: numba's
-    LLVM reads both ends of the heap with vector loads (under 0.1 ns a split)."""
+    """Which of the eight values *vals* (of the type of *out*) the splits
+    ``(a, ur - a)``, ``a0 <= a < a1``, give: a bit a value. No branch and no store in the
+    loop: numba's LLVM reads both ends of the heap with vector loads and compares in the
+    values' own width (under 0.1 ns a split)."""
     v0, v1, v2, v3 = vals[0], vals[1], vals[2], vals[3]
     v4, v5, v6, v7 = vals[4], vals[5], vals[6], vals[7]
     f0 = f1 = f2 = f3 = f4 = f5 = f6 = f7 = False
     for a in range(a0, a1):
-        u = np.uint32(out[a]) ^ np.uint32(out[ur - a])
+        u = out[a] ^ out[ur - a]
         f0 |= u == v0
         f1 |= u == v1
         f2 |= u == v2
@@ -328,11 +329,13 @@ def _cover(
 ) -> Any:  # pragma: no cover - compiled
     """Look for a split of *h* of each value ``miss[:nm]`` (ascending) among every split,
     in order of its smaller part, eight values at a time (:func:`_scan8`), so a value not
-    found has no witness at all (*vals*: eight ``uint32`` of work space). Returns
+    found has no witness at all (*vals*: eight values of work space, of the type of
+    *out*). Returns
     ``(left, splits compared)``: ``miss[:left]`` (ascending) are the values without a
     witness."""
     left = 0
     tried = 0
+    none = ~(out[0] ^ out[0])  # all ones: no value (values stay below half the type)
     for q in range(0, nm, 8):
         want = 0
         for t in range(8):
@@ -340,7 +343,7 @@ def _cover(
                 vals[t] = miss[q + t]
                 want |= 1 << t
             else:
-                vals[t] = np.uint32(0xFFFFFFFF)  # no value
+                vals[t] = none
         top = 0  # the largest smaller part of any split
         for j in range(splits.shape[0]):
             top = max(top, (h - splits[j]) // 2)
@@ -361,7 +364,7 @@ def _cover(
             for t in range(8):
                 if got & want & (1 << t):
                     want &= ~(1 << t)
-                    vals[t] = np.uint32(0xFFFFFFFF)
+                    vals[t] = none
             a = e
             step *= 2
         for t in range(8):
@@ -512,7 +515,7 @@ def rare_fill(
     cmask = np.zeros((2, hws.shape[1]), np.uint64)  # bit v of row f: par[v] == 1 ^ f
     for v in range(min(par.shape[0], 64 * hws.shape[1])):
         cmask[1 - par[v], v // 64] |= np.uint64(1) << np.uint64(v % 64)
-    vals = np.empty(8, np.uint32)  # work space of _cover
+    vals = np.empty(8, out.dtype)  # work space of _cover
     h0 = start
     while h0 < n:
         if nr + GROUP >= rare.shape[0]:

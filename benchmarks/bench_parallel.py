@@ -256,15 +256,18 @@ def _on_dask(tid: str, bound: int) -> Callable[[], Any]:
         if not _CLUSTER:
             import logging
 
+            import dask
             from distributed import LocalCluster
 
             t0 = time.perf_counter()
-            _CLUSTER.append(
-                LocalCluster(
-                    n_workers=2, threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.CRITICAL,
-                )
-            )  # fmt: skip
+            # as --dask-local makes it: the workers' stack sampling off
+            with dask.config.set({"distributed.worker.profile.enabled": False}):
+                _CLUSTER.append(
+                    LocalCluster(
+                        n_workers=2, threads_per_worker=1, processes=True,
+                        dashboard_address=None, silence_logs=logging.CRITICAL,
+                    )
+                )  # fmt: skip
             print(f"  (Dask cluster of 2 workers started in {time.perf_counter() - t0:.2f} s)")
             from distributed import Client
 

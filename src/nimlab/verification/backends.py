@@ -289,7 +289,6 @@ def _dask_run(
                 "`dask scheduler` and workers with `dask worker ADDRESS`"
             ) from None
     else:
-        import logging
         import signal
         import threading
 
@@ -298,16 +297,7 @@ def _dask_run(
         main = threading.current_thread() is threading.main_thread()
         old_int = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:
-            cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                # the scheduler's HTTP server (health checks) on a free loopback port: its
-                # default, 8787, warns on stderr when another cluster holds it
-                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                silence_logs=logging.CRITICAL,
-            )
+            cluster = _local_cluster(LocalCluster, workers)
         finally:
             if main:
                 signal.signal(signal.SIGINT, old_int)
@@ -326,6 +316,27 @@ def _dask_run(
             client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _local_cluster(make: Any, workers: int) -> Any:
+    """A local Dask cluster of *workers* single-threaded worker processes, its workers'
+    stack sampling off (the dashboard's profile: every 10 ms it takes Python's lock in
+    the worker, about a quarter of a short check's CPU)."""
+    import logging
+
+    import dask
+
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        return make(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            # the scheduler's HTTP server (health checks) on a free loopback port: its
+            # default, 8787, warns on stderr when another cluster holds it
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            silence_logs=logging.CRITICAL,
+        )
 
 
 def _held_client(dist: Any, scheduler: str) -> Any:

@@ -375,6 +375,60 @@ def _cover(
 
 
 @njit(cache=True, nogil=True)
+def _block_marks(
+    splits: Any,
+    out: Any,
+    h0: int,
+    rare: Any,
+    nr: int,
+    orders: Any,
+    nparts: int,
+    bits: Any,
+    hws: Any,
+) -> Any:  # pragma: no cover - compiled
+    """The first step of :func:`_block`: mark the splits of the block ``h0 .. h0 + BLOCK
+    - 1`` whose part is a rare heap ``rare[lo:hi]`` (ascending: ``BLOCK <= r`` and ``2r +
+    max(splits) < h0``) or one of the first *nparts* witness parts, in the bit table
+    *bits*, then transpose it into *hws* (row ``j``: the bit set of the heap ``h0 + j``).
+    Returns ``(lo, hi, splits marked)``."""
+    smax = 0
+    for k in range(splits.shape[0]):
+        smax = max(smax, splits[k])
+    lo = 0
+    while lo < nr and rare[lo, 0] < BLOCK:
+        lo += 1
+    hi = lo
+    while hi < nr and 2 * rare[hi, 0] + smax < h0:
+        hi += 1
+    bits[:] = 0
+    _block_parts(splits, out, h0, rare, lo, hi, bits)
+    k_parts = min(nparts, orders.shape[0])
+    used = _block_parts(splits, out, h0, orders, 0, k_parts, bits)
+    for c in range(bits.shape[0] // 128):  # the values below half the tables
+        col = bits[c * BLOCK : (c + 1) * BLOCK]
+        _transpose64(col)
+        for i in range(BLOCK):
+            hws[i, c] = col[i]
+    return lo, hi, used
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _missing_below(hw: Any, cm: Any, w: int, miss: Any) -> int:  # pragma: no cover
+    """Write into *miss* the values below *w* not set in the bit set *hw* and not of the
+    common parity (bits of *cm*), ascending; return how many."""
+    nm = 0
+    for c in range(w // 64 + 1):
+        m = ~hw[c] & ~cm[c]
+        if c == w // 64:
+            m &= (np.uint64(1) << np.uint64(w & 63)) - np.uint64(1)
+        while m != 0:
+            miss[nm] = c * 64 + _ctz(m)
+            nm += 1
+            m &= m - np.uint64(1)
+    return nm
+
+
+@njit(cache=True, nogil=True)
 def _block(
     rules: Any,
     out: Any,
@@ -410,27 +464,9 @@ def _block(
     of the heap ``h`` reached ``len(bits) // 2`` (the caller enlarges the tables).
     """
     ends, ones, splits, uneq = rules
-    smax = 0
-    for k in range(splits.shape[0]):
-        smax = max(smax, splits[k])
     half = bits.shape[0] // 2
     nw = half // 64  # words of a heap's bit set (the values below half)
-    # rare[lo:hi]: the rare heaps of the first step (ascending: BLOCK <= r, 2r + smax < h0)
-    lo = 0
-    while lo < nr and rare[lo, 0] < BLOCK:
-        lo += 1
-    hi = lo
-    while hi < nr and 2 * rare[hi, 0] + smax < h0:
-        hi += 1
-    bits[:] = 0
-    _block_parts(splits, out, h0, rare, lo, hi, bits)
-    k_parts = min(nparts, orders.shape[0])
-    used = _block_parts(splits, out, h0, orders, 0, k_parts, bits)
-    for c in range(nw):  # transpose: row j of hws is the bit set of the heap h0 + j
-        col = bits[c * BLOCK : (c + 1) * BLOCK]
-        _transpose64(col)
-        for i in range(BLOCK):
-            hws[i, c] = col[i]
+    lo, hi, used = _block_marks(splits, out, h0, rare, nr, orders, nparts, bits, hws)
     for j in range(BLOCK):
         h = h0 + j
         hw = hws[j]
@@ -447,15 +483,7 @@ def _block(
                 break
         if w < 0 or w >= half:
             return h, 2
-        nm = 0
-        for c in range(w // 64 + 1):
-            m = ~hw[c] & ~cm[c]
-            if c == w // 64:
-                m &= (np.uint64(1) << np.uint64(w & 63)) - np.uint64(1)
-            while m != 0:
-                miss[nm] = c * 64 + _ctz(m)
-                nm += 1
-                m &= m - np.uint64(1)
+        nm = _missing_below(hw, cm, w, miss)
         g = w
         state[1] += used
         if nm > 0:  # the rest among every split (exact)
@@ -503,10 +531,8 @@ def rare_fill(
     (:data:`BLOCK_MIN_RARE`). Returns the first heap not done: the caller enlarges the tables
     (a value reached ``stamps.shape[1] // 2``) or the rare list (full), then calls again.
     """
-    ends, ones, splits, uneq = rules
     par, dom, tpar = cls
     n = out.shape[0]
-    uhalf = np.uint64(stamps.shape[1] // 2)
     nr = state[0]
     big = 0  # rare[big:]: the rare heaps of GROUP tokens or more
     while big < nr and rare[big, 0] < GROUP:
@@ -533,43 +559,72 @@ def rare_fill(
             nr += status  # 1: the heap got - 1 is rare (in rare[nr])
             h0 = got
             continue
-        nr0 = nr
-        if h0 + GROUP <= n:
-            _mark_group(splits, uneq, out, h0, rare, big, nr0, stamps)
-        else:
-            for j in range(n - h0):
-                _mark_parts(splits, uneq, out, h0 + j, rare, big, nr0, stamps[j], h0 + j)
-        for h in range(h0, min(n, h0 + GROUP)):
-            stamp = stamps[h - h0]
-            _mark_single(ends, ones, out, h, stamp, h)
-            _mark_parts(splits, uneq, out, h, rare, 0, big, stamp, h)
-            _mark_parts(splits, uneq, out, h, rare, nr0, nr, stamp, h)  # found in the group
-            flip = dom & ((h + tpar) & 1)
-            pt = 1 ^ flip
-            # one pass: the values not options yet, up to the first of the common parity (w)
-            w = np.uint64(0)
-            nm = 0
-            while w < uhalf:
-                if stamp[w] != h:
-                    if par[w] == pt:
-                        break
-                    miss[nm] = w
-                    nm += 1
-                w += np.uint64(1)
-            if w >= uhalf:
-                state[0] = nr
-                return h
-            g = np.int64(w)
-            if nm > 0:
-                left, tried = _witnesses(splits, uneq, out, h, miss, nm, orders, stamp, h)
-                state[1] += tried
-                if left > 0:
-                    g = miss[0]
-            out[h] = g
-            if par[g] ^ flip == 0:
-                rare[nr, 0] = h
-                rare[nr, 1] = g
-                nr += 1
+        nr, stop = _group(rules, cls, out, h0, rare, big, nr, orders, state, stamps, miss)
+        if stop >= 0:  # a value reached half the tables
+            state[0] = nr
+            return stop
         h0 += GROUP
     state[0] = nr
     return n
+
+
+@njit(cache=True, nogil=True)
+def _group(
+    rules: Any,
+    cls: Any,
+    out: Any,
+    h0: int,
+    rare: Any,
+    big: int,
+    nr: int,
+    orders: Any,
+    state: Any,
+    stamps: Any,
+    miss: Any,
+) -> Any:  # pragma: no cover - compiled
+    """The heaps ``h0 .. h0 + GROUP - 1`` (below ``len(out)``) of :func:`rare_fill`, heap
+    by heap: the splits with the rare heaps ``rare[big:nr]`` for the whole group, then each
+    heap's other options, the rare heaps found in the group and the witnesses. Returns
+    ``(nr, stop)``: the rare heaps now listed, and ``-1`` or the heap whose common value
+    reached half the tables."""
+    ends, ones, splits, uneq = rules
+    par, dom, tpar = cls
+    n = out.shape[0]
+    uhalf = np.uint64(stamps.shape[1] // 2)
+    nr0 = nr
+    if h0 + GROUP <= n:
+        _mark_group(splits, uneq, out, h0, rare, big, nr0, stamps)
+    else:
+        for j in range(n - h0):
+            _mark_parts(splits, uneq, out, h0 + j, rare, big, nr0, stamps[j], h0 + j)
+    for h in range(h0, min(n, h0 + GROUP)):
+        stamp = stamps[h - h0]
+        _mark_single(ends, ones, out, h, stamp, h)
+        _mark_parts(splits, uneq, out, h, rare, 0, big, stamp, h)
+        _mark_parts(splits, uneq, out, h, rare, nr0, nr, stamp, h)  # found in the group
+        flip = dom & ((h + tpar) & 1)
+        pt = 1 ^ flip
+        # one pass: the values not options yet, up to the first of the common parity (w)
+        w = np.uint64(0)
+        nm = 0
+        while w < uhalf:
+            if stamp[w] != h:
+                if par[w] == pt:
+                    break
+                miss[nm] = w
+                nm += 1
+            w += np.uint64(1)
+        if w >= uhalf:
+            return nr, h
+        g = np.int64(w)
+        if nm > 0:
+            left, tried = _witnesses(splits, uneq, out, h, miss, nm, orders, stamp, h)
+            state[1] += tried
+            if left > 0:
+                g = miss[0]
+        out[h] = g
+        if par[g] ^ flip == 0:
+            rare[nr, 0] = h
+            rare[nr, 1] = g
+            nr += 1
+    return nr, -1

@@ -89,6 +89,29 @@ def test_one_module_serves_every_parameter_value(
     assert len(texts) == 1  # the values: run-time arguments, never written in the text
 
 
+def test_a_module_is_named_by_every_file_compiled_into_it() -> None:
+    """A written walk imports the compiled helpers of another file (the local rules of
+    ``_heapwalks`` in ``indexed``'s kernels): numba does not see that file change, so its
+    text is part of the digest that names the module (a changed helper: a new module)."""
+    import hashlib
+    import inspect
+
+    from nimlab.verification import _heapwalks, indexed
+    from nimlab.verification._walkcache import _walk_text
+
+    m = nimlab.game("turning-turtles").index_model((2, 3))
+    assert m is not None
+    named = (("decode", m.decode), ("encode", m.encode), ("gen", m.options))
+    got = _walk_text(indexed._grundy, named)
+    assert got is not None and "import _mex_holds" in got[0]
+    files = {inspect.getfile(f.py_func) for _, f in named}
+    files |= {indexed.__file__, _heapwalks.__file__}
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(Path(path).read_bytes())
+    assert f"# sources: {digest.hexdigest()[:24]}" in got[0]
+
+
 @pytest.mark.slow
 def test_second_process_loads_catalog_kernels_from_disk(tmp_path: Path) -> None:
     cache = tmp_path / "cache"

@@ -262,7 +262,9 @@ class _Writer:
     def _bind_globals(
         self, fn: Any, mod: str, free: dict[str, Any], dropped: tuple[str, ...]
     ) -> bool:
-        """Import every global *fn* names from its own module."""
+        """Import every global *fn* names from its own module (the file of a compiled
+        helper among them is read into the module's digest, as a written function's is)."""
+        import inspect
         import types
 
         from nimlab.catalog.user import _code_names
@@ -275,6 +277,9 @@ class _Writer:
                 line = f"import {value.__name__} as {n}"
             else:
                 line = f"from {mod} import {n}"
+                helper = getattr(value, "py_func", None)
+                if helper is not None:  # compiled into the module's code: its text counts
+                    self.files.add(inspect.getfile(helper))
             if self.bound.get(n, line) != line:
                 return False
             self.bound[n] = line

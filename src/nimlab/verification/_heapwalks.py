@@ -98,6 +98,29 @@ def _next_total(h: Any, bound: int) -> Any:  # pragma: no cover - compiled
     return h
 
 
+# -- the local rules at one position, shared with the index walks (indexed.py) -----------
+
+
+@njit(inline="always")
+def _mex_holds(seen: Any, f: Any, stamp: int) -> bool:  # pragma: no cover - compiled
+    """Whether every value below *f* was seen among the options (the rest of the rule)."""
+    for v in range(f):  # noqa: SIM110 - numba compiles no generator expression here
+        if seen[v] != stamp:
+            return False
+    return True
+
+
+@njit(inline="always")
+def _pn_holds(f: Any, terminal: bool, found: bool, misere: bool) -> Any:  # pragma: no cover
+    """The P/N rule at a position claimed P (*f* nonzero) or N, once its options are
+    scanned (none at all: *terminal*; a claimed P-position among them: *found*): a
+    terminal position is N in misère play; otherwise an N-position has a P option (a P
+    option of a claimed P-position stops the scan as a failure before this)."""
+    if misere and terminal:
+        return f == 0
+    return f != 0 or found
+
+
 #: The compiled walks: a box, multisets (max < bound), sets (strictly increasing), and
 #: multisets with total < bound.
 BOX, SORTED, DISTINCT, TOTAL = 0, 1, 2, 3
@@ -196,9 +219,8 @@ def _grundy_kernel(advance: Any, canon: Any, inside: Any) -> Any:
                     return 1, k
                 if 0 <= g < f:
                     seen[g] = stamp
-            for v in range(f):
-                if seen[v] != stamp:
-                    return 1, k
+            if not _mex_holds(seen, f, stamp):
+                return 1, k
             h = advance(h, low, bound)
         return 0, count
 
@@ -242,10 +264,7 @@ def _pset_kernel(advance: Any, canon: Any, inside: Any, rank: Any) -> Any:
                     if f == 0:
                         break
                     return 1, k
-            if misere and terminal:
-                if f != 0:
-                    return 1, k
-            elif f == 0 and not found:
+            if not _pn_holds(f, terminal, found, misere):
                 return 1, k
             h = advance(h, low, bound)
         return 0, count

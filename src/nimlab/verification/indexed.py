@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from nimlab.verification._heapwalks import _mex_holds, _pn_holds
 from nimlab.verification.local import Failure, check_position
 from nimlab.verification.spaces import is_indexed
 
@@ -63,9 +64,8 @@ def _grundy(
                 return 1, k
             if 0 <= g < f:
                 seen[g] = stamp
-        for v in range(f):
-            if seen[v] != stamp:
-                return 1, k
+        if not _mex_holds(seen, f, stamp):
+            return 1, k
     return 0, count
 
 
@@ -88,10 +88,7 @@ def _pset_moves(
                 if f == 0:
                     break
                 return 1, k
-        if misere and terminal:
-            if f != 0:
-                return 1, k
-        elif f == 0 and not found:
+        if not _pn_holds(f, terminal, found, misere):
             return 1, k
     return 0, count
 

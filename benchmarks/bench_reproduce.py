@@ -8,7 +8,8 @@ disk cache) that calls ``nimlab.reproduce(workers=W, store=False)``; the runs al
 seconds (the child and its worker processes, ``getrusage``), the load average before and
 after, the serial part (from the child's start to the first result's start, and the
 tail: the time at the end with fewer results running than workers), and the five longest
-results with their wall and CPU seconds and where they ran. The summary: the speed-up
+units (results, or the instances of a result checked in parts) with their wall and CPU
+seconds and where they ran. The summary: the speed-up
 (1-worker wall / 2-worker wall, best of each), the CPU ratio (2 / 1) and the speed-up
 the CPU times give on 2 free cores (1-worker CPU over the 2-worker run's CPU / 2, when
 the 2-worker run keeps both cores busy).
@@ -31,18 +32,23 @@ import nimlab
 from nimlab.theory import reproduce as rep
 
 workers, log, only = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-plain = rep.reproduce_result
 
-def timed(t, *args, **kw):
-    c0, t0 = time.process_time(), time.time()
-    try:
-        return plain(t, *args, **kw)
-    finally:
-        with open(log, "a") as f:
-            f.write(json.dumps({"id": t.id, "pid": os.getpid(), "start": t0,
-                                "end": time.time(), "cpu": time.process_time() - c0}) + "\n")
+def timed(plain, part):
+    def run(t, *args, **kw):
+        c0, t0 = time.process_time(), time.time()
+        try:
+            return plain(t, *args, **kw)
+        finally:
+            name = f"{t.id} #{args[1]}" if part else t.id
+            with open(log, "a") as f:
+                f.write(json.dumps({"id": name, "pid": os.getpid(), "start": t0, "part": part,
+                                    "end": time.time(), "cpu": time.process_time() - c0}) + "\n")
+    return run
 
-rep.reproduce_result = timed  # each result timed where it runs (a worker process)
+# each result, and each instance of a result checked in parts, timed where it runs (a
+# worker process; a result checked in parts is judged in the parent from its parts)
+rep.reproduce_result = timed(rep.reproduce_result, False)
+rep._check_part = timed(rep._check_part, True)
 rows = nimlab.reproduce(workers=workers, store=False, ids=only.split(",") if only else None)
 bad = [r.theorem for r in rows if not r.matches]
 print(json.dumps({"start": t_start, "end": time.time(), "bad": bad}))
@@ -77,6 +83,8 @@ def _run(workers: int, only: str) -> dict[str, Any]:
         child = json.loads(d["out"].strip().splitlines()[-1])
         with open(log, encoding="utf-8") as f:
             rows = [json.loads(line) for line in f]
+    split = {r["id"].split(" #")[0] for r in rows if r["part"]}
+    rows = [r for r in rows if r["part"] or r["id"] not in split]
     rows.sort(key=lambda r: r["start"])
     first = rows[0]["start"] - child["start"] if rows else 0.0
     # the tail: from the last moment every worker had a result to the last result's end

@@ -181,19 +181,28 @@ def test_reproduce_in_parallel_checks_a_correction_first(tmp_path: Path) -> None
     assert [f.theorem for f in found] == ["Sh-T6", "S19-T1", "Sh-T6*", "SM-E5"]
 
 
+@pytest.mark.parametrize("strips", [False, True])
 @pytest.mark.parametrize("workers", [1, 2, 3])
-def test_vectorised_state_widens_as_values_grow(workers: int) -> None:
+def test_vectorised_state_widens_as_values_grow(
+    workers: int, strips: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Ryuo Nim(3)'s values grow with the heaps (up to about 256 below 200): the line
-    # state starts one or two words wide and is widened (copied) several times; the one
-    # wrong value, planted at (190, 7), is the first failure whatever the workers
+    # state starts one or two words wide and is widened (copied) several times. Two
+    # wrong values are planted in one chunk, at (190, 3) and (189, 20): the first in
+    # row-major order, (189, 20), is found whatever the workers, also when the kernel
+    # takes the columns in strips of 16 (one worker) and meets (190, 3) first
+    from nimlab.verification import fast
+
+    if strips:
+        monkeypatch.setattr(fast, "STRIP_BYTES", 1)
     g = nimlab.game("ryuo", p=3)
     good = verify(g, bound=200, heaps=2, workers=workers, chunk_size=200 * 8, formula=RYUO)
     assert good.ok and good.positions_checked == 200 * 200
     bad = verify(
         g, bound=200, heaps=2, workers=workers, chunk_size=200 * 8,
-        formula=RYUO + " + (a==190)*(b==7)",
+        formula=RYUO + " + (a==190)*(b==3) + (a==189)*(b==20)",
     )  # fmt: skip
     assert not bad.ok and bad.counterexample is not None
-    assert tuple(bad.counterexample.position) == (190, 7)
-    assert bad.positions_checked == 190 * 200 + 8
+    assert tuple(bad.counterexample.position) == (189, 20)
+    assert bad.positions_checked == 189 * 200 + 21
     assert bad.method == "vectorised"

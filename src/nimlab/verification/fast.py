@@ -111,7 +111,7 @@ def warm_up() -> None:
     offs = np.zeros((1, 2), dtype=np.int64)
     bits = np.zeros((1, 1), dtype=np.uint64)
     k.fill_bits(F, 0, 1, 1, True, True, bits, bits)
-    k.grundy_cols(F, 0, 0, 1, 1, 1, True, True, True, offs, 0, bits, bits, 0, 1, True)
+    k.grundy_cols(F, 0, 0, 1, 1, 1, True, True, True, offs, 0, bits, bits, 0, 1, True, 1)
     flags = np.zeros(1, dtype=np.bool_)
     k.fill_p(F, 0, 1, flags, flags)
     k.pset_cols(F, 0, 0, 1, 1, True, True, True, offs, 0, flags, flags, 0, 1, True)
@@ -172,7 +172,7 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
             return None
         _catch_up(st, model, fn, a0, n)
         status, idx = _kernels().grundy_cols(
-            F, h0, a0, a1, n, st["W"], *shape, st["col"], st["diag"], 0, 1, True
+            F, h0, a0, a1, n, st["W"], *shape, st["col"], st["diag"], 0, 1, True, _strip(st["W"])
         )
     else:
         if st is None:
@@ -193,6 +193,25 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
     if fail is None:
         return None  # kernel and Python disagree: let the exact Python path decide
     return int(idx) + 1, fail
+
+
+#: Bytes of a thread's column bitsets the Grundy kernel keeps in a core's cache at a
+#: time (with the chunk's rows' own bitsets): it takes the columns in strips of that
+#: size, each for every row of the chunk, so the state is read from memory once per chunk
+#: instead of once per row.
+STRIP_BYTES = 1 << 18
+
+
+def _strip(width: int, step: int = 1) -> int:
+    """Columns per strip of the Grundy kernel (a multiple of *step*) for bitsets of
+    *width* words.
+
+    Examples
+    --------
+    >>> _strip(128), _strip(128, 2), _strip(100_000)
+    (256, 512, 16)
+    """
+    return max(16, STRIP_BYTES // (8 * max(width, 1))) * step
 
 
 def _kernels() -> Any:
@@ -520,7 +539,19 @@ class BlockRun:
             shape = (model.line_a, model.line_b, model.line_d, self.offs, len(model.offsets))
             if state.width:
                 status, idx = k.grundy_cols(
-                    F, h0, a0, a1, n, state.width, *shape, state.col, state.diag, 0, 1, True
+                    F,
+                    h0,
+                    a0,
+                    a1,
+                    n,
+                    state.width,
+                    *shape,
+                    state.col,
+                    state.diag,
+                    0,
+                    1,
+                    True,
+                    _strip(state.width),
                 )
             else:
                 status, idx = k.pset_cols(
@@ -692,7 +723,19 @@ class ColumnRun:
                     lines.widen(need + need // 2 + 1)
                 if lines.width:
                     status, idx = kern.grundy_cols(
-                        F, h0, a0, a1, n, lines.width, *shape, lines.col, lines.diag, k, W, check
+                        F,
+                        h0,
+                        a0,
+                        a1,
+                        n,
+                        lines.width,
+                        *shape,
+                        lines.col,
+                        lines.diag,
+                        k,
+                        W,
+                        check,
+                        _strip(lines.width, W),
                     )
                 else:
                     status, idx = kern.pset_cols(
@@ -719,8 +762,21 @@ class ColumnRun:
         model, n = self.model, self.n
         shape = (model.line_a, model.line_b, model.line_d, self.offs, len(model.offsets))
         if lines.width:
+            W = self.workers
             kern.grundy_cols(
-                F, h0, a0, a1, n, lines.width, *shape, lines.col, lines.diag, k, self.workers, False
+                F,
+                h0,
+                a0,
+                a1,
+                n,
+                lines.width,
+                *shape,
+                lines.col,
+                lines.diag,
+                k,
+                W,
+                False,
+                _strip(lines.width, W),
             )
         else:
             kern.pset_cols(F, h0, a0, a1, n, *shape, lines.col, lines.diag, k, self.workers, False)

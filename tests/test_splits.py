@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -248,3 +249,20 @@ def test_split_game_compiled_equals_search() -> None:
     # a function written in a file: its kernel is a module of the cache directory
     assert splits._KERNELS[pair_kayles_fn] is not None
     assert splits._KERNELS.get(_PAIR) is None  # a closure: compiled in memory
+
+
+def test_the_kernel_appended_to_a_users_module_leaves_its_globals(tmp_path: Path) -> None:
+    """The solve kernel is appended to the module of a user's function (the disk cache):
+    its own globals come under prefixed names, never over the user's (``OK`` here)."""
+    import importlib.util
+
+    from nimlab.engine.splits import _kernel_source
+
+    path = tmp_path / "users_module.py"
+    path.write_text('OK = "the user\'s"\nedit_rank = OK\n' + _kernel_source())
+    spec = importlib.util.spec_from_file_location("users_module", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # defines the kernel (numba compiles it when called)
+    assert module.OK == module.edit_rank == "the user's"
+    assert hasattr(module.solve_split, "py_func")

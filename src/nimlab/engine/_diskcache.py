@@ -39,27 +39,27 @@ __all__ = [
 _PREFIX = "_nimlab_engine_"
 
 
-def _solve_source(params: str | None = None) -> str:
-    """The engine's solve kernel as source with ``gen`` a global, not an argument.
+def kernel_def(kernel: Any, name: str, params: str | None = None) -> tuple[str, list[str]]:
+    """A compiled *kernel* whose first parameter is the move model ``gen``, as the source
+    of a function *name* that calls the module's own ``gen`` instead, and the lines that
+    import the globals it names from its module, each under a prefixed name (apart from
+    the user's).
 
     numba cannot cache a function that receives another compiled function as an
-    argument (its code holds the address of the object), so the cached module gets its
-    own copy of :func:`nimlab.engine._generic.solve` calling the module's ``gen``. The
-    kernel's other globals are imported under prefixed names, apart from the user's.
-    With *params* (the name of the move model's parameter tuple, a module whose
-    parameters are lifted out: :func:`nimlab.catalog._source.generator_source`) the
-    kernel takes that tuple as its last argument and passes it to ``gen``.
+    argument (its code holds the address of the object), so a cached module gets its own
+    copy of the kernel. With *params* (the name of the move model's parameter tuple, a
+    module whose parameters are lifted out:
+    :func:`nimlab.catalog._source.generator_source`) the function takes that tuple as its
+    last argument and passes it to ``gen``.
     """
     import ast
     import inspect
     import textwrap
 
-    from nimlab.engine import _generic
-
-    names = sorted(
-        n for n in _generic.solve.__code__.co_names if n in vars(_generic) and n != "gen"
-    )
-    tree = ast.parse(textwrap.dedent(inspect.getsource(_generic.solve)))
+    py = getattr(kernel, "py_func", kernel)
+    home = sys.modules[py.__module__]
+    names = sorted(n for n in py.__code__.co_names if n in vars(home) and n != "gen")
+    tree = ast.parse(textwrap.dedent(inspect.getsource(py)))
     fn = tree.body[0]
     assert isinstance(fn, ast.FunctionDef) and fn.args.args[0].arg == "gen"
     fn.decorator_list = []
@@ -67,7 +67,7 @@ def _solve_source(params: str | None = None) -> str:
     for a in fn.args.args:
         a.annotation = None
     fn.returns = None
-    fn.name = "solve"
+    fn.name = name
     if params is not None:
         fn.args.args.append(ast.arg(params))
     for node in ast.walk(fn):
@@ -80,15 +80,25 @@ def _solve_source(params: str | None = None) -> str:
             and node.func.id == "gen"
         ):
             node.args.append(ast.Name(params, ast.Load()))
+    imports = [f"from {home.__name__} import {n} as {_PREFIX}{n}" for n in names]
+    return ast.unparse(tree), imports
+
+
+def _solve_source(params: str | None = None) -> str:
+    """The engine's solve kernel (:func:`nimlab.engine._generic.solve`) as source with
+    ``gen`` a global, not an argument (:func:`kernel_def`)."""
+    from nimlab.engine import _generic
+
+    text, imports = kernel_def(_generic.solve, "solve", params)
     lines = [
         "",
         "",
         "# -- appended by nimlab.engine: the compiled engine's kernel for this move model --",
         f"from numba import njit as {_PREFIX}njit",
-        *(f"from nimlab.engine._generic import {n} as {_PREFIX}{n}" for n in names),
+        *imports,
         "",
         "",
-        ast.unparse(tree),
+        text,
         "",
         f"solve = {_PREFIX}njit(cache=True)(solve)",
     ]

@@ -249,39 +249,24 @@ _KERNELS: dict[Ruleset[Any], Any] = {}
 
 
 def _kernel_source() -> str:
-    """:func:`._splitmodel.solve_range_gen` as source calling a module's ``gen``."""
-    import ast
+    """:func:`._splitmodel.solve_range_gen` as source calling a module's ``gen``
+    (:func:`._diskcache.kernel_def`: its globals under prefixed names, apart from the
+    user's), named by the kernels' source (numba does not see it change)."""
     import hashlib
-    import inspect
-    import textwrap
     from pathlib import Path
 
-    from nimlab.engine import _splitmodel
+    from nimlab.engine import _diskcache, _splitmodel
 
-    fn_src = textwrap.dedent(inspect.getsource(_splitmodel.solve_range_gen))
-    tree = ast.parse(fn_src)
-    fn = tree.body[0]
-    assert isinstance(fn, ast.FunctionDef) and fn.args.args[0].arg == "gen"
-    fn.decorator_list = []
-    fn.args.args = fn.args.args[1:]
-    for a in fn.args.args:
-        a.annotation = None
-    fn.returns = None
-    fn.name = "solve_split"
-    names = sorted(
-        n
-        for n in _splitmodel.solve_range_gen.py_func.__code__.co_names
-        if n in vars(_splitmodel) and n != "gen"
-    )
+    text, imports = _diskcache.kernel_def(_splitmodel.solve_range_gen, "solve_split")
     digest = hashlib.sha256(Path(_splitmodel.__file__).read_bytes()).hexdigest()[:16]
     return "\n".join(
         [
             "",
             f"# -- appended by nimlab.engine.splits (kernels {digest}) --",
             "from numba import njit as _nimlab_split_njit",
-            *(f"from nimlab.engine._splitmodel import {n}" for n in names),
+            *imports,
             "",
-            ast.unparse(tree),
+            text,
             "",
             "solve_split = _nimlab_split_njit(cache=True, nogil=True)(solve_split)",
             "",

@@ -9,6 +9,15 @@ from typing import Any
 __all__ = ["box", "box_space", "sorted_box", "sorted_space"]
 
 
+def _few(n_heaps: int, bound: int, low: int) -> Iterator[tuple[int, ...]]:
+    """The positions of no heap or of one heap (one order: a box's and a sorted box's)."""
+    if n_heaps == 0:
+        if bound > low:
+            yield ()
+        return
+    yield from ((h,) for h in range(low, bound))
+
+
 def box(n_heaps: int, bound: int, low: int = 0) -> Iterator[tuple[int, ...]]:
     """All tuples of *n_heaps* heaps with ``low <= heap < bound``, by max heap then lexicographic.
 
@@ -17,12 +26,8 @@ def box(n_heaps: int, bound: int, low: int = 0) -> Iterator[tuple[int, ...]]:
     >>> list(box(2, 2))
     [(0, 0), (0, 1), (1, 0), (1, 1)]
     """
-    if n_heaps == 0:
-        if bound > low:
-            yield ()
-        return
-    if n_heaps == 1:
-        yield from ((h,) for h in range(low, bound))
+    if n_heaps < 2:
+        yield from _few(n_heaps, bound, low)
         return
     for top in range(low, bound):
         # lexicographic within one max: a prefix without top must end in top
@@ -43,12 +48,8 @@ def sorted_box(n_heaps: int, bound: int, low: int = 0) -> Iterator[tuple[int, ..
     >>> list(sorted_box(2, 3))
     [(0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2)]
     """
-    if n_heaps == 0:
-        if bound > low:
-            yield ()
-        return
-    if n_heaps == 1:
-        yield from ((h,) for h in range(low, bound))
+    if n_heaps < 2:
+        yield from _few(n_heaps, bound, low)
         return
     for top in range(low, bound):
         # non-decreasing with max top: the last heap is top, the others any multiset

@@ -283,11 +283,16 @@ def test_ctrl_c_stops_a_large_table_without_a_bar() -> None:
         [sys.executable, "-c", _TABLE_NO_BAR], stdout=subprocess.PIPE, text=True
     )
     assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "started"
-    time.sleep(3)  # into the kernel (about 10 s of work on a quiet machine)
-    proc.send_signal(signal.SIGINT)
-    t0 = time.monotonic()
-    out, _ = proc.communicate(timeout=120)
+    try:
+        assert proc.stdout.readline().strip() == "started"
+        time.sleep(3)  # into the kernel (about 10 s of work on a quiet machine)
+        proc.send_signal(signal.SIGINT)
+        t0 = time.monotonic()
+        out, _ = proc.communicate(timeout=120)
+    finally:  # a failure never leaves the table running for the rest of the suite
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     assert "interrupted; kernel threads left: []" in out, out
     assert time.monotonic() - t0 < 30
 

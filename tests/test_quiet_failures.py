@@ -63,19 +63,24 @@ def test_ctrl_c_on_dask_local_says_one_line(tmp_path: Path) -> None:
         text=True,
         env=_env(NIMLAB_VERIFY_CHUNK_SLEEP="0.5"),
     )
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < 60:  # wait for the first chunk in the store
-        try:
-            con = sqlite3.connect(str(db), timeout=1)
-            n = con.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
-            con.close()
-            if n:
-                break
-        except sqlite3.Error:
-            pass
-        time.sleep(0.3)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    try:
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 60:  # wait for the first chunk in the store
+            try:
+                con = sqlite3.connect(str(db), timeout=1)
+                n = con.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+                con.close()
+                if n:
+                    break
+            except sqlite3.Error:
+                pass
+            time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:  # a failure never leaves the run going for the rest of the suite
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     lines = [x for x in err.splitlines() if x.strip()]
     assert proc.returncode == 130, err
     assert "Traceback" not in err and len(lines) <= 2, err

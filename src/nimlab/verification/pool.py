@@ -6,7 +6,7 @@ claim, the move model, a P-set check's option index and the vectorised check's l
 state are in this process's memory once. :func:`thread_chunks` yields each chunk's
 result as it is checked (the runner stores it at once, so a killed run resumes).
 
-- The vectorised check of a box (:class:`~nimlab.verification.fast.ColumnRun`): thread
+- The vectorised check of a box (:class:`~nimlab.verification._columns.ColumnRun`): thread
   k of W checks the columns k, k + W, ... of every row (so the threads' line states
   together are one worker's, and their shares are equal), each chunk's claim evaluated
   once, by one thread in turn, for all.
@@ -155,7 +155,7 @@ def thread_chunks(
 def _block_targets(
     spec: Any, pending: list[int], workers: int, stop: list[int], pool: _Threads
 ) -> list[Callable[[], None]]:
-    from nimlab.verification.fast import ColumnRun
+    from nimlab.verification._columns import ColumnRun
 
     run = ColumnRun(spec, pending, workers, stop, pool.cancel)
     python = replace(spec, fast=False)

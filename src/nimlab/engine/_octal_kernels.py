@@ -79,6 +79,25 @@ def _keep_missing(miss: Any, nm: int, stamp: Any, tag: Any) -> int:  # pragma: n
     return k
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _from_parts(
+    splits: Any, uneq: Any, out: Any, h: int, miss: Any, nm: int, orders: Any, stamp: Any, tag: Any
+) -> Any:  # pragma: no cover - compiled
+    """The first step of :func:`_witnesses`: the splits of *h* whose small part is one of
+    *orders*, stamped a block at a time (about four splits per missing value), the list
+    ``miss[:nm]`` filtered after each. Returns ``(values left, splits tried)``."""
+    tried = 0
+    k = 0
+    no = orders.shape[0]
+    while nm > 0 and k < no:
+        e = min(no, k + max(32, 4 * nm))
+        _mark_parts(splits, uneq, out, h, orders, k, e, stamp, tag)
+        tried += e - k
+        k = e
+        nm = _keep_missing(miss, nm, stamp, tag)
+    return nm, tried
+
+
 @njit(cache=True, nogil=True)
 def _witnesses(
     splits: Any, uneq: Any, out: Any, h: int, miss: Any, nm: int, orders: Any, stamp: Any, tag: Any
@@ -90,15 +109,7 @@ def _witnesses(
     filtered (a block of about four splits per missing value: the filter costs little
     next to the splits). Returns ``(left, splits tried)``: ``left`` is 0 when every value
     was found, else the scan saw every split of *h* and ``miss[:left]`` have no witness."""
-    tried = 0
-    k = 0
-    no = orders.shape[0]
-    while nm > 0 and k < no:
-        e = min(no, k + max(32, 4 * nm))
-        _mark_parts(splits, uneq, out, h, orders, k, e, stamp, tag)
-        tried += e - k
-        k = e
-        nm = _keep_missing(miss, nm, stamp, tag)
+    nm, tried = _from_parts(splits, uneq, out, h, miss, nm, orders, stamp, tag)
     if nm == 0:
         return 0, tried
     smin = splits[0]
@@ -581,7 +592,7 @@ def rare_fill(
                 return got
             h0 = got
             continue
-        nr, stop = _group(rules, cls, out, h0, rare, big, nr, orders, state, stamps, miss)
+        nr, stop = _group(rules, cls, out, h0, rare, big, nr, orders, state, stamps, miss, vals)
         if stop >= 0:  # a value reached half the tables
             state[0] = nr
             return stop
@@ -603,6 +614,7 @@ def _group(
     state: Any,
     stamps: Any,
     miss: Any,
+    vals: Any,
 ) -> Any:  # pragma: no cover - compiled
     """The heaps ``h0 .. h0 + GROUP - 1`` (below ``len(out)``) of :func:`rare_fill`, heap
     by heap: the splits with the rare heaps ``rare[big:nr]`` for the whole group, then each
@@ -640,7 +652,10 @@ def _group(
             return nr, h
         g = np.int64(w)
         if nm > 0:
-            left, tried = _witnesses(splits, uneq, out, h, miss, nm, orders, stamp, h)
+            left, tried = _from_parts(splits, uneq, out, h, miss, nm, orders, stamp, h)
+            if left > 0:  # the rest among every split, eight values at a time (exact)
+                left, more = _cover(splits, uneq, out, h, miss, left, vals)
+                tried += more
             state[1] += tried
             if left > 0:
                 g = miss[0]

@@ -114,10 +114,10 @@ def cache_dir() -> Path:
     Examples
     --------
     >>> import os
-    >>> os.environ["NIMLAB_CACHE_DIR"] = "/tmp/nimlab-doctest-cache"
-    >>> str(cache_dir())
+    >>> from unittest import mock
+    >>> with mock.patch.dict(os.environ, {"NIMLAB_CACHE_DIR": "/tmp/nimlab-doctest-cache"}):
+    ...     str(cache_dir())
     '/tmp/nimlab-doctest-cache/compiled'
-    >>> del os.environ["NIMLAB_CACHE_DIR"]
     """
     from nimlab.core.settings import cache_root
 

@@ -132,13 +132,10 @@ class ColumnRun:
         exact: Callable[[int], None],
     ) -> None:
         """Thread *k*'s share: its columns of every chunk up to the last pending one."""
-        from nimlab.verification import _kernels as kern
-
         model, n, W = self.model, self.n, self.workers
         n_cols = len(range(k, n, W))
         lines: _ThreadLines | None = None
         wide = False  # the state would exceed MAX_STATE_BYTES: the exact path from here
-        shape = (model.line_a, model.line_b, model.line_d, self.offs, len(model.offsets))
         for c in range(self.last):
             if self._stopped(c):
                 return
@@ -160,26 +157,7 @@ class ColumnRun:
                     lines = _ThreadLines(model, n_cols, n, need + need // 2 + 1 if need else 0)
                 elif need > lines.width:
                     lines.widen(need + need // 2 + 1)
-                if lines.width:
-                    status, idx = kern.grundy_cols(
-                        F,
-                        h0,
-                        a0,
-                        a1,
-                        n,
-                        lines.width,
-                        *shape,
-                        lines.col,
-                        lines.diag,
-                        k,
-                        W,
-                        check,
-                        _strip(lines.width, W),
-                    )
-                else:
-                    status, idx = kern.pset_cols(
-                        F, h0, a0, a1, n, *shape, lines.col, lines.diag, k, W, check
-                    )
+                status, idx = self._cols(lines, F, h0, a0, a1, k, check)
                 if status:
                     pos = (a0 + int(idx) // n, int(idx) % n)
                     fail = check_position(
@@ -196,29 +174,24 @@ class ColumnRun:
 
     def _fill(self, lines: _ThreadLines, F: Any, h0: int, a0: int, a1: int, k: int) -> None:
         """Add rows ``a0..a1`` to thread *k*'s state (again: ORs are idempotent)."""
+        self._cols(lines, F, h0, a0, a1, k, False)
+
+    def _cols(
+        self, lines: _ThreadLines, F: Any, h0: int, a0: int, a1: int, k: int, check: bool
+    ) -> tuple[int, int]:
+        """Thread *k*'s kernel on its columns of rows ``a0..a1`` (the Grundy rule with
+        bitsets, or the P-set rule with flags): ``(0, 0)`` or ``(1, index of the first
+        failing position)``; *check* False only adds the rows to the state."""
         from nimlab.verification import _kernels as kern
 
-        model, n = self.model, self.n
+        model, n, W = self.model, self.n, self.workers
         shape = (model.line_a, model.line_b, model.line_d, self.offs, len(model.offsets))
         if lines.width:
-            W = self.workers
-            kern.grundy_cols(
-                F,
-                h0,
-                a0,
-                a1,
-                n,
-                lines.width,
-                *shape,
-                lines.col,
-                lines.diag,
-                k,
-                W,
-                False,
+            return kern.grundy_cols(
+                F, h0, a0, a1, n, lines.width, *shape, lines.col, lines.diag, k, W, check,
                 _strip(lines.width, W),
-            )
-        else:
-            kern.pset_cols(F, h0, a0, a1, n, *shape, lines.col, lines.diag, k, self.workers, False)
+            )  # fmt: skip
+        return kern.pset_cols(F, h0, a0, a1, n, *shape, lines.col, lines.diag, k, W, check)
 
     def _done(
         self,

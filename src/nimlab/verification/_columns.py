@@ -9,14 +9,13 @@ from typing import Any
 
 from nimlab.verification.fast import (
     MAX_STATE_BYTES,
+    BoxRun,
     MoveModel,
     _eval_rows,
     _need,
     _strip,
-    move_model,
 )
 from nimlab.verification.local import Failure, check_position
-from nimlab.verification.spaces import BoxSpace
 
 # -- several threads over one box, by columns ---------------------------------------------
 #
@@ -61,7 +60,7 @@ class _ThreadLines:
         self.col, self.diag, self.width = col, diag, width
 
 
-class ColumnRun:
+class ColumnRun(BoxRun):
     """One vectorised check of a box on *workers* threads of this process, by columns
     (see the comment above :class:`_ThreadLines`).
 
@@ -80,19 +79,8 @@ class ColumnRun:
         stop: list[int],
         cancel: threading.Event,
     ) -> None:
-        import numpy as np
-
-        sp: BoxSpace = spec.space
-        self.spec, self.stop, self.cancel = spec, stop, cancel
-        self.pending = set(pending)
-        model = move_model(spec.game)
-        assert model is not None
-        self.model = model
-        self.fn = spec.claim.vectorised(spec.game, sp.bound)
-        self.n = sp.bound
+        super().__init__(spec, pending, stop, cancel)
         self.workers = max(1, min(workers, self.n))
-        self.hist = max((da for da, _ in model.offsets), default=0)
-        self.offs = np.array(model.offsets or [(0, 0)], dtype=np.int64).reshape(-1, 2)
         self.last = max(pending) + 1 if pending else 0
         self.grundy = spec.kind == "grundy"
         self.lock = threading.Lock()
@@ -103,7 +91,7 @@ class ColumnRun:
         self.failed_at = self.last  # the first chunk with a failure found so far
 
     def _stopped(self, c: int) -> bool:
-        return self.cancel.is_set() or c > self.failed_at or bool(self.stop and c > self.stop[0])
+        return c > self.failed_at or super()._stopped(c)
 
     def _evaluate(self, c: int) -> None:
         """The claim over chunk *c*'s rows (and the rows its offset moves read), for
@@ -222,6 +210,3 @@ class ColumnRun:
         else:
             assert got is not None
             emit(c, (got[3] - got[2]) * self.n, None, "vectorised")
-
-    def _claim(self, position: Any) -> Any:
-        return self.spec.claim.value(self.spec.game, position)

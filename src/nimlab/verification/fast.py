@@ -393,7 +393,35 @@ def split_blocks(costs: list[float], parts: int) -> list[list[int]]:
     return blocks
 
 
-class BlockRun:
+class BoxRun:
+    """What every vectorised check of a box on several threads shares: the spec, the
+    runner's *stop* list (the first failing chunk once known) and *cancel* event, the
+    pending chunks, the game's move model and its offsets as an array, the vectorised
+    claim and the side ``n`` of the box."""
+
+    def __init__(
+        self, spec: Any, pending: list[int], stop: list[int], cancel: threading.Event
+    ) -> None:
+        import numpy as np
+
+        self.spec, self.stop, self.cancel = spec, stop, cancel
+        self.pending = set(pending)
+        model = move_model(spec.game)
+        assert model is not None
+        self.model = model
+        self.fn = spec.claim.vectorised(spec.game, spec.space.bound)
+        self.n: int = spec.space.bound
+        self.hist = max((da for da, _ in model.offsets), default=0)
+        self.offs = np.array(model.offsets or [(0, 0)], dtype=np.int64).reshape(-1, 2)
+
+    def _claim(self, position: Any) -> Any:
+        return self.spec.claim.value(self.spec.game, position)
+
+    def _stopped(self, c: int) -> bool:
+        return self.cancel.is_set() or bool(self.stop and c > self.stop[0])
+
+
+class BlockRun(BoxRun):
     """One vectorised check of a box on several threads, a block of consecutive chunks
     each (see the comment above :data:`MAX_KEPT_BYTES`).
 
@@ -413,18 +441,8 @@ class BlockRun:
         cancel: threading.Event,
         blocks: list[list[int]] | None = None,
     ) -> None:
-        import numpy as np
-
+        super().__init__(spec, pending, stop, cancel)
         sp: BoxSpace = spec.space
-        self.spec, self.stop, self.cancel = spec, stop, cancel
-        self.pending = set(pending)
-        model = move_model(spec.game)
-        assert model is not None
-        self.model = model
-        self.fn = spec.claim.vectorised(spec.game, sp.bound)
-        self.n = sp.bound
-        self.hist = max((da for da, _ in model.offsets), default=0)
-        self.offs = np.array(model.offsets or [(0, 0)], dtype=np.int64).reshape(-1, 2)
         last = max(pending) + 1 if pending else 0
         if blocks is None:
             blocks = split_blocks(chunk_costs(spec, last, self.pending), workers)
@@ -568,12 +586,6 @@ class BlockRun:
             exact(c)  # the kernel and the exact check disagree: the exact path decides
             state.fill(model, F, h0, a0, a1, n)  # the kernel stopped inside the chunk
         return state
-
-    def _claim(self, position: Any) -> Any:
-        return self.spec.claim.value(self.spec.game, position)
-
-    def _stopped(self, c: int) -> bool:
-        return self.cancel.is_set() or bool(self.stop and c > self.stop[0])
 
 
 register_check(Method.VECTORISED_CHECK, supports_fast)  # the planner asks it

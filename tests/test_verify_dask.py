@@ -215,3 +215,90 @@ def test_a_run_reuses_the_sessions_client_of_its_scheduler() -> None:
     none.default_client = no_client  # type: ignore[attr-defined]
     assert _held_client(none, here) is None
     assert _held_client(types.ModuleType("distributed"), here) is None
+
+
+def _dask_proc(args: list[str], log: object, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [str(BIN / "dask"), *args], stdout=log, stderr=log, env=env, start_new_session=True
+    )
+
+
+def _stored_chunks(db: Path) -> int:
+    import sqlite3
+
+    try:
+        con = sqlite3.connect(str(db), timeout=1)
+        try:
+            return int(con.execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.mark.slow
+def test_a_killed_worker_loses_nothing_and_says_so(tmp_path: Path) -> None:
+    """A real Dask worker process killed (SIGKILL) mid-run: the scheduler (which gives a
+    task no second chance here) fails the task it held; the run ends with one clear line
+    naming the lost worker and --resume, the chunks checked so far are in the store, and
+    the resumed run on the worker left checks the rest once: the same totals as one
+    process, each chunk stored once."""
+    port = _free_port()
+    addr = f"tcp://127.0.0.1:{port}"
+    env = dict(os.environ)
+    env.pop("NIMLAB_VERIFY_CHUNK_SLEEP", None)
+    env["DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES"] = "0"
+    slow = {**env, "NIMLAB_VERIFY_CHUNK_SLEEP": "0.1"}
+    log = open(tmp_path / "dask.log", "w")  # noqa: SIM115
+    procs = [_dask_proc(["scheduler", "--host", "127.0.0.1", "--port", str(port),
+                         "--no-dashboard"], log, env)]  # fmt: skip
+    for _ in range(2):  # two worker processes, no nanny: a killed worker stays dead
+        procs.append(_dask_proc(["worker", addr, "--nthreads", "1", "--no-nanny",
+                                 "--no-dashboard", "--host", "127.0.0.1"], log, slow))  # fmt: skip
+    db = tmp_path / "r.sqlite"
+    cmd = [sys.executable, "-m", "nimlab", "verify", "--game", "nim", "--formula",
+           "a ^ b ^ c", "--heaps", "3", "--bound", "16", "--chunk-size", "128",
+           "--scheduler", addr, "--store", str(db), "--json"]  # fmt: skip
+    run = None
+    try:
+        from distributed import Client
+
+        with Client(addr, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=30)
+            pids = sorted(client.run(os.getpid).values())
+        run = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 30
+        while _stored_chunks(db) < 2 and time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.05)
+        before = _stored_chunks(db)
+        os.kill(pids[0], signal.SIGKILL)  # mid-run: both workers hold tasks of chunks
+        out, err = run.communicate(timeout=60)
+        n = 16  # chunks of the run (4096 positions)
+        assert 2 <= before < n
+        assert run.returncode == 2, (out, err)
+        lines = [x for x in err.splitlines() if x.strip()]
+        assert len(lines) == 1 and "Traceback" not in err, err
+        assert f"of the Dask scheduler at {addr} died while checking chunks" in err, err
+        assert "allowed-failures = 0" in err and "--resume" in err, err
+        kept = _stored_chunks(db)
+        assert before <= kept < n
+        again = verify("nim", "a ^ b ^ c", heaps=3, bound=16, chunk_size=128, scheduler=addr,
+                       store=str(db), resume=True)  # fmt: skip
+        assert again.ok and again.positions_checked == 16**3
+        assert again.chunks == n and again.chunks_resumed == kept
+        import sqlite3
+
+        con = sqlite3.connect(str(db))
+        rows = con.execute("SELECT run_id, idx FROM chunks").fetchall()
+        con.close()
+        assert len({r for r, _ in rows}) == 1  # one run, resumed
+        assert sorted(i for _, i in rows) == list(range(n))
+    finally:
+        if run is not None and run.poll() is None:
+            run.kill()
+            run.wait()
+        for p in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+        log.close()

@@ -181,6 +181,19 @@ def _cluster_lost(scheduler: str | None, exc: BaseException, stored: bool = True
         if stored
         else "nothing was stored (--no-store): run the command again"
     )
+    if type(exc).__name__ == "KilledWorker":  # the scheduler gave up a task: its workers died
+        tries = getattr(exc, "allowed_failures", None)
+        last = getattr(getattr(exc, "last_worker", None), "address", None)
+        who = f" ({last})" if last else ""
+        said = (
+            f", and the scheduler gives a task no more tries "
+            f"(distributed.scheduler.allowed-failures = {tries})"
+            if isinstance(tries, int)
+            else ""
+        )
+        return ClusterError(
+            f"a Dask worker{who} of {where} died while checking chunks{said}; {then}"
+        )
     return ClusterError(
         f"lost {where} ({type(exc).__name__}: {str(exc)[:120] or 'no detail'}); {then}"
     )

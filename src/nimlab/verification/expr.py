@@ -624,7 +624,8 @@ def _compile_numpy(tree: ast.expr, n_heaps: int, consts: Mapping[str, int]) -> C
 
     def fn(*heaps: Any) -> Any:
         out = lam(*(heaps[i] for i in idx))
-        return np.broadcast_to(np.asarray(out, dtype=np.int64), np.shape(heaps[0]))
+        shape = np.broadcast_shapes(*(np.shape(h) for h in heaps))  # heaps may broadcast
+        return np.broadcast_to(np.asarray(out, dtype=np.int64), shape)
 
     return fn
 

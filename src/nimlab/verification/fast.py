@@ -129,12 +129,27 @@ def supports_fast(spec: Any) -> bool:
     return spec.claim.vectorised(spec.game, sp.bound) is not None
 
 
+#: Bytes of one intermediate array of the claim's numpy evaluation: :func:`_eval_rows`
+#: evaluates a few rows at a time, so every temporary stays in a core's cache (S18-T8 at
+#: 6000: 0.15 s of CPU an instance against 0.58 s for whole chunks, whose temporaries of
+#: a few MB each went through memory).
+CLAIM_BLOCK_BYTES = 1 << 18
+
+
 def _eval_rows(fn: Callable[..., Any], a0: int, a1: int, n: int) -> Any:
+    """The claim's values at rows ``a0..a1`` (heap a) of the box of side *n*: an int64
+    array of shape ``(a1 - a0, n)``. The heaps are passed broadcast (heap a a column of
+    rows, heap b a row of columns: each row's own values are computed once), a few rows
+    at a time (:data:`CLAIM_BLOCK_BYTES`)."""
     import numpy as np
 
-    a = np.repeat(np.arange(a0, a1, dtype=np.int64), n).reshape(a1 - a0, n)
-    b = np.broadcast_to(np.arange(n, dtype=np.int64), (a1 - a0, n))
-    return np.ascontiguousarray(fn(a, b), dtype=np.int64).reshape(a1 - a0, n)
+    out = np.empty((a1 - a0, n), dtype=np.int64)
+    b = np.arange(n, dtype=np.int64).reshape(1, n)
+    step = max(1, CLAIM_BLOCK_BYTES // (8 * max(n, 1)))
+    for s in range(a0, a1, step):
+        e = min(a1, s + step)
+        out[s - a0 : e - a0] = fn(np.arange(s, e, dtype=np.int64).reshape(e - s, 1), b)
+    return out
 
 
 def _row_blocks(fn: Callable[..., Any], a0: int, a1: int, n: int) -> Iterator[tuple[int, Any]]:

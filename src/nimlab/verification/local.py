@@ -46,7 +46,9 @@ class Claim:
         raise NotImplementedError
 
     def vectorised(self, game: Ruleset[Any], bound: int) -> Callable[..., Any] | None:
-        """A function over numpy arrays of heaps, or None."""
+        """A function over numpy arrays of heaps, or None. It is applied elementwise:
+        the arrays it receives may differ in shape and broadcast (the vectorised check
+        passes one heap as a column, the other as a row)."""
         return None
 
     def scalar(self) -> tuple[Callable[..., Any], bool] | None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from nimlab.core.ruleset import Ruleset
-from nimlab.verification._spacebase import _accepted, _CachesNotPickled
+from nimlab.verification._spacebase import _accepted, _SuccessorChunks
 
 
 def _sorted_total_count(m: int, lo: int, budget: int) -> int:
@@ -25,7 +25,7 @@ def _sorted_total_count(m: int, lo: int, budget: int) -> int:
 
 
 @dataclass(frozen=True)
-class SortedTotalSpace(_CachesNotPickled):
+class SortedTotalSpace(_SuccessorChunks):
     """One position per multiset of *n_heaps* heaps ``>= low`` whose total is ``< bound``
     (non-decreasing tuples, lexicographic order): move-closed for games whose moves never
     raise the total and whose heap order does not matter (Lim). Chunk ``i`` holds the
@@ -47,16 +47,11 @@ class SortedTotalSpace(_CachesNotPickled):
     bound: int
     low: int = 0
     target: int = 8192
-    _chunks: dict[str, list[tuple[int, int]]] = field(
-        default_factory=dict, compare=False, repr=False, hash=False
-    )
+    _chunks: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
 
-    def _table(self) -> list[tuple[int, int]]:
+    def _build(self) -> list[tuple[int, ...]]:
         """Chunks as ``(first heap, count)``."""
-        got = self._chunks.get("c")
-        if got is not None:
-            return got
-        out: list[tuple[int, int]] = []
+        out: list[tuple[int, ...]] = []
         n = self.n_heaps
         a0, cnt, a = self.low, 0, self.low
         while n >= 1 and a * n < self.bound:
@@ -65,12 +60,7 @@ class SortedTotalSpace(_CachesNotPickled):
             if cnt >= self.target or a * n >= self.bound:
                 out.append((a0, cnt))
                 a0, cnt = a, 0
-        self._chunks["c"] = out
         return out
-
-    @property
-    def n_chunks(self) -> int:
-        return len(self._table())
 
     @property
     def size(self) -> int:
@@ -81,12 +71,6 @@ class SortedTotalSpace(_CachesNotPickled):
         """The first position of chunk *i* and its number of positions."""
         a0, cnt = self._table()[i]
         return (a0,) * self.n_heaps, cnt
-
-    def chunk(self, i: int) -> Iterator[tuple[int, ...]]:
-        h, cnt = self.start(i)
-        for _ in range(cnt):
-            yield h
-            h = total_successor(h, self.bound)
 
     def contains(self, position: Any) -> bool:
         return (

@@ -16,7 +16,13 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from nimlab.core.errors import InvalidPositionError
 from nimlab.core.ruleset import Ruleset
-from nimlab.verification._spacebase import _accepted, _CachesNotPickled, _in_box
+from nimlab.verification._spacebase import (
+    _accepted,
+    _CachesNotPickled,
+    _in_box,
+    _SuccessorChunks,
+    _top_chunks,
+)
 from nimlab.verification._totalspaces import SortedTotalSpace, TotalSpace
 
 __all__ = [
@@ -165,7 +171,7 @@ def _nondecreasing(m: int, lo: int, hi: int) -> int:
 
 
 @dataclass(frozen=True)
-class SortedBoxSpace(_CachesNotPickled):
+class SortedBoxSpace(_SuccessorChunks):
     """One position per multiset: non-decreasing tuples of *n_heaps* heaps in
     ``[low, bound)``, ordered by largest heap, then lexicographically (the order of
     :func:`nimlab.theory.spaces.sorted_box`). For games where heap order does not matter.
@@ -189,40 +195,17 @@ class SortedBoxSpace(_CachesNotPickled):
     bound: int
     low: int = 0
     target: int = 8192
-    _chunks: dict[str, list[tuple[int, int, int, int]]] = field(
-        default_factory=dict, compare=False, repr=False, hash=False
-    )
+    _chunks: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
 
-    def _table(self) -> list[tuple[int, int, int, int]]:
+    def _build(self) -> list[tuple[int, ...]]:
         """Chunks as ``(top, first0, first1, count)``."""
-        got = self._chunks.get("c")
-        if got is not None:
-            return got
-        out: list[tuple[int, int, int, int]] = []
-        n, lo = self.n_heaps, self.low
-        for top in range(lo, self.bound):
-            if n == 1:
-                out.append((top, top, top + 1, 1))
-                continue
-            a, cnt, a0 = lo, 0, lo
-            while a <= top:
-                cnt += _nondecreasing(n - 2, a, top)
-                a += 1
-                if cnt >= self.target or a > top:
-                    out.append((top, a0, a, cnt))
-                    a0, cnt = a, 0
-        if n == 1:  # merge tops into chunks of about target positions
-            merged: list[tuple[int, int, int, int]] = []
-            for i in range(0, len(out), max(1, self.target)):
-                part = out[i : i + max(1, self.target)]
-                merged.append((part[0][0], part[0][1], part[-1][2], len(part)))
-            out = merged
-        self._chunks["c"] = out
-        return out
+        n = self.n_heaps
+        tops = range(self.low, self.bound)
 
-    @property
-    def n_chunks(self) -> int:
-        return len(self._table())
+        def count(a: int, top: int) -> int:
+            return _nondecreasing(n - 2, a, top)
+
+        return _top_chunks(n, tops, self.low, 0, count, self.target)
 
     @property
     def size(self) -> int:
@@ -235,12 +218,6 @@ class SortedBoxSpace(_CachesNotPickled):
         if self.n_heaps == 1:
             return (top,), cnt
         return (a0,) * (self.n_heaps - 1) + (top,), cnt
-
-    def chunk(self, i: int) -> Iterator[tuple[int, ...]]:
-        h, cnt = self.start(i)
-        for _ in range(cnt):
-            yield h
-            h = sorted_successor(h, self.low)
 
     def contains(self, position: Any) -> bool:
         return _in_box(position, self.n_heaps, self.low, self.bound)
@@ -271,7 +248,7 @@ def sorted_successor(h: tuple[int, ...], low: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
-class DistinctBoxSpace(_CachesNotPickled):
+class DistinctBoxSpace(_SuccessorChunks):
     """One position per set: strictly increasing tuples of *n_heaps* heaps in
     ``[low, bound)``, ordered by largest heap, then lexicographically (games whose heaps
     must be pairwise distinct, such as Welter's). Chunks as in :class:`SortedBoxSpace`.
@@ -292,42 +269,19 @@ class DistinctBoxSpace(_CachesNotPickled):
     bound: int
     low: int = 0
     target: int = 8192
-    _chunks: dict[str, list[tuple[int, int, int, int]]] = field(
-        default_factory=dict, compare=False, repr=False, hash=False
-    )
+    _chunks: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
 
-    def _table(self) -> list[tuple[int, int, int, int]]:
+    def _build(self) -> list[tuple[int, ...]]:
         """Chunks as ``(top, first0, first1, count)``."""
         import math
 
-        got = self._chunks.get("c")
-        if got is not None:
-            return got
-        out: list[tuple[int, int, int, int]] = []
-        n, lo = self.n_heaps, self.low
-        for top in range(lo + n - 1, self.bound):
-            if n == 1:
-                out.append((top, top, top + 1, 1))
-                continue
-            a, cnt, a0 = lo, 0, lo
-            while a <= top - n + 1:
-                cnt += math.comb(top - a - 1, n - 2)
-                a += 1
-                if cnt >= self.target or a > top - n + 1:
-                    out.append((top, a0, a, cnt))
-                    a0, cnt = a, 0
-        if n == 1:
-            merged: list[tuple[int, int, int, int]] = []
-            for i in range(0, len(out), max(1, self.target)):
-                part = out[i : i + max(1, self.target)]
-                merged.append((part[0][0], part[0][1], part[-1][2], len(part)))
-            out = merged
-        self._chunks["c"] = out
-        return out
+        n = self.n_heaps
+        tops = range(self.low + n - 1, self.bound)
 
-    @property
-    def n_chunks(self) -> int:
-        return len(self._table())
+        def count(a: int, top: int) -> int:
+            return math.comb(top - a - 1, n - 2)
+
+        return _top_chunks(n, tops, self.low, n - 1, count, self.target)
 
     @property
     def size(self) -> int:
@@ -342,12 +296,6 @@ class DistinctBoxSpace(_CachesNotPickled):
         if self.n_heaps == 1:
             return (top,), cnt
         return tuple(a0 + j for j in range(self.n_heaps - 1)) + (top,), cnt
-
-    def chunk(self, i: int) -> Iterator[tuple[int, ...]]:
-        h, cnt = self.start(i)
-        for _ in range(cnt):
-            yield h
-            h = distinct_successor(h, self.low)
 
     def contains(self, position: Any) -> bool:
         return (

@@ -61,6 +61,24 @@ def fill_p(blk: Any, s: int, n: int, colp: Any, diagp: Any) -> None:  # pragma: 
         _add_row_p(blk, r, s + r, n, colp, diagp)
 
 
+#: The index of the lowest set bit of a 64-bit word ``x``:
+#: ``_LOW_BIT[((x & -x) * _DE_BRUIJN) >> 58]`` (a de Bruijn sequence).
+_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_LOW_BIT = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _LOW_BIT[((1 << _i) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _i
+
+
+@numba.njit(cache=True, nogil=True)
+def _full_words(bits: Any, first: int, last: int, W: int, out: Any) -> None:  # pragma: no cover
+    """``out[i]``: the bitmap of the full words of ``bits[i]``, for ``first <= i < last``."""
+    full = ~np.uint64(0)
+    for i in range(max(first, 0), min(last, bits.shape[0])):
+        for w in range(W):
+            if bits[i, w] == full:
+                out[i, w >> 6] |= np.uint64(1) << np.uint64(w & 63)
+
+
 @numba.njit(cache=True, nogil=True)
 def grundy_cols(
     F: Any,
@@ -88,14 +106,38 @@ def grundy_cols(
     ``(b - k) // step``), *diagbits* every diagonal's (filled from every column); both are
     updated. *check* False: the rows are only added to the state (chunks done earlier).
     *span*: the columns are taken in strips of *span* (a multiple of *step*), each for
-    every row of the chunk in turn, so that a strip's bitsets stay in a core's cache."""
+    every row of the chunk in turn, so that a strip's bitsets stay in a core's cache.
+
+    Each line also has a bitmap of its full words (all 64 values seen), made here from
+    the bitsets and kept up to date: a position reads the words below its value only
+    where no line has a full word (a few per position instead of ``value / 64`` each)."""
     lim = W * 64
+    M = (W + 63) >> 6
     rows = a1 - a0
     rowbits = np.zeros((max(rows, 1), W), dtype=np.uint64)
-    tmp = np.zeros(W, dtype=np.uint64)
+    rowfull = np.zeros((max(rows, 1), M), dtype=np.uint64)
+    colfull = np.zeros((colbits.shape[0], M), dtype=np.uint64)
+    diagfull = np.zeros((diagbits.shape[0], M), dtype=np.uint64)
+    if line_a:
+        _full_words(colbits, 0, colbits.shape[0], W, colfull)
+    if line_d:  # the diagonals of rows a0..a1
+        _full_words(diagbits, n - a1, 2 * n - 1 - a0, W, diagfull)
+    # the offset moves along a line are in that line's bitset already
+    own_offs = np.zeros((max(n_offs, 1), 2), dtype=np.int64)
+    n_own = 0
+    for j in range(n_offs):
+        da = offs[j, 0]
+        db = offs[j, 1]
+        if not ((da == 0 and line_b) or (db == 0 and line_a) or (da == db and line_d)):
+            own_offs[n_own, 0] = da
+            own_offs[n_own, 1] = db
+            n_own += 1
+    gap_w = np.zeros(W, dtype=np.int64)  # words below the value no line fills alone
+    gap_x = np.zeros(W, dtype=np.uint64)  # and the union of the lines' words there
     ov = np.zeros(max(n_offs, 1), dtype=np.int64)
     full = ~np.uint64(0)
     zero = np.uint64(0)
+    one = np.uint64(1)
     stop_row = a1  # rows from the first failing one on are not checked in later strips
     first = -1
     for s0 in range(0, n, span):
@@ -106,10 +148,12 @@ def grundy_cols(
                 break
             r = a - h0
             rb = rowbits[a - a0]
+            rf = rowfull[a - a0]
             own = k + c0 * step
             c = c0 - 1
             for b in range(s0, s1):
                 f = F[r, b]
+                d = b - a + n - 1
                 if b == own:
                     own += step
                     c += 1
@@ -118,44 +162,26 @@ def grundy_cols(
                             bad = True
                         else:
                             fw = f >> 6
-                            bitf = np.uint64(1) << np.uint64(f & 63)
-                            low = bitf - np.uint64(1)
-                            d = b - a + n - 1
-                            # every word below fw full, bit f absent and the bits below
-                            # it present in the union of the lines, then the offsets
-                            acc = full
-                            for w in range(fw):
-                                x = zero
+                            bitf = one << np.uint64(f & 63)
+                            low = bitf - one
+                            # the words below fw that no line has full: their union
+                            ng = 0
+                            for m in range((fw >> 6) + 1):
+                                cov = zero
                                 if line_b:
-                                    x |= rb[w]
+                                    cov |= rf[m]
                                 if line_a:
-                                    x |= colbits[c, w]
+                                    cov |= colfull[c, m]
                                 if line_d:
-                                    x |= diagbits[d, w]
-                                acc &= x
-                            xf = zero
-                            if line_b:
-                                xf |= rb[fw]
-                            if line_a:
-                                xf |= colbits[c, fw]
-                            if line_d:
-                                xf |= diagbits[d, fw]
-                            m = 0
-                            for j in range(n_offs):
-                                da = offs[j, 0]
-                                db = offs[j, 1]
-                                if da <= a and db <= b:
-                                    v = F[r - da, b - db]
-                                    if v >= 0 and (v >> 6) <= fw:
-                                        if (v >> 6) == fw:
-                                            xf |= np.uint64(1) << np.uint64(v & 63)
-                                        else:
-                                            ov[m] = v
-                                            m += 1
-                            bad = (xf & bitf) != 0 or (xf & low) != low
-                            if not bad and acc != full:
-                                # a word below fw has a gap: fill it from the offsets
-                                for w in range(fw):
+                                    cov |= diagfull[d, m]
+                                if m < (fw >> 6):
+                                    miss = ~cov
+                                else:
+                                    miss = ((one << np.uint64(fw & 63)) - one) & ~cov
+                                while miss != zero:
+                                    lb = miss & (~miss + one)
+                                    miss ^= lb
+                                    w = (m << 6) + _LOW_BIT[(lb * _DE_BRUIJN) >> np.uint64(58)]
                                     x = zero
                                     if line_b:
                                         x |= rb[w]
@@ -163,14 +189,40 @@ def grundy_cols(
                                         x |= colbits[c, w]
                                     if line_d:
                                         x |= diagbits[d, w]
-                                    tmp[w] = x
-                                for j in range(m):
+                                    if x != full:
+                                        gap_w[ng] = w
+                                        gap_x[ng] = x
+                                        ng += 1
+                            xf = zero
+                            if line_b:
+                                xf |= rb[fw]
+                            if line_a:
+                                xf |= colbits[c, fw]
+                            if line_d:
+                                xf |= diagbits[d, fw]
+                            n_ov = 0
+                            for j in range(n_own):
+                                da = own_offs[j, 0]
+                                db = own_offs[j, 1]
+                                if da <= a and db <= b:
+                                    v = F[r - da, b - db]
+                                    if v >= 0 and (v >> 6) <= fw:
+                                        if (v >> 6) == fw:
+                                            xf |= one << np.uint64(v & 63)
+                                        elif ng:
+                                            ov[n_ov] = v
+                                            n_ov += 1
+                            bad = (xf & bitf) != 0 or (xf & low) != low
+                            # every gap must be filled by the offsets' values
+                            for g in range(ng if not bad else 0):
+                                x = gap_x[g]
+                                for j in range(n_ov):
                                     v = ov[j]
-                                    tmp[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
-                                for w in range(fw):
-                                    if tmp[w] != full:
-                                        bad = True
-                                        break
+                                    if (v >> 6) == gap_w[g]:
+                                        x |= one << np.uint64(v & 63)
+                                if x != full:
+                                    bad = True
+                                    break
                         if bad:
                             idx = (a - a0) * n + b
                             if first < 0 or idx < first:
@@ -178,13 +230,24 @@ def grundy_cols(
                             stop_row = a  # this row is done: its first failure is found
                             break
                     if line_a and 0 <= f < lim:
-                        colbits[c, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+                        fw = f >> 6
+                        x = colbits[c, fw] | (one << np.uint64(f & 63))
+                        colbits[c, fw] = x
+                        if x == full:
+                            colfull[c, fw >> 6] |= one << np.uint64(fw & 63)
                 if 0 <= f < lim:
-                    bit = np.uint64(1) << np.uint64(f & 63)
+                    fw = f >> 6
+                    bit = one << np.uint64(f & 63)
                     if line_b:
-                        rb[f >> 6] |= bit
+                        x = rb[fw] | bit
+                        rb[fw] = x
+                        if x == full:
+                            rf[fw >> 6] |= one << np.uint64(fw & 63)
                     if line_d:
-                        diagbits[b - a + n - 1, f >> 6] |= bit
+                        x = diagbits[d, fw] | bit
+                        diagbits[d, fw] = x
+                        if x == full:
+                            diagfull[d, fw >> 6] |= one << np.uint64(fw & 63)
     if first >= 0:
         return 1, first
     return 0, 0

@@ -192,7 +192,7 @@ def test_a_run_reuses_the_sessions_client_of_its_scheduler() -> None:
     # not closed by it); another scheduler's, a closed one or none: the run makes its own
     import types
 
-    from nimlab.verification.backends import _held_client
+    from nimlab._dask import held_client as _held_client
 
     def fake(address: str, status: str = "running") -> types.ModuleType:
         client = types.SimpleNamespace(

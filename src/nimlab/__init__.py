@@ -40,6 +40,7 @@ _LAZY: dict[str, str] = {
     "NoClosedFormError": "nimlab.core",
     "SearchTooLargeError": "nimlab.core",
     "MoveSetTooLargeError": "nimlab.core.errors",
+    "ChunkStoreError": "nimlab.core.errors",
     "ClusterError": "nimlab.core.errors",
     "GameDefinitionError": "nimlab.core.errors",
     "InvalidArgumentError": "nimlab.core.errors",
@@ -140,6 +141,7 @@ __all__ = [
     "Answer",
     "BinaryView",
     "CanonicalTable",
+    "ChunkStoreError",
     "ClusterError",
     "Conjectures",
     "Counterexamples",
@@ -262,6 +264,7 @@ if TYPE_CHECKING:
         UnknownTheoremError,
     )
     from nimlab.core.errors import (
+        ChunkStoreError,
         ClusterError,
         GameDefinitionError,
         IllegalMoveError,

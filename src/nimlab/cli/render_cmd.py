@@ -185,6 +185,22 @@ def _check_outputs(*paths: str | None) -> None:
     metavar="SIZE",
     help="Memory the engine may use (4GB, 512MiB, ...; default 4 GiB), checked before any work.",
 )
+@click.option(
+    "--chunk-dir",
+    metavar="DIR",
+    default=None,
+    help="With --canonical: solve level by level, writing the values to DIR in chunks "
+    "(resumed when run again), then DIR/values.npy.",
+)
+@click.option(
+    "--workers",
+    type=Count(1),
+    default=None,
+    metavar="N",
+    help="With --chunk-dir: threads, or with --dask-local processes (default: all cores).",
+)
+@click.option("--dask-local", is_flag=True, help="With --chunk-dir: on a local Dask cluster.")
+@click.option("--scheduler", metavar="ADDRESS", help="With --chunk-dir: on this Dask scheduler.")
 def table_cmd(
     game_name: str,
     params: tuple[str, ...],
@@ -206,6 +222,7 @@ def table_cmd(
     image_size: str,
     max_cells: int | None,
     memory_text: str | None,
+    **chunks: Any,
 ) -> None:
     """Grundy (or outcome) table of a game: nimlab table wythoff --size 16.
 
@@ -238,7 +255,7 @@ def table_cmd(
         "--svg": svg_file,
         "--highlight": highlight,
     }
-    if canonical or npy_file:
+    if canonical or npy_file or [v for v in chunks.values() if v is not None and v is not False]:
         flags = {
             "--slice": slice_text is not None,
             "--json-file": json_file,
@@ -246,7 +263,7 @@ def table_cmd(
             "--max-cells": max_cells is not None,
         }
         _check_canonical(canonical, sizes, [flag for flag, value in flags.items() if value])
-        _canonical(g, sizes[0], n, kind, budget, csv_file, npy_file, as_json)
+        _canonical(g, sizes[0], n, kind, budget, csv_file, npy_file, as_json, chunks)
         return
     fixed = _slice_sizes(slice_text, n)
     slice_z = fixed[0] if n == 3 and fixed else None
@@ -283,10 +300,11 @@ def _check_canonical(canonical: bool, sizes: list[int], used: list[str]) -> None
     if not canonical or used or len(sizes) != 1:
         from nimlab.core.errors import InvalidParameterError
 
-        what = used[0] if used else ("--npy" if not canonical else "NxM")
+        what = used[0] if used else ("--npy, --chunk-dir ..." if not canonical else "NxM")
         raise InvalidParameterError(
             f"{what} does not go with a canonical table: --canonical takes one --size N "
-            "and writes --csv, --npy or --json (--npy needs --canonical)"
+            "and writes --csv, --npy or --json (--npy, --chunk-dir, --workers, --dask-local "
+            "and --scheduler need --canonical)"
         )
 
 
@@ -355,11 +373,14 @@ def _canonical(
     csv_file: str | None,
     npy_file: str | None,
     as_json: bool,
+    chunks: dict[str, Any],
 ) -> None:
     """A canonical table: its counts on screen or as JSON, its rows as CSV or .npy."""
     import nimlab
 
-    t = nimlab.canonical_table(g, size, heaps=n, kind=kind, max_bytes=budget, progress=True)
+    t = nimlab.canonical_table(
+        g, size, heaps=n, kind=kind, max_bytes=budget, progress=True, **chunks
+    )
     for path, write in ((csv_file, t.write_csv), (npy_file, t.write_npy)):
         if path:
             write(path)

@@ -8,6 +8,7 @@ status 2; the Python API raises these exceptions unchanged.
 from __future__ import annotations
 
 __all__ = [
+    "ChunkStoreError",
     "ClusterError",
     "GameDefinitionError",
     "InvalidArgumentError",
@@ -95,6 +96,11 @@ class InvalidArgumentError(NimlabError, TypeError, ValueError):
 
 class StoreError(NimlabError, RuntimeError):
     """The results store cannot be opened or used (not a database, read-only, locked, ...)."""
+
+
+class ChunkStoreError(StoreError):
+    """A directory of chunks of a chunked solve (``canonical_table(..., chunk_dir=...)``)
+    is damaged, or holds the chunks of another table."""
 
 
 class OutputPathError(NimlabError, ValueError):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, Unpack
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +27,9 @@ from nimlab.core.errors import (
     SearchTooLargeError,
 )
 from nimlab.core.ruleset import HeapRuleset, Ruleset
+
+if TYPE_CHECKING:
+    from nimlab.engine.chunked import ChunkOptions
 
 __all__ = ["CanonicalTable", "canonical_table"]
 
@@ -462,12 +465,12 @@ def canonical_table(
     parallel: bool | None = None,
     progress: bool = False,
     values_file: str | Path | None = None,
+    **chunks: Unpack[ChunkOptions],
 ) -> CanonicalTable:
     """Values of an order-free game over its sorted positions with heaps below *size*.
 
-    Each multiset of heaps is solved and stored once: ``C(size + n - 1, n)`` values
-    instead of the ``size**n`` cells of :func:`nimlab.table` (for 4 heaps below 256,
-    183 million bytes instead of 4.3 billion cells).
+    Each multiset of heaps is solved and stored once: ``C(size + n - 1, n)`` values instead
+    of the ``size**n`` cells of :func:`nimlab.table` (4 heaps below 256: 183 MB, not 4.3 G).
 
     Parameters
     ----------
@@ -480,33 +483,32 @@ def canonical_table(
     kind : {"grundy", "outcome", "misere"}
         Grundy values, or outcomes (0 for P, 1 for N) in normal or misère play.
     max_bytes : int or None
-        Memory budget (default 4 GiB), checked before any work.
+        Memory budget (default 4 GiB; with *chunk_dir*, of each worker), checked first.
     max_positions : int or None
         Budget of positions of the Python search (games with no compiled move model).
     parallel : bool or None
         The compiled engine's wavefront on every core (numba's threads): True, False, or
-        None (in parallel from ``planner.Budgets.parallel_min_positions`` positions on).
+        None (from ``planner.Budgets.parallel_min_positions`` positions on).
     progress : bool
         Show a progress bar on a terminal.
     values_file : str or Path or None
-        Compiled engine: write the values to this NumPy ``.npy`` file as they are copied
-        out of the engine (page by page) and return a table that reads them from it
-        (memory-mapped), so the result is not held in memory; reopen it later with
-        :meth:`CanonicalTable.open`. Positions that are not the game's are listed in
-        ``NAME.valid.npy`` beside it.
-
-    Returns
-    -------
-    CanonicalTable
+        Compiled engine: write the values to this ``.npy`` file as they are copied out
+        (page by page) and return a table that reads them memory-mapped (reopen it with
+        :meth:`CanonicalTable.open`; positions that are not the game's: ``NAME.valid.npy``).
+    **chunks : ChunkOptions
+        ``chunk_dir=DIR``: solve level by level, the values written to DIR in chunks as
+        they are solved (a stopped run resumes from them), with ``dask_local=True`` or
+        ``scheduler="tcp://host:8786"`` on Dask, ``workers=N`` threads or local Dask
+        processes; see :mod:`nimlab.engine.chunked`.
 
     Raises
     ------
     InvalidParameterError
-        A game whose heaps have places (its order matters), a bad size, kind or number
-        of heaps.
+        A game whose heaps have places (its order matters), a bad size, kind or heaps.
     SearchTooLargeError
-        The table needs more than *max_bytes* (the error says how much), or the Python
-        search more than *max_positions* positions.
+        The table needs more than *max_bytes*, or the search more than *max_positions*.
+    ChunkStoreError
+        *chunk_dir* holds a damaged chunk, or the chunks of another table.
 
     Examples
     --------
@@ -521,6 +523,8 @@ def canonical_table(
 
     g, n, side, low = _table_parameters(game, size, heaps, kind)
     compiled = _compiles(g, n, side, kind)
+    if [x for x in chunks.values() if x is not None and x is not False]:
+        return _in_chunks(g, n, (side, low), kind, compiled, (max_bytes, values_file, progress), chunks)  # fmt: skip
     budget = _memory_budget(g, n, side, _bytes_needed(side, n, low, compiled), max_bytes)
     if compiled:
         res = _compiled(g, n, side, low, kind, budget, parallel, progress, values_file)
@@ -530,6 +534,26 @@ def canonical_table(
     t = _searched(g, n, side, low, kind, limit)
     _save_values(t, values_file)
     return t
+
+
+def _in_chunks(
+    g: HeapRuleset,
+    n: int,
+    box: tuple[int, int],
+    kind: str,
+    compiled: bool,
+    rest: tuple[int | None, str | Path | None, bool],
+    chunks: ChunkOptions,
+) -> CanonicalTable:
+    """The table solved in chunks on disk (:mod:`nimlab.engine.chunked`), read from them;
+    *rest*: ``(max_bytes, values_file, progress)``."""
+    from nimlab.engine.chunked import chunked_table
+
+    max_bytes, values_file, progress = rest
+    how = (chunks.get("workers"), chunks.get("scheduler"), chunks.get("dask_local", False))
+    path = chunked_table(g, n, box, kind, compiled, max_bytes, chunks.get("chunk_dir"),
+                         values_file, how, progress=progress)  # fmt: skip
+    return CanonicalTable.open(path, g, size=box[0], heaps=n, kind=kind)
 
 
 def _compiles(g: HeapRuleset, n: int, side: int, kind: str) -> bool:

@@ -5,18 +5,17 @@ results as they come (the runner stores each at once, so a killed run resumes).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import importlib
 import os
 import pickle
-import re
 import sys
 import time
 from collections.abc import Iterator
 from typing import Any
 
-from nimlab.core.errors import InvalidParameterError, NimlabError
+from nimlab._dask import check_scheduler as check_scheduler
+from nimlab._dask import cluster_lost, dask_client, distributed_module, module_files, quiet
+from nimlab.core.errors import NimlabError
 from nimlab.verification.chunks import check_chunk, install_prepared, needs_prepare, prepare_part
 from nimlab.verification.local import ChunkResult
 from nimlab.verification.spaces import is_indexed, own_walk, warm_up_own
@@ -173,30 +172,12 @@ def _cluster_lost(scheduler: str | None, exc: BaseException, stored: bool = True
     >>> print(_cluster_lost(None, OSError("gone"), stored=False))
     lost the local Dask cluster (OSError: gone); nothing was stored (--no-store): run the command again
     """
-    from nimlab.core.errors import ClusterError
-
-    where = f"the Dask scheduler at {scheduler}" if scheduler else "the local Dask cluster"
     then = (
         "the chunks checked so far are in the store: run the same command with --resume to continue"
         if stored
         else "nothing was stored (--no-store): run the command again"
     )
-    if type(exc).__name__ == "KilledWorker":  # the scheduler gave up a task: its workers died
-        tries = getattr(exc, "allowed_failures", None)
-        last = getattr(getattr(exc, "last_worker", None), "address", None)
-        who = f" ({last})" if last else ""
-        said = (
-            f", and the scheduler gives a task no more tries "
-            f"(distributed.scheduler.allowed-failures = {tries})"
-            if isinstance(tries, int)
-            else ""
-        )
-        return ClusterError(
-            f"a Dask worker{who} of {where} died while checking chunks{said}; {then}"
-        )
-    return ClusterError(
-        f"lost {where} ({type(exc).__name__}: {str(exc)[:120] or 'no detail'}); {then}"
-    )
+    return cluster_lost(scheduler, exc, then, "checking chunks")
 
 
 def user_files(spec: Any) -> list[str]:
@@ -216,27 +197,11 @@ def user_files(spec: Any) -> list[str]:
     ...                      BoxSpace(1, 3), "a", 3))
     []
     """
-    import sysconfig
-    from pathlib import Path
-
-    roots = {Path(sysconfig.get_paths()[k]).resolve() for k in ("purelib", "platlib", "stdlib")}
     objs: list[Any] = [type(spec.game)]
     fn = getattr(spec.claim, "fn", None)
     if fn is not None:
         objs.append(fn)
-    out: list[str] = []
-    for obj in objs:
-        name = getattr(obj, "__module__", None) or ""
-        mod = sys.modules.get(name)
-        path = getattr(mod, "__file__", None)
-        if not path or name.split(".")[0] in ("nimlab", "__main__") or "." in name:
-            continue
-        file = Path(path).resolve()
-        if file.stem != name or any(r in file.parents for r in roots):
-            continue
-        if str(file) not in out:
-            out.append(str(file))
-    return out
+    return module_files(objs)
 
 
 def _dask(
@@ -247,30 +212,8 @@ def _dask(
     stop: list[int],
     stored: bool = True,
 ) -> Iterator[ChunkResult]:
-    with _quiet_dask():
+    with quiet():
         yield from _dask_run(blob, pending, workers, scheduler, stop, stored)
-
-
-@contextlib.contextmanager
-def _quiet_dask() -> Iterator[None]:
-    """Dask's own logs and asyncio's "exception never retrieved" tracebacks stay silent
-    while nimlab runs on Dask: a lost scheduler or a Ctrl-C is said in one line by nimlab."""
-    import logging
-
-    with contextlib.suppress(ImportError):  # its loggers exist once it is imported
-        importlib.import_module("distributed")
-
-    roots = ("distributed", "asyncio", "tornado")
-    names = [*roots, *(n for n in logging.root.manager.loggerDict if n.split(".")[0] in roots)]
-    loggers = [logging.getLogger(n) for n in dict.fromkeys(names)]
-    old = [(lg, lg.disabled) for lg in loggers]
-    for lg in loggers:
-        lg.disabled = True  # a disabled logger drops every record, whatever its level
-    try:
-        yield
-    finally:
-        for lg, was in old:
-            lg.disabled = was
 
 
 def _dask_run(
@@ -281,130 +224,14 @@ def _dask_run(
     stop: list[int],
     stored: bool,
 ) -> Iterator[ChunkResult]:
-    try:
-        dist: Any = importlib.import_module("distributed")
-        Client, LocalCluster, as_completed = dist.Client, dist.LocalCluster, dist.as_completed
-    except ImportError as exc:  # pragma: no cover - the [dask] extra is installed in tests
-        raise InvalidParameterError("Dask is not installed: pip install 'nimlab[dask]'") from exc
-    cluster = None
-    own = True  # a client made here is closed here
-    held = _held_client(dist, scheduler) if scheduler else None
-    if held is not None:
-        client, own = held, False  # this session's client of the same scheduler: no start-up
-    elif scheduler:
-        try:
-            client = Client(scheduler, timeout="20s")
-        except (OSError, TimeoutError) as exc:
-            from nimlab.core.errors import ClusterError
-
-            raise ClusterError(
-                f"cannot reach the Dask scheduler at {scheduler!r} ({exc}); start one with "
-                "`dask scheduler` and workers with `dask worker ADDRESS`"
-            ) from None
-    else:
-        import signal
-        import threading
-
-        # the workers ignore Ctrl-C (they inherit SIG_IGN): this process stops them, and
-        # no worker prints its own KeyboardInterrupt traceback
-        main = threading.current_thread() is threading.main_thread()
-        old_int = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-        try:
-            cluster = _local_cluster(LocalCluster, workers)
-        finally:
-            if main:
-                signal.signal(signal.SIGINT, old_int)
-        client = Client(cluster)
-    try:
-        for path in user_files(pickle.loads(blob)):
-            client.upload_file(path)  # the user's own game or claim reaches every worker
+    dist = distributed_module()
+    with dask_client(scheduler, workers, user_files(pickle.loads(blob))) as client:
         from nimlab.verification.cluster import dask_chunks
 
         def lost(exc: BaseException) -> NimlabError:
             return _cluster_lost(scheduler, exc, stored)
 
-        yield from dask_chunks(client, blob, pending, workers, stop, lost, as_completed)
-    finally:
-        if own:
-            client.close()
-        if cluster is not None:
-            cluster.close()
-
-
-def _local_cluster(make: Any, workers: int) -> Any:
-    """A local Dask cluster of *workers* single-threaded worker processes, its workers'
-    stack sampling off (the dashboard's profile: every 10 ms it takes Python's lock in
-    the worker, about a quarter of a short check's CPU)."""
-    import logging
-
-    import dask
-
-    with dask.config.set({"distributed.worker.profile.enabled": False}):
-        return make(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            # the scheduler's HTTP server (health checks) on a free loopback port: its
-            # default, 8787, warns on stderr when another cluster holds it
-            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-            silence_logs=logging.CRITICAL,
-        )
-
-
-def _held_client(dist: Any, scheduler: str) -> Any:
-    """This session's Dask client (``distributed.default_client()``, the last one made)
-    when it is connected to *scheduler*, else None: a run reuses it instead of making
-    and closing its own (a second or so of start-up for a short run)."""
-    find = getattr(dist, "default_client", None)
-    if find is None:
-        return None
-    try:
-        client = find()
-        address = client.scheduler.address
-    except (ValueError, AttributeError):
-        return None
-    if getattr(client, "status", "") != "running":
-        return None
-    return client if address == scheduler.strip() else None
-
-
-_SCHEDULER = re.compile(
-    r"^(?:(tcp|tls|inproc|ucx|ws|wss)://)?([\w.\-]+|\[[0-9a-fA-F:]+\])(?::(\d{1,5}))?/?$"
-)
-
-
-def check_scheduler(address: str) -> str:
-    """A Dask scheduler address (``tcp://host:8786``, ``host:8786``), or a ClusterError.
-
-    Examples
-    --------
-    >>> check_scheduler("tcp://127.0.0.1:8786")
-    'tcp://127.0.0.1:8786'
-    >>> check_scheduler("zzz://127.0.0.1:1")
-    Traceback (most recent call last):
-    ...
-    nimlab.core.errors.ClusterError: cannot read the Dask scheduler address 'zzz://127.0.0.1:1': write it as tcp://HOST:PORT (for example tcp://10.0.0.1:8786)
-    """
-    from nimlab.core.errors import ClusterError
-
-    m = _SCHEDULER.match(address.strip()) if isinstance(address, str) else None
-    if m is not None and m.group(1) in ("inproc", "ucx"):
-        raise ClusterError(
-            f"the Dask scheduler address {address[:60]!r} uses {m.group(1)}://, which nimlab "
-            "does not support: write it as tcp://HOST:PORT (for example tcp://10.0.0.1:8786)"
-        )
-    if m is not None and m.group(3) is None:
-        raise ClusterError(
-            f"the Dask scheduler address {address[:60]!r} has no port: write it as "
-            "tcp://HOST:PORT (the scheduler's default port is 8786)"
-        )
-    if m is None or (m.group(3) is not None and not 0 < int(m.group(3)) < 65536):
-        raise ClusterError(
-            f"cannot read the Dask scheduler address {str(address)[:60]!r}: write it as "
-            "tcp://HOST:PORT (for example tcp://10.0.0.1:8786)"
-        )
-    return address.strip()
+        yield from dask_chunks(client, blob, pending, workers, stop, lost, dist.as_completed)
 
 
 def choose_backend(

@@ -1,0 +1,214 @@
+"""The worker's side of a chunked canonical solve (:mod:`nimlab.engine.chunked`): the
+values solved so far in this process, the parts solved and written, the assembly.
+
+A task (:func:`solve_parts`, :func:`assemble`) runs in a Dask worker or in the calling
+process alike. It first brings the process's values up to date from the chunks of the
+levels below that other workers wrote, so a worker started after another was lost, or a
+task run again, gives the same values.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from nimlab.core.errors import InvalidParameterError, NimlabError
+from nimlab.engine import _chunkstore as store
+from nimlab.engine._chunkstore import Run
+
+__all__: list[str] = []
+
+_KINDS = {"grundy": 0, "outcome": 1, "misere": 2}
+
+
+@njit(cache=True)
+def walk(n, lo, total, tasks, cb, state, vals, mode):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """The sorted positions of *total* stones whose two largest heaps are the rows of
+    *tasks*, in a fixed order: ``mode`` 1 copies their values out (``vals[j] =
+    state[rank]``), 2 back in; returns their number."""
+    q = 2 if n > 2 else 1
+    k = n - q
+    p = np.empty(n, np.int64)
+    a = np.empty(max(k, 1), np.int64)
+    rem = np.empty(max(k, 1), np.int64)
+    j = 0
+    for t in range(tasks.shape[0]):
+        p[n - 1] = tasks[t, 0]
+        cap = tasks[t, 0]
+        r = total - tasks[t, 0]
+        if q == 2:
+            p[n - 2] = tasks[t, 1]
+            cap = tasks[t, 1]
+            r -= cap
+        i = 0
+        rem[0] = r
+        a[0] = max(lo, r - (k - 1) * cap) - 1 if k > 1 else r - 1
+        while i >= 0:
+            a[i] += 1
+            if k == 1:
+                if a[0] > r or r < lo or r > cap:
+                    break
+                p[0] = r
+            elif a[i] * (k - i) > rem[i]:
+                i -= 1
+                continue
+            elif i < k - 2:
+                rem[i + 1] = rem[i] - a[i]
+                i += 1
+                a[i] = max(a[i - 1], rem[i] - (k - 1 - i) * cap) - 1
+                continue
+            else:
+                for m in range(k - 1):
+                    p[m] = a[m]
+                p[k - 1] = rem[k - 2] - a[k - 2]
+            ix = 0
+            for m in range(n):
+                ix += cb[m, p[m]]
+            if mode == 1:
+                vals[j] = state[ix]
+            elif mode == 2:
+                state[ix] = vals[j]
+            j += 1
+    return j
+
+
+class _Worker:
+    """The values a worker process has solved or read so far, for one run."""
+
+    def __init__(self, run: Run) -> None:
+        from nimlab.engine.compiled import _ranks
+
+        size = _engine_count(run)
+        dtype = np.int32 if run.kind == "grundy" else np.int8
+        self.state = np.full(size, -1, dtype=dtype)
+        self.ranks = _ranks(run.side, run.heaps)
+        self.gen = run.game.compiled_options()
+        self.zero = (0,) * run.heaps
+        self.levels = store.plan(run.heaps, run.low, run.side, run.chunk_positions)
+        self.applied = 0  # levels below this index are all in ``state``
+        self.own: set[tuple[int, int]] = set()  # parts of later levels already in it
+        self.lock = threading.Lock()
+
+
+def _engine_count(run: Run) -> int:
+    """Positions of the engine's array: sorted heaps ``0..side-1`` (ranks from heap 0)."""
+    import math
+
+    return math.comb(run.side + run.heaps - 1, run.heaps)
+
+
+_WORKERS: dict[tuple[str, int, str], _Worker] = {}
+_WORKERS_LOCK = threading.Lock()
+
+
+def _worker(run: Run) -> _Worker:
+    key = (run.key, run.chunk_positions, run.directory)
+    with _WORKERS_LOCK:
+        w = _WORKERS.get(key)
+        if w is None:
+            _WORKERS.clear()  # another run's values
+            w = _WORKERS[key] = _Worker(run)
+        return w
+
+
+def _catch_up(w: _Worker, run: Run, upto: int) -> None:
+    """Bring the worker's values up to level index *upto* (excluded) from the chunks."""
+    for li in range(w.applied, upto):
+        total, tasks, parts = w.levels[li]
+        for pi, span in enumerate(parts):
+            if (li, pi) in w.own:
+                continue
+            vals = store.read_chunk(run, total, pi, span)
+            got = walk(run.heaps, run.low, total, tasks[span[0] : span[1]], w.ranks, w.state,
+                       vals.astype(w.state.dtype), 2)  # fmt: skip
+            assert got == span[2]
+    w.applied = max(w.applied, upto)
+
+
+def _set_threads(threads: int | None) -> None:
+    """Numba's threads for this thread's parallel loops (a Dask worker: its own threads)."""
+    if threads is None:
+        try:
+            from distributed import get_worker
+
+            threads = int(get_worker().state.nthreads)
+        except (ImportError, ValueError, AttributeError):
+            return
+    import numba
+
+    most = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
+    numba.set_num_threads(max(1, min(threads, most)))
+
+
+def solve_parts(
+    run: Run, li: int, parts: list[int], *after: Any, threads: int | None = None
+) -> int:
+    """Solve parts *parts* of level index *li* and write their chunks (a Dask task; *after*:
+    the previous level's tasks, whose chunks it reads). Returns the positions solved."""
+    w = _worker(run)
+    with w.lock:
+        _set_threads(threads)
+        _catch_up(w, run, li)
+        total, tasks, spans = w.levels[li]
+        todo = [p for p in parts if not store.chunk_done(run, total, p, spans[p])]
+        for p in parts:
+            if p not in todo and (li, p) not in w.own:  # done by a task lost with its worker
+                vals = store.read_chunk(run, total, p, spans[p])
+                rows = tasks[spans[p][0] : spans[p][1]]
+                walk(run.heaps, run.low, total, rows, w.ranks, w.state,
+                     vals.astype(w.state.dtype), 2)  # fmt: skip
+                w.own.add((li, p))
+        if todo:
+            _solve(run, w, li, todo)
+        return sum(spans[p][2] for p in parts)
+
+
+def _solve(run: Run, w: _Worker, li: int, todo: list[int]) -> None:
+    from nimlab.engine import _levels
+
+    total, tasks, spans = w.levels[li]
+    rows = np.ascontiguousarray(np.concatenate([tasks[spans[p][0] : spans[p][1]] for p in todo]))
+    counts = np.zeros((rows.shape[0], 2), dtype=np.int64)
+    code = _KINDS[run.kind]
+    _levels.solve_level(w.gen, w.zero, w.state, run.side, w.ranks, code, run.low, total, rows,
+                        counts)  # fmt: skip
+    if counts[:, 1].any():
+        raise InvalidParameterError(
+            f"{run.game.label()}: some moves do not lower the number of stones (positions "
+            f"of {total} stones have options not solved before them), so the table cannot "
+            "be solved level by level in chunks; solve it in one process (no chunk_dir)"
+        )
+    for p in todo:
+        a, b, count = spans[p]
+        vals = np.empty(count, dtype=w.state.dtype)
+        walk(run.heaps, run.low, total, tasks[a:b], w.ranks, w.state, vals, 1)
+        top = int(vals.max()) if count else 0
+        store.write_chunk(run, total, p, spans[p], vals.astype(_unsigned(top)))
+        w.own.add((li, p))
+
+
+def _unsigned(top: int) -> Any:
+    return np.uint8 if top < 2**8 else np.uint16 if top < 2**16 else np.uint32
+
+
+def assemble(run: Run, *after: Any, threads: int | None = None) -> int:
+    """Write ``values.npy`` (colex order) from the worker's values, brought up to date
+    (the last task). Returns the number of values."""
+    from nimlab.engine import _levels
+
+    w = _worker(run)
+    with w.lock:
+        _catch_up(w, run, len(w.levels))
+        top = int(w.state.max()) if w.state.size else 0
+        out = store.open_values(run, _unsigned(top))
+        none = np.zeros(0, dtype=np.bool_)
+        bad = _levels.extract(w.state, w.ranks, run.heaps, run.low, run.side, out, none)
+        if bad:
+            raise NimlabError(f"{run.game.label()}: {bad} positions were left unsolved")
+        getattr(out, "flush", lambda: None)()
+        store.record_values(run, out)
+        del out
+    return run.count

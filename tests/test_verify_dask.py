@@ -302,3 +302,36 @@ def test_a_killed_worker_loses_nothing_and_says_so(tmp_path: Path) -> None:
                 os.killpg(p.pid, signal.SIGKILL)
             p.wait()
         log.close()
+
+
+_FAULTS = """
+import resource, numpy as np
+from nimlab.verification.cluster import _kept_heap
+
+def faults():
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(100):
+        a = np.ones(1 << 17)  # 1 MB, allocated and freed as a check's arrays are
+        del a
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+
+faults()
+with _kept_heap():
+    inside = faults()
+print(faults(), inside)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc")
+def test_a_dask_task_keeps_freed_memory_for_its_next_arrays() -> None:
+    # Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536: each array freed
+    # was given back to the system and faulted in again; inside a task it is kept, and
+    # the worker's setting is back after it
+    env = {**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"}
+    out = subprocess.run(
+        [sys.executable, "-c", _FAULTS], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    after, inside = map(int, out.stdout.split())
+    assert after > 100 * 200  # every 1 MB array faulted in again (256 pages each)
+    assert inside < 1000

@@ -179,12 +179,31 @@ def test_value_plans_follow_the_budgets() -> None:
     assert plan(sd, "outcome", (2, 3, 4, 5, 6), calls=16, budgets=Budgets(max_moves=9)).method is (
         Method.SEARCH
     )
+    # a tiny position stays with the search however often it is asked (a compile, seconds,
+    # for a search of a few positions)
+    assert plan(wythoff, "grundy", (1, 2), calls=10**6).method is Method.SEARCH
+    assert (
+        plan(wythoff, "grundy", (30, 40), calls=16).method is Method.COMPILED_ENGINE
+    )  # 1,271 cells
+    assert plan(wythoff, "grundy", (20, 40), calls=16).method is Method.SEARCH  # 861 cells
     a = plan(sd, "outcome", (8, 12, 14, 47))
     assert (a.method, a.theorem, a.value) == (Method.CLOSED_FORM, "Sh-T6*", True)
     assert plan(sd, "outcome", (8, 12, 14, 47), method="search").method is Method.SEARCH
     # a method that cannot run is avoided: the plan moves to the next
     b = plan(wythoff, "grundy", (300, 500), avoid=frozenset({Method.COMPILED_TABLE}))
     assert b.method is Method.COMPILED_ENGINE and b.fallback is Method.SEARCH
+
+
+def test_small_positions_asked_in_a_loop_are_searched_as_answer_says() -> None:
+    # grundy() and answer() count the calls the planner sees: a loop over a tiny position
+    # never switches to the compiled engine (it compiled it after 16 calls)
+    budgets = planner.DEFAULT_BUDGETS
+    for _ in range(budgets.repeat_calls + 2):
+        assert nimlab.grundy("wythoff", (1, 2)) == 0
+    assert nimlab.answer("wythoff", (1, 2), kind="grundy").method == "search"
+    assert plan(nimlab.game("wythoff"), "grundy", (1, 2), calls=budgets.repeat_calls).method is (
+        Method.SEARCH
+    )
 
 
 def test_plans_of_moves_tables_and_checks() -> None:

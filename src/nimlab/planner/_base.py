@@ -90,6 +90,10 @@ class Budgets:
         After this many value questions on one game (and number of heaps), even small
         positions go to the shared compiled engine: a loop over positions then costs
         about one table.
+    repeat_min_cells : int
+        ... but only positions whose box of smaller positions has at least this many
+        cells: below, a search costs well under a millisecond (its memo is shared by the
+        calls) and the engine's compile (seconds) never pays.
     compiled_min_cells : int
         ``table(engine="auto")`` uses the compiled engine from this many cells on.
     max_table_heaps : int
@@ -135,6 +139,7 @@ class Budgets:
     compiled_min_options: int = 1_000_000
     sequence_min_heap: int = 64
     repeat_calls: int = 16
+    repeat_min_cells: int = 1_000
     compiled_min_cells: int = 20_000
     max_table_heaps: int = 6
     table_max_bytes: int = 4 * 2**30

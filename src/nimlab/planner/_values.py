@@ -227,7 +227,7 @@ def _compiled_engine_plan(
         if cells > budgets.kernel_max_cells:
             return None
     heavy = _heavy(g, pos, cells, budgets)
-    if not heavy and calls < budgets.repeat_calls:
+    if not heavy and (calls < budgets.repeat_calls or cells < budgets.repeat_min_cells):
         return None
     why = (
         f"the {cells:,} positions below it"

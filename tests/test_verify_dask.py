@@ -153,7 +153,7 @@ class _ForgetfulClient(_NowClient):
     ],
 )
 def test_vectorised_blocks_on_dask_agree_with_one_process(
-    formula: str, bound: int, client: type[_NowClient]
+    formula: str, bound: int, client: type[_NowClient], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The vectorised check as blocks (a summary task per worker, then the block's check
     in parts, each continuing from the state the previous part left, or rebuilding it)
@@ -168,6 +168,9 @@ def test_vectorised_blocks_on_dask_agree_with_one_process(
     pending = list(range(spec.space.n_chunks))
     serial = {r.index: (r.count, r.failure) for r in chunk_results(spec, "serial", pending, 1, [])}
     fake = client()
+    from nimlab.verification import cluster
+
+    monkeypatch.setattr(cluster, "PART_POSITIONS", bound * 8)  # parts of one chunk: 8 a block
     got = {
         r.index: (r.count, r.failure)
         for r in dask_chunks(fake, dumps_spec(spec), pending, 2, [], RuntimeError, iter)

@@ -17,9 +17,10 @@ The vectorised check of a box (S18-T8) runs as one block of consecutive chunks p
 (:class:`~nimlab.verification.fast.BlockRun`): a first task per block evaluates the claim
 over its rows once (kept in that worker's memory) and returns the summary of its lines;
 the block's check, on the same worker, starts from the OR of the summaries of the blocks
-above it, so no worker re-reads another's rows. The check runs as :data:`BLOCK_PARTS`
-tasks, one after the other, each continuing from the state the previous one left in the
-worker: the chunks' results stream back as the block goes.
+above it, so no worker re-reads another's rows. The check runs as up to
+:data:`BLOCK_PARTS` tasks (of at least :data:`PART_POSITIONS` positions), one after the
+other, each continuing from the state the previous one left in the worker: the chunks'
+results stream back as the block goes.
 
 Workers load the compiled kernels from the disk cache (``$NIMLAB_CACHE_DIR``, one per
 machine: a worker on another host compiles them once, then loads them), so a warm
@@ -181,29 +182,49 @@ def summary_task(blob: bytes, blocks: list[list[int]], pending: list[int], j: in
 #: The line state a worker's last part of a block left for the block's next part:
 #: ``(spec key, block) -> (next chunk, state, kept rows, words needed)``.
 _STATES: dict[tuple[str, int], tuple[int, Any, dict[int, Any], int]] = {}
-#: A block's check runs as this many tasks (parts of consecutive chunks, one after the
-#: other on the block's worker), so its results stream back and are stored as it goes.
+#: A block's check runs as at most this many tasks (parts of consecutive chunks, one after
+#: the other on the block's worker), so its results stream back and are stored as it goes...
 BLOCK_PARTS = 8
+#: ... each of at least about this many positions (a part is a round trip to the
+#: scheduler before the next starts: 10-30 ms idle on a loaded machine, so parts of a few
+#: tens of ms, S18-T8 at 3000 in 8 parts a block, left the workers idle a quarter of the run).
+PART_POSITIONS = 1 << 24
 
 
-def block_parts(block: list[int]) -> list[list[int]]:
-    """The parts of a block's check: at most :data:`BLOCK_PARTS` runs of consecutive
-    chunks of about equal length.
+def part_count(spec: Any, block: list[int]) -> int:
+    """How many parts block *block* of the vectorised check *spec* is checked in."""
+    sp = spec.space
+    rows = sum(a1 - a0 for a0, a1 in (sp.row_range(c) for c in block))
+    return max(1, min(BLOCK_PARTS, len(block), int(rows * sp.bound) // PART_POSITIONS))
+
+
+def block_parts(block: list[int], parts: int = BLOCK_PARTS) -> list[list[int]]:
+    """The parts of a block's check: at most *parts* runs of consecutive chunks of about
+    equal length.
 
     Examples
     --------
     >>> block_parts(list(range(5, 15)))
     [[5], [6], [7], [8, 9], [10], [11], [12], [13, 14]]
+    >>> block_parts(list(range(5, 15)), 2)
+    [[5, 6, 7, 8, 9], [10, 11, 12, 13, 14]]
     """
-    n = max(1, min(BLOCK_PARTS, len(block)))
+    n = max(1, min(parts, len(block)))
     cuts = [len(block) * p // n for p in range(n + 1)]
     return [block[cuts[p] : cuts[p + 1]] for p in range(n)]
 
 
 def block_task(
-    blob: bytes, blocks: list[list[int]], pending: list[int], j: int, part: int, *summaries: Any
+    blob: bytes,
+    blocks: list[list[int]],
+    pending: list[int],
+    j: int,
+    part: int,
+    parts: int,
+    *summaries: Any,
 ) -> list[ChunkResult]:
-    """Check part *part* of block *j* of a vectorised check (:func:`block_parts`) from the
+    """Check part *part* of the *parts* of block *j* of a vectorised check
+    (:func:`block_parts`) from the
     *summaries* of blocks ``0..j-1`` (a Dask task; the arguments after them, block *j*'s
     own summary and the block's previous part, only order the task); the results of its
     pending chunks, up to the first failure. A part continues from the state the
@@ -216,7 +237,7 @@ def block_task(
         run.summaries[i] = got
         run.ready[i].set()
     key = run.spec.key()
-    chunks = block_parts(blocks[j])[part]
+    chunks = block_parts(blocks[j], parts)[part]
     state = None
     saved = _STATES.pop((key, j), None) if part else None
     if saved is not None and saved[0] == chunks[0]:
@@ -308,7 +329,8 @@ def dask_chunks(
         raise lost(exc) from None
     blocks = _blocks(blob, pending, n_workers)
     if blocks is not None:
-        yield from _block_chunks(client, blob_f, blocks, pending, stop, lost, as_completed)
+        spec = _spec(blob)
+        yield from _block_chunks(client, spec, blob_f, blocks, pending, stop, lost, as_completed)
         return
     todo = list(pending)
     sizer = _Sizer(n_workers)
@@ -406,6 +428,7 @@ def _blocks(blob: bytes, pending: list[int], n_workers: int) -> list[list[int]] 
 
 def _block_chunks(
     client: Any,
+    spec: Any,
     blob_f: Any,
     blocks: list[list[int]],
     pending: list[int],
@@ -428,9 +451,10 @@ def _block_chunks(
                 client.submit(summary_task, blob_f, blocks, pending, j, pure=False, **pin)
             )
             prev: list[Any] = []
-            for p, chunks in enumerate(block_parts(blocks[j])):
+            n_parts = part_count(spec, blocks[j])
+            for p, chunks in enumerate(block_parts(blocks[j], n_parts)):
                 f = client.submit(
-                    block_task, blob_f, blocks, pending, j, p, *summaries, *prev,
+                    block_task, blob_f, blocks, pending, j, p, n_parts, *summaries, *prev,
                     pure=False, **pin,
                 )  # fmt: skip
                 first[f] = chunks[0]

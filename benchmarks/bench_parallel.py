@@ -21,9 +21,16 @@ Cases (``--quick``: smaller bounds, no ``reproduce``; about a minute on 2 quiet 
   from each worker; an idle worker uses about 1 % of a core), from the cluster's start on;
 - ``canonical``: the canonical 5-heap Single-delete outcome table below 48, numba's
   wavefront with 1 and 2 threads (quick: below 40);
+- ``sh-t6-cli``: ``nimlab verify 'Sh-T6*' --bound 128 --no-store --workers N`` as a new
+  process each time (what a user of the command line gets: Python's start, the imports
+  of nimlab and numba, the kernels loaded from the disk cache and the game's option index
+  tested come before the check, in one thread; about 0.7 s on a quiet core, the check
+  itself 0.3 s), CPU of the child process;
 - ``reproduce``: ``nimlab reproduce --no-store`` with 1 and 2 workers (full run only).
 
-Every case runs in this process once first (kernels compiled or loaded, excluded), then
+The other cases call the public API (``nimlab.check_theorem``, ``nimlab.reproduce``, ...)
+in this process, as a user's session does after its first call. Every case runs once
+first (kernels compiled or loaded, excluded), then
 1 and 2 workers alternately, best of ``--repeats`` (default 2) by wall time. Printed per
 case: wall and CPU seconds (this process and its children), the speed-up (1-worker wall /
 2-worker wall), the CPU ratio (2-worker CPU / 1-worker CPU) and the serial part of the
@@ -209,6 +216,13 @@ def _summary() -> None:
             f"{ratio:.2f} (<= 1.15: {mark(ratio <= 1.15)}), serial part {share:.1f}% of "
             f"the 1-worker wall (< 5%: {mark(share < 5)}); highest load {f['load']:.1f}"
         )
+    f = FIGURES.get("sh-t6-cli")
+    if f is not None:
+        print(
+            f"  (the command line, a new process each: nimlab verify Sh-T6* speed-up "
+            f"{f['w1'] / f['w2']:.2f}x, CPU ratio {f['c2'] / f['c1']:.2f}: its start, in one "
+            "thread, is most of a short run)"
+        )
     for key, label in (("dask", "Sh-T6*"), ("dask-s18", "S18-T8")):
         f = FIGURES.get(key)
         if f is None:
@@ -233,13 +247,33 @@ def _summary() -> None:
 
 
 def _theorem(tid: str, bound: int, **kw: Any) -> Callable[[], Any]:
-    from nimlab.theory.registry import check_theorem
+    """The public API's check (``nimlab.check_theorem``) in this process, kernels loaded
+    (a user's session after its first call)."""
+    import nimlab
     from nimlab.verification import compiled
 
     def run() -> None:
         compiled._INDEXES.clear()  # as in a new process: the option index is recorded
-        r = check_theorem(tid, bound, store=False, **kw)
+        r = nimlab.check_theorem(tid, bound, store=False, **kw)
         assert r.ok, r
+
+    return run
+
+
+def _cli(tid: str, bound: int, workers: int) -> Callable[[], Any]:
+    """``nimlab verify TID --bound B --no-store --workers N`` as a new process: what a
+    user of the command line gets, its start included (Python, nimlab's and numba's
+    imports, the kernels loaded from the disk cache, the game's hook tested)."""
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "nimlab", "verify", tid, "--bound", str(bound), "--no-store"]
+
+    def run() -> None:
+        out = subprocess.run(
+            [*cmd, "--workers", str(workers)], capture_output=True, text=True, check=False
+        )
+        assert out.returncode == 0 and "verified" in out.stdout, out.stderr
 
     return run
 
@@ -254,20 +288,12 @@ def _on_dask(tid: str, bound: int) -> Callable[[], Any]:
 
     def run() -> None:
         if not _CLUSTER:
-            import logging
-
-            import dask
             from distributed import LocalCluster
 
+            from nimlab._dask import local_cluster
+
             t0 = time.perf_counter()
-            # as --dask-local makes it: the workers' stack sampling off
-            with dask.config.set({"distributed.worker.profile.enabled": False}):
-                _CLUSTER.append(
-                    LocalCluster(
-                        n_workers=2, threads_per_worker=1, processes=True,
-                        dashboard_address=None, silence_logs=logging.CRITICAL,
-                    )
-                )  # fmt: skip
+            _CLUSTER.append(local_cluster(LocalCluster, 2))  # as --dask-local makes it
             print(f"  (Dask cluster of 2 workers started in {time.perf_counter() - t0:.2f} s)")
             from distributed import Client
 
@@ -318,7 +344,7 @@ def main() -> None:
         "--only",
         default="",
         help="comma-separated case names: control, s18-t8, sh-t6, dask, dask-s18, "
-        "canonical, reproduce",
+        "canonical, sh-t6-cli, reproduce",
     )
     args = ap.parse_args()
     quick = args.quick
@@ -337,9 +363,13 @@ def main() -> None:
         (f"canonical 5-heap Single-delete < {canon}, numba threads", _canonical(canon, 1),
          _canonical(canon, 2)),
     ]  # fmt: skip
+    cases.append(
+        (f"nimlab verify Sh-T6* --bound {sh} --no-store, a new process each",
+         _cli("Sh-T6*", sh, 1), _cli("Sh-T6*", sh, 2))
+    )  # fmt: skip
     if not quick:
         cases.append(("reproduce --no-store", _reproduce(1), _reproduce(2)))
-    names = ["s18-t8", "sh-t6", "dask", "dask-s18", "canonical", "reproduce"]
+    names = ["s18-t8", "sh-t6", "dask", "dask-s18", "canonical", "sh-t6-cli", "reproduce"]
     if not only or "control" in only:
         _control(max(2, args.repeats))
     for key, (name, one, two) in zip(names, cases, strict=False):

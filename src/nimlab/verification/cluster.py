@@ -321,7 +321,8 @@ def dask_chunks(
     try:
         # a small spec travels with each task (no round trip to scatter it first)
         blob_f = blob if len(blob) <= SCATTER_BYTES else client.scatter(blob, broadcast=True)
-        n_workers = _workers(client, workers)
+        where = _addresses(client)  # one question to the scheduler (a round trip each)
+        n_workers = max(1, len(where) or workers)
         parts = _prepare(client, blob, blob_f, pending, n_workers)
     except NimlabError:
         raise
@@ -330,7 +331,9 @@ def dask_chunks(
     blocks = _blocks(blob, pending, n_workers)
     if blocks is not None:
         spec = _spec(blob)
-        yield from _block_chunks(client, spec, blob_f, blocks, pending, stop, lost, as_completed)
+        yield from _block_chunks(
+            client, spec, where, blob_f, blocks, pending, stop, lost, as_completed
+        )
         return
     todo = list(pending)
     sizer = _Sizer(n_workers)
@@ -385,14 +388,6 @@ def dask_chunks(
                 ac.add(g)
 
 
-def _workers(client: Any, asked: int) -> int:
-    """The cluster's number of workers (*asked* when the scheduler does not say)."""
-    try:
-        return max(1, len(client.scheduler_info().get("workers", {})) or asked)
-    except Exception:  # an older or a fake client: the number asked
-        return max(1, asked)
-
-
 def _prepare(
     client: Any, blob: bytes, blob_f: Any, pending: list[int], n_workers: int
 ) -> list[Any]:
@@ -429,6 +424,7 @@ def _blocks(blob: bytes, pending: list[int], n_workers: int) -> list[list[int]] 
 def _block_chunks(
     client: Any,
     spec: Any,
+    where: list[str],
     blob_f: Any,
     blocks: list[list[int]],
     pending: list[int],
@@ -440,7 +436,6 @@ def _block_chunks(
     check task, both on one worker (another if it is lost); the blocks after the first
     failure once known (*stop*) are cancelled."""
     try:
-        where = _addresses(client)
         summaries: list[Any] = []
         first: dict[Any, int] = {}
         for j in range(len(blocks)):

@@ -539,7 +539,9 @@ class _Run:
         return self.sparse[0] & _value_bits(self.out[: max(1, self.done)])
 
     def detail(self) -> str:
-        mask, dom = self.mask(), self.sparse[1]
+        # cut to the values below half the tables (reading every value for the exact bits
+        # at each step cost 24 ms of a run of 0.6 to 2^20)
+        mask, dom = self.sparse[0] & (self.cap // 2 - 1), self.sparse[1]
         if not mask:
             return "direct"
         form = " by position" if dom else ""

@@ -127,6 +127,20 @@ def test_reproduce_judges_against_the_status(monkeypatch: pytest.MonkeyPatch) ->
     assert not reproduce_result("Sh-T6", 48, truth_verified=True, check=check, workers=1).matches
 
 
+def test_reproduce_checks_the_theorems_it_is_given() -> None:
+    # results=[...] is checked as given (a modified copy of a registered result), not
+    # looked up again by its id: a wrong claim fails where the registered one verifies
+    import dataclasses
+
+    from nimlab.theory.reproduce import reproduce
+
+    t = dataclasses.replace(nimlab.theorem("S19-T1"), default_bound=6)
+    wrong = dataclasses.replace(t, claim=lambda g, pos: 0, scalar_claim=None, vector_claim=None)
+    bad, good = reproduce(results=[wrong, t], workers=1, store=False)
+    assert not bad.matches and "FAILED at (1,)" in bad.message
+    assert good.matches and good.bound == 6
+
+
 def test_reproduce_cli_reports_the_refutation(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

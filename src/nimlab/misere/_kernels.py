@@ -419,25 +419,8 @@ def least_sums(d: Any, start: Any, weights: Any) -> Any:
     while hn > 0:
         wt = hw[0]
         x = hx[0]
+        _pop(hw, hx, hx, hn)  # entries (weight, state): the state is the tie and the item
         hn -= 1
-        if hn > 0:
-            lw = hw[hn]
-            lx = hx[hn]
-            i = 0
-            while True:
-                c = 2 * i + 1
-                if c >= hn:
-                    break
-                if c + 1 < hn and (hw[c + 1] < hw[c] or (hw[c + 1] == hw[c] and hx[c + 1] < hx[c])):
-                    c += 1
-                if hw[c] < lw or (hw[c] == lw and hx[c] < lx):
-                    hw[i] = hw[c]
-                    hx[i] = hx[c]
-                    i = c
-                else:
-                    break
-            hw[i] = lw
-            hx[i] = lx
         if wt > dist[x]:
             continue
         for li in range(nl):
@@ -447,18 +430,8 @@ def least_sums(d: Any, start: Any, weights: Any) -> Any:
                 dist[y] = w2
                 back_x[y] = x
                 back_li[y] = li
-                i = hn
+                _place(hw, hx, hx, hn, w2, y, y)  # room: at most one entry an edge
                 hn += 1
-                while i > 0:
-                    up = (i - 1) // 2
-                    if hw[up] > w2 or (hw[up] == w2 and hx[up] > y):
-                        hw[i] = hw[up]
-                        hx[i] = hx[up]
-                        i = up
-                    else:
-                        break
-                hw[i] = w2
-                hx[i] = y
     return dist, back_x, back_li
 
 
@@ -480,7 +453,7 @@ def _hash(state: Any, mask: Any) -> Any:
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pop(hw: Any, ht: Any, hp: Any, hn: Any) -> None:
     """Remove the least ``(weight, tick)`` of the *hn* entries (the last one sifts down)."""
     hn -= 1
@@ -506,14 +479,9 @@ def _pop(hw: Any, ht: Any, hp: Any, hn: Any) -> None:
     hp[i] = lp
 
 
-@njit(cache=True)
-def _push(hw: Any, ht: Any, hp: Any, hn: Any, w: Any, t: Any, p: Any) -> Any:
-    """Add the entry ``(w, t, p)`` after the *hn* entries; returns the (grown) arrays."""
-    if hn == len(hw):
-        hw = np.concatenate((hw, np.empty(hn, np.int64)))
-        ht = np.concatenate((ht, np.empty(hn, np.int64)))
-        hp = np.concatenate((hp, np.empty(hn, np.int64)))
-    i = hn
+@njit(cache=True, inline="always")
+def _place(hw: Any, ht: Any, hp: Any, i: Any, w: Any, t: Any, p: Any) -> None:
+    """Put the entry ``(w, t, p)`` at place *i* (free) and move it up to its place."""
     while i > 0:
         up = (i - 1) // 2
         if hw[up] > w or (hw[up] == w and ht[up] > t):
@@ -526,6 +494,16 @@ def _push(hw: Any, ht: Any, hp: Any, hn: Any, w: Any, t: Any, p: Any) -> Any:
     hw[i] = w
     ht[i] = t
     hp[i] = p
+
+
+@njit(cache=True)
+def _push(hw: Any, ht: Any, hp: Any, hn: Any, w: Any, t: Any, p: Any) -> Any:
+    """Add the entry ``(w, t, p)`` after the *hn* entries; returns the (grown) arrays."""
+    if hn == len(hw):
+        hw = np.concatenate((hw, np.empty(hn, np.int64)))
+        ht = np.concatenate((ht, np.empty(hn, np.int64)))
+        hp = np.concatenate((hp, np.empty(hn, np.int64)))
+    _place(hw, ht, hp, hn, w, t, p)
     return hw, ht, hp
 
 

@@ -75,7 +75,9 @@ CUSTOM_POSITIONS: dict[str, tuple[int, int]] = {
 }
 
 #: CPU seconds of each result on one worker at the bound given (measured with
-#: ``benchmarks/bench_reproduce.py``'s 1-worker run on 2026-11-27, S18-T8 on 2026-11-26):
+#: ``benchmarks/bench_reproduce.py``'s 1-worker run on 2026-11-27; S18-T8 and S18-T9
+#: again after the vectorised kernels' changes: ``reproduce_result(id, workers=1,
+#: store=False)``, 05:30 UTC, load 5):
 #: only the order in which a parallel ``reproduce`` starts the results (longest first).
 #: At another bound, or for a result not listed, the cost is estimated from the positions
 #: its check covers (:data:`SECONDS_PER_POSITION` each).
@@ -105,8 +107,8 @@ SECONDS: dict[str, tuple[int, float]] = {
     "SM-T4.3": (20, 13.38),
     "SM-E5": (0, 0.0),
     "S18-T7": (1_024, 3.71),
-    "S18-T8": (12_953, 251.0),
-    "S18-T9": (6_477, 16.71),
+    "S18-T8": (12_953, 21.2),
+    "S18-T9": (6_477, 12.56),
     "S18-T11": (4_000, 0.55),
     "S18-T12": (256, 12.58),
 }

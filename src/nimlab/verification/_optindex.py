@@ -320,11 +320,13 @@ def _index_mismatch(game: Any, sp: Any, got: Any) -> tuple[Any, ...] | None:
     positions = [p for i in range(small.n_chunks) for p in small.chunk(i)]
     cells, aux = prepare(n, low, b)
     options = {p: {tuple(sorted(q)) for q in game.moves(p)} for p in positions}
-    for o in positions:
-        index = np.zeros(max(1, int(cells)), dtype=np.uint8)
-        note(tuple(np.int64(x) for x in o), index, aux)
-        for p in positions:
-            if bool(reaches(tuple(np.int64(x) for x in p), index, aux)) != (o in options[p]):
+    typed = [tuple(np.int64(x) for x in p) for p in positions]  # converted once, not n^2 times
+    index = np.zeros(max(1, int(cells)), dtype=np.uint8)
+    for o, to in zip(positions, typed, strict=True):
+        index[:] = 0
+        note(to, index, aux)
+        for p, tp in zip(positions, typed, strict=True):
+            if bool(reaches(tp, index, aux)) != (o in options[p]):
                 return (p, o)
     return None
 

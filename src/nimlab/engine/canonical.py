@@ -191,8 +191,8 @@ class CanonicalTable:
         Examples
         --------
         >>> from nimlab import canonical_table
-        >>> canonical_table("nim", 4, heaps=2).histogram()
-        {0: 4, 1: 2, 2: 2, 3: 2}
+        >>> canonical_table("single-delete", 8, heaps=4, kind="outcome").histogram()
+        {0: 53, 1: 157}
         """
         v = self.values if self.valid is None else self.values[self.valid]
         counts = np.bincount(v) if v.size else np.zeros(0, np.int64)

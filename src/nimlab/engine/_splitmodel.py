@@ -217,7 +217,9 @@ def expand_box(
             if cur[i] > 0:
                 buf[k] = cur[i]
                 k += 1
-        buf[:k] = np.sort(buf[:k])[::-1]
+        srt = np.sort(buf[:k])
+        for i in range(k):  # descending; a loop: numba compiles a slice copy's error text
+            buf[i] = srt[k - 1 - i]
         out[c] = state[rank_of(buf, k, q, off)]
         i = n - 1
         while i >= 0:

@@ -17,6 +17,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+# Copies between arrays are loops, not slice assignments: numba compiles a slice copy
+# with the text of its shape-mismatch error (string formatting), 1.5-3 s of compilation
+# in every process that compiles one.
 _INF = np.int64(1) << np.int64(62)
 
 
@@ -203,12 +206,13 @@ def _least_words(delta: Any, weights: Any) -> Any:
         length = e_len[x]
         if wtop + length > len(wflat):
             grown = np.empty(2 * (wtop + length), np.int64)
-            grown[:wtop] = wflat[:wtop]
+            for j in range(wtop):  # loops, not slice copies (the note above _INF)
+                grown[j] = wflat[j]
             wflat = grown
         if e_par[x] >= 0:
-            wflat[wtop : wtop + length - 1] = wflat[
-                wstart[e_par[x]] : wstart[e_par[x]] + length - 1
-            ]
+            src = wstart[e_par[x]]  # the parent's word, stored before wtop
+            for j in range(length - 1):
+                wflat[wtop + j] = wflat[src + j]
             wflat[wtop + length - 1] = e_li[x]
         wstart[x] = wtop
         wlen[x] = length
@@ -361,7 +365,8 @@ def minimize(d: Any, is_p: Any, start: Any) -> Any:
         count = _row_classes(block, dp, new)
         if count == nblocks:
             break
-        block[:] = new
+        for r in range(m):  # a loop, not a slice copy (the note above _INF)
+            block[r] = new[r]
         nblocks = count
     ids = np.full(max(nblocks, 2), -1, np.int64)
     first = np.empty(nblocks, np.int64)
@@ -527,7 +532,8 @@ def _add_pair(htab: Any, pinfo: Any, pmask: Any, npairs: Any, slot: Any, y: Any,
         pinfo = np.concatenate((pinfo, np.empty_like(pinfo)))
         pmask = np.concatenate((pmask, np.zeros_like(pmask)))
     pinfo[npairs, 0] = y
-    pmask[npairs, :] = t2
+    for j in range(pmask.shape[1]):  # a loop, not a slice copy (the note above _INF)
+        pmask[npairs, j] = t2[j]
     htab[slot] = npairs
     if 2 * (npairs + 1) > len(htab):
         htab = np.full(2 * len(htab), -1, np.int64)
@@ -563,7 +569,9 @@ def _keep_least(chains: Any, clen: Any, x: Any, pid: Any, pmask: Any) -> Any:
             kept += 1
     if kept == chains.shape[1]:
         grown = np.empty((chains.shape[0], 2 * kept), np.int64)
-        grown[:, :kept] = chains
+        for r in range(chains.shape[0]):  # loops, not a slice copy (the note above _INF)
+            for c in range(kept):
+                grown[r, c] = chains[r, c]
         chains = grown
     chains[x, kept] = pid
     clen[x] = kept + 1
@@ -676,7 +684,8 @@ def least_n_failure(
         for u in range(len(use)):
             li = use[u]
             y = d[x, li]
-            t2[:] = add[x, li] | img[u]
+            for j in range(t2.shape[0]):  # a loop, not a slice copy (the note above _INF)
+                t2[j] = add[x, li, j] | img[u, j]
             if _dominated(chains, clen, y, pmask, t2):
                 continue
             w2 = wt + wuse[u]

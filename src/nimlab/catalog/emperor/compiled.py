@@ -186,7 +186,8 @@ def emperor_options(params: Any, h: Any) -> Any:  # pragma: no cover - compiled
                     if cur[t] != h[st + t]:
                         changed += 1
                 if min(changed, 2) == cls:
-                    states[r, cnt, :s] = cur[:s]
+                    for t in range(s):  # a loop: numba compiles a slice copy's error text
+                        states[r, cnt, t] = cur[t]
                     cnt += 1
                 t = 0
                 while t < s:

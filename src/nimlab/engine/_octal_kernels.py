@@ -184,6 +184,10 @@ BLOCK = 64
 #: a block is added and the block goes on; Grundy's game 4!.0 to 2^16: 0.20 s against
 #: 0.24 s with 1,024, 0.6 the same within noise).
 BLOCK_AFTER = 128
+#: Blocks are also used where fewer than one heap in this many is rare, even just after a
+#: rare heap (0.6 to 2^15: 58 ms against 75 ms; Dawson's chess, a third of its heaps rare,
+#: stays heap by heap: twice as fast as in blocks).
+BLOCK_SPARSE = 8
 #: Small parts of the witness lists whose splits are marked for a whole block.
 BLOCK_PARTS = 1024
 #: Blocks are used when there are at least this many rare heaps (with fewer, as in Kayles,
@@ -279,11 +283,15 @@ def _by_value(rare: Any, nr: int, orders: Any, nparts: int) -> Any:  # pragma: n
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _block_rows(splits: Any, out: Any, h0: int, rows: Any, bits: Any) -> int:  # pragma: no cover
+def _block_rows(
+    splits: Any, out: Any, h0: int, rows: Any, bits: Any, two: int
+) -> int:  # pragma: no cover - compiled
     """Set bit ``j`` of ``bits[v]`` for the value ``v`` of every split of the heap
-    ``h0 + j`` (``j < BLOCK``) with a part in *rows* (:func:`_by_value`) of less than half
-    of ``h0 - s`` (``s`` every take of the splits; the other rows are skipped): the other
-    part is then larger, and below ``h0``. The rows of one value go together: the splits
+    ``h0 + j`` (``j < BLOCK``) with a part in *rows* (:func:`_by_value`) below ``h0 - s``
+    (``s`` every take of the splits), or below half of it when *two* is 2 (unequal splits:
+    the other part is then larger, never equal; the other rows are skipped): the other
+    part is below ``h0``, known (a split with two such parts is marked twice, which
+    changes nothing). The rows of one value go together: the splits
     of the block with the parts ``p`` of the value ``x`` read the values
     ``out[h0 - s - p + j]``, ``j < BLOCK``, windows that overlap when two such parts are
     less than ``BLOCK`` apart. Each value of the union of the windows is read once and its
@@ -306,7 +314,7 @@ def _block_rows(splits: Any, out: Any, h0: int, rows: Any, bits: Any) -> int:  #
             mk = np.uint64(0)
             while q < n and rows[q, 1] == x:
                 p = rows[q, 0]
-                if 2 * p + smax < h0:  # the other part is larger, and below h0
+                if two * p + smax < h0:  # the other part is a heap below h0
                     if k == 0:
                         used += rows[q, 2]
                     c = base - p  # ascending in the value's rows
@@ -446,6 +454,7 @@ def _cover(
 @njit(cache=True, nogil=True)
 def _block_marks(
     splits: Any,
+    uneq: Any,
     out: Any,
     h0: int,
     rare: Any,
@@ -455,8 +464,9 @@ def _block_marks(
     hws: Any,
 ) -> Any:  # pragma: no cover - compiled
     """The first step of :func:`_block`: mark the splits of the block ``h0 .. h0 + BLOCK
-    - 1`` whose part is a rare heap ``rare[lo:hi]`` (ascending: ``BLOCK <= r`` and ``2r +
-    max(splits) < h0``) or one of the first witness parts (*rows*: :func:`_by_value`), in
+    - 1`` whose part is a rare heap ``rare[lo:hi]`` (ascending: ``BLOCK <= r`` and ``r +
+    max(splits) < h0``, ``2r`` with unequal splits) or one of the first witness parts
+    (*rows*: :func:`_by_value`), in
     the bit table *bits*, then transpose it into *hws* (row ``j``: the bit set of the heap
     ``h0 + j``).
     Returns ``(lo, hi, splits marked)``."""
@@ -467,10 +477,13 @@ def _block_marks(
     while lo < nr and rare[lo, 0] < BLOCK:
         lo += 1
     hi = lo
-    while hi < nr and 2 * rare[hi, 0] + smax < h0:
+    two = 1  # equal splits only: a rare part larger than the other is marked here too
+    for k in range(uneq.shape[0]):
+        two = 2 if uneq[k] else two  # with unequal splits, only the smaller part
+    while hi < nr and two * rare[hi, 0] + smax < h0:
         hi += 1
     bits[:] = 0
-    used = _block_rows(splits, out, h0, rows, bits)
+    used = _block_rows(splits, out, h0, rows, bits, two)
     for c in range(bits.shape[0] // 128):  # the values below half the tables
         col = bits[c * BLOCK : (c + 1) * BLOCK]
         _transpose64(col)
@@ -533,7 +546,7 @@ def _block(
     ends, ones, splits, uneq = rules
     half = bits.shape[0] // 2
     nw = half // 64  # words of a heap's bit set (the values below half)
-    lo, hi, used = _block_marks(splits, out, h0, rare, nr, rows, bits, hws)
+    lo, hi, used = _block_marks(splits, uneq, out, h0, rare, nr, rows, bits, hws)
     nr0 = nr
     for j in range(BLOCK):
         h = h0 + j
@@ -618,7 +631,8 @@ def rare_fill(
             state[0] = nr
             return h0
         last = rare[nr - 1, 0] if nr > 0 else 0
-        if nparts > 0 and nr >= min_rare and h0 + BLOCK <= n and h0 - last >= after:
+        sparse = h0 - last >= after or BLOCK_SPARSE * nr < h0  # few rare heaps, or none lately
+        if nparts > 0 and nr >= min_rare and h0 + BLOCK <= n and sparse:
             if built != nr:
                 rows = _by_value(rare, nr, orders, nparts)
                 built = nr

@@ -224,9 +224,11 @@ def _dask_run(
     stop: list[int],
     stored: bool,
 ) -> Iterator[ChunkResult]:
+    from nimlab.verification.cluster import dask_chunks, spec_of
+
     dist = distributed_module()
-    with dask_client(scheduler, workers, user_files(pickle.loads(blob))) as client:
-        from nimlab.verification.cluster import dask_chunks
+    # the spec this process unpickles once per blob (the run's own, when it made the blob)
+    with dask_client(scheduler, workers, user_files(spec_of(blob))) as client:
 
         def lost(exc: BaseException) -> NimlabError:
             return _cluster_lost(scheduler, exc, stored)
@@ -322,4 +324,7 @@ def chunk_results(
             parts = _prepare_processes(blob, spec.space.n_chunks, n_workers)
             install_prepared(spec, parts)  # inherited by the workers forked below
         return _processes(blob, pending, n_workers, stop)
-    return _dask(dumps_spec(spec), pending, n_workers, scheduler, stop, stored=stored)
+    from nimlab.verification.cluster import remember_spec
+
+    blob = remember_spec(spec, dumps_spec(spec))
+    return _dask(blob, pending, n_workers, scheduler, stop, stored=stored)

@@ -82,6 +82,20 @@ def _spec(blob: bytes) -> Any:
     return spec
 
 
+def spec_of(blob: bytes) -> Any:
+    """The spec of a pickled *blob* in this process (unpickled once; the run's own spec
+    when :func:`remember_spec` made the blob)."""
+    return _spec(blob)
+
+
+def remember_spec(spec: Any, blob: bytes) -> bytes:
+    """*blob*, the pickled *spec*: this process's :func:`spec_of` of it is *spec* itself
+    (its space's tables are not built again, its claim not unpickled)."""
+    _SPECS.clear()
+    _SPECS[hashlib.sha1(blob).hexdigest()] = spec
+    return blob
+
+
 #: glibc's mallopt parameters (M_TRIM_THRESHOLD, M_MMAP_THRESHOLD) and the values a task
 #: sets: Dask's nanny starts workers with ``MALLOC_TRIM_THRESHOLD_=65536``, so every array
 #: a check allocates and frees (the claim's temporaries, a chunk's rows) was handed back

@@ -62,27 +62,13 @@ def _same(a: object, b: object) -> None:
 
 
 @pytest.mark.slow  # the first solve in a process compiles the wavefront (seconds)
-@pytest.mark.parametrize(
-    ("name", "heaps", "size", "kind"),
-    [("single-delete", 4, 16, "outcome"), ("single-delete", 4, 9, "grundy")],
-)
-def test_chunks_give_the_in_process_values(
-    tmp_path: Path, name: str, heaps: int, size: int, kind: str
-) -> None:
-    want = canonical_table(name, size, heaps=heaps, kind=kind)
-    got = canonical_table(name, size, heaps=heaps, kind=kind, chunk_dir=tmp_path / "c")
-    _same(want, got)
-    assert (tmp_path / "c" / "values.npy").is_file()
-    assert len(list((tmp_path / "c").glob("L*.npy"))) >= (heaps * (size - 2))  # one a level
-    again = canonical_table(name, size, heaps=heaps, kind=kind, chunk_dir=tmp_path / "c")
-    _same(want, again)  # read back, nothing solved
-
-
-@pytest.mark.slow
-def test_a_stopped_run_resumes_from_the_chunks_it_kept(tmp_path: Path) -> None:
+def test_chunks_give_the_in_process_values_resume_and_run_on_dask(tmp_path: Path) -> None:
     d = tmp_path / "c"
     want = canonical_table("single-delete", 16, heaps=4, kind="outcome")
-    canonical_table("single-delete", 16, heaps=4, kind="outcome", chunk_dir=d)
+    got = canonical_table("single-delete", 16, heaps=4, kind="outcome", chunk_dir=d)
+    _same(want, got)
+    assert len(list(d.glob("L*.npy"))) >= 4 * 14  # a chunk a level at least
+    _same(want, canonical_table("single-delete", 16, heaps=4, kind="outcome", chunk_dir=d))
     # as if stopped half way: no values yet, the chunks of the upper levels missing
     (d / "values.npy").unlink()
     (d / "values.json").unlink()
@@ -96,6 +82,17 @@ def test_a_stopped_run_resumes_from_the_chunks_it_kept(tmp_path: Path) -> None:
     _same(want, got)
     assert {p: p.stat().st_mtime_ns for p in kept} == stamps  # kept, not solved again
     assert all(rec.is_file() for rec in lost)
+    # in the same test: the wavefront compiled once (seconds) serves them all
+    _lost_worker(tmp_path)
+    _on_dask(tmp_path)
+
+
+@pytest.mark.slow
+def test_grundy_values_in_chunks(tmp_path: Path) -> None:
+    want = canonical_table("single-delete", 9, heaps=4, kind="grundy")
+    got = canonical_table("single-delete", 9, heaps=4, kind="grundy", chunk_dir=tmp_path / "c")
+    _same(want, got)
+    assert max(want.histogram()) > 1  # values beyond P/N
 
 
 def _started(d: Path, size: int = 16) -> store.Run:
@@ -165,13 +162,18 @@ def test_arguments_that_do_not_go_with_chunks_are_refused(tmp_path: Path) -> Non
 
 
 @pytest.mark.slow
-def test_a_lost_workers_state_is_rebuilt_from_the_chunks(tmp_path: Path) -> None:
+def test_a_game_whose_moves_keep_the_total_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(InvalidParameterError, match="do not lower the number of stones"):
+        canonical_table("lim", 6, heaps=3, chunk_dir=tmp_path / "c")
+
+
+def _lost_worker(tmp_path: Path) -> None:
     # a task that runs again (its worker was lost after writing its chunk) only reads its
     # chunk; a new worker process rebuilds its values from the chunks of the levels below
     from nimlab.engine import _chunkwork as chunked
     from nimlab.engine.chunked import _key
 
-    d = tmp_path / "c"
+    d = tmp_path / "lost"
     want = canonical_table("single-delete", 14, heaps=4, kind="outcome")
     g = game("single-delete")
     run = store.Run(g, 4, "outcome", 14, 1, 64, str(d), _key(g, 4, "outcome", 14, 1),
@@ -190,15 +192,9 @@ def test_a_lost_workers_state_is_rebuilt_from_the_chunks(tmp_path: Path) -> None
     _same(want, got)
 
 
-@pytest.mark.slow
-def test_a_game_whose_moves_keep_the_total_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(InvalidParameterError, match="do not lower the number of stones"):
-        canonical_table("lim", 6, heaps=3, chunk_dir=tmp_path / "c")
+def _on_dask(tmp_path: Path) -> None:
+    import distributed
 
-
-@pytest.mark.slow
-def test_on_a_dask_cluster_the_values_are_the_same(tmp_path: Path) -> None:
-    distributed = pytest.importorskip("distributed")
     want = canonical_table("single-delete", 16, heaps=4, kind="outcome")
     with (
         distributed.LocalCluster(
@@ -211,7 +207,7 @@ def test_on_a_dask_cluster_the_values_are_the_same(tmp_path: Path) -> None:
         ) as cluster,
         distributed.Client(cluster),
     ):
-        d = tmp_path / "c"
+        d = tmp_path / "dask"
         got = canonical_table("single-delete", 16, heaps=4, kind="outcome", chunk_dir=d,
                               scheduler=cluster.scheduler_address)  # fmt: skip
         _same(want, got)

@@ -23,16 +23,28 @@ __all__ = ["run_on_dask"]
 
 def _submit(client: Any, run: Run, pending: list[tuple[int, list[int]]]) -> tuple[list[Any], Any]:
     """The futures of the pending parts (each after the previous level's), and of the
-    assembly after them all."""
+    assembly after them all. The parts go to the workers in turn (a loose restriction:
+    another worker takes a part whose worker is gone); left to itself the scheduler puts
+    every task where the results of the level below are, all on one worker."""
     from nimlab.engine._chunkwork import assemble, solve_parts
 
+    info = client.scheduler_info()
+    addrs = sorted(info.get("workers", {})) if isinstance(info, dict) else []
     futures: list[Any] = []
     prev: list[Any] = []
+    turn = 0
     for li, parts in pending:
         if not parts:
             continue
-        prev = [client.submit(solve_parts, run, li, [p], *prev, pure=False) for p in parts]
-        futures += prev
+        level = []
+        for p in parts:
+            where: dict[str, Any] = {}
+            if addrs:
+                where = {"workers": [addrs[turn % len(addrs)]], "allow_other_workers": True}
+            turn += 1
+            level.append(client.submit(solve_parts, run, li, [p], *prev, pure=False, **where))
+        prev = level
+        futures += level
     final = client.submit(assemble, run, *prev, pure=False)
     return futures, final
 

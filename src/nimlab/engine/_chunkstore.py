@@ -65,17 +65,18 @@ class Run:
         return math.comb(self.side - self.low + self.heaps - 1, self.heaps)
 
 
-def default_chunk(heaps: int, low: int, side: int) -> int:
-    """About an eighth of a level of the table, within ``MIN_CHUNK..MAX_CHUNK``.
+def default_chunk(heaps: int, low: int, side: int, parts: int = 8) -> int:
+    """About ``1/parts`` of a level of the table (parts a level: at least 8, two per Dask
+    worker), within ``MIN_CHUNK..MAX_CHUNK``.
 
     Examples
     --------
-    >>> default_chunk(5, 1, 48), default_chunk(6, 1, 64)
-    (4096, 36680)
+    >>> default_chunk(5, 1, 48), default_chunk(6, 1, 64), default_chunk(6, 1, 64, 32)
+    (4096, 36680, 9170)
     """
     count = math.comb(side - low + heaps - 1, heaps)
     levels = (side - 1 - low) * heaps + 1
-    return max(MIN_CHUNK, min(MAX_CHUNK, count // (8 * levels)))
+    return max(MIN_CHUNK, min(MAX_CHUNK, count // (parts * levels)))
 
 
 def _tuple_counts(k: int, width: int) -> npt.NDArray[np.int64]:

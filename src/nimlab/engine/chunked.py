@@ -22,6 +22,7 @@ file system).
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from pathlib import Path
 from typing import Any, TypedDict
@@ -147,7 +148,9 @@ def chunked_table(
     budget = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
     _check_budget(g, n, side, kind, budget)
     key = _key(g, n, kind, side, low)
-    run = Run(g, n, kind, side, low, store.default_chunk(n, low, side), where, key, budget)
+    dask = scheduler is not None or dask_local
+    parts = max(8, 2 * (workers or os.cpu_count() or 1)) if dask else 8  # two a Dask worker
+    run = Run(g, n, kind, side, low, store.default_chunk(n, low, side, parts), where, key, budget)
     chunk = store.open_directory(run)
     if chunk != run.chunk_positions:
         run = Run(g, n, kind, side, low, chunk, where, key, budget)
@@ -158,7 +161,7 @@ def chunked_table(
             for li, (total, _, parts) in enumerate(levels)
         ]
         done = run.count - sum(levels[li][2][p][2] for li, ps in pending for p in ps)
-        if scheduler is not None or dask_local:
+        if dask:
             from nimlab.engine._chunkdask import run_on_dask
 
             run_on_dask(run, pending, done, workers, scheduler, progress)

@@ -123,15 +123,18 @@ def grundy_cols(
     if line_d:  # the diagonals of rows a0..a1
         _full_words(diagbits, n - a1, 2 * n - 1 - a0, W, diagfull)
     # the offset moves along a line are in that line's bitset already
-    own_offs = np.zeros((max(n_offs, 1), 2), dtype=np.int64)
+    own_da = np.zeros(max(n_offs, 1), dtype=np.int64)
+    own_db = np.zeros(max(n_offs, 1), dtype=np.int64)
     n_own = 0
     for j in range(n_offs):
         da = offs[j, 0]
         db = offs[j, 1]
         if not ((da == 0 and line_b) or (db == 0 and line_a) or (da == db and line_d)):
-            own_offs[n_own, 0] = da
-            own_offs[n_own, 1] = db
+            own_da[n_own] = da
+            own_db[n_own] = db
             n_own += 1
+    top_da = own_da[:n_own].max() if n_own else 0  # positions past these read every offset
+    top_db = own_db[:n_own].max() if n_own else 0
     gap_w = np.zeros(W, dtype=np.int64)  # words below the value no line fills alone
     gap_x = np.zeros(W, dtype=np.uint64)  # and the union of the lines' words there
     ov = np.zeros(max(n_offs, 1), dtype=np.int64)
@@ -200,29 +203,43 @@ def grundy_cols(
                                 xf |= colbits[c, fw]
                             if line_d:
                                 xf |= diagbits[d, fw]
-                            n_ov = 0
-                            for j in range(n_own):
-                                da = own_offs[j, 0]
-                                db = own_offs[j, 1]
-                                if da <= a and db <= b:
-                                    v = F[r - da, b - db]
-                                    if v >= 0 and (v >> 6) <= fw:
-                                        if (v >> 6) == fw:
-                                            xf |= one << np.uint64(v & 63)
-                                        elif ng:
-                                            ov[n_ov] = v
-                                            n_ov += 1
-                            bad = (xf & bitf) != 0 or (xf & low) != low
-                            # every gap must be filled by the offsets' values
-                            for g in range(ng if not bad else 0):
-                                x = gap_x[g]
-                                for j in range(n_ov):
-                                    v = ov[j]
-                                    if (v >> 6) == gap_w[g]:
-                                        x |= one << np.uint64(v & 63)
-                                if x != full:
-                                    bad = True
-                                    break
+                            bad = (xf & bitf) != 0
+                            if not bad and ng == 0 and (xf & low) == low:
+                                # the lines hold every value below f: no offset may hold f
+                                if a >= top_da and b >= top_db:
+                                    for j in range(n_own):
+                                        if F[r - own_da[j], b - own_db[j]] == f:
+                                            bad = True
+                                else:
+                                    for j in range(n_own):
+                                        da = own_da[j]
+                                        db = own_db[j]
+                                        if da <= a and db <= b and F[r - da, b - db] == f:
+                                            bad = True
+                            elif not bad:
+                                n_ov = 0
+                                for j in range(n_own):
+                                    da = own_da[j]
+                                    db = own_db[j]
+                                    if da <= a and db <= b:
+                                        v = F[r - da, b - db]
+                                        if v >= 0 and (v >> 6) <= fw:
+                                            if (v >> 6) == fw:
+                                                xf |= one << np.uint64(v & 63)
+                                            elif ng:
+                                                ov[n_ov] = v
+                                                n_ov += 1
+                                bad = (xf & bitf) != 0 or (xf & low) != low
+                                # every gap must be filled by the offsets' values
+                                for g in range(ng if not bad else 0):
+                                    x = gap_x[g]
+                                    for j in range(n_ov):
+                                        v = ov[j]
+                                        if (v >> 6) == gap_w[g]:
+                                            x |= one << np.uint64(v & 63)
+                                    if x != full:
+                                        bad = True
+                                        break
                         if bad:
                             idx = (a - a0) * n + b
                             if first < 0 or idx < first:

@@ -284,12 +284,13 @@ def _by_value(rare: Any, nr: int, orders: Any, nparts: int) -> Any:  # pragma: n
 
 @njit(cache=True, nogil=True, inline="always")
 def _block_rows(
-    splits: Any, out: Any, h0: int, rows: Any, bits: Any, two: int
+    splits: Any, out: Any, h0: int, rows: Any, bits: Any, plim: int
 ) -> int:  # pragma: no cover - compiled
     """Set bit ``j`` of ``bits[v]`` for the value ``v`` of every split of the heap
-    ``h0 + j`` (``j < BLOCK``) with a part in *rows* (:func:`_by_value`) below ``h0 - s``
-    (``s`` every take of the splits), or below half of it when *two* is 2 (unequal splits:
-    the other part is then larger, never equal; the other rows are skipped): the other
+    ``h0 + j`` (``j < BLOCK``) with a part in *rows* (:func:`_by_value`) of at most *plim*
+    tokens: below ``h0 - s`` (``s`` every take of the splits), or below half of it with
+    unequal splits (the other part is then larger, never equal; the other rows are
+    skipped): the other
     part is below ``h0``, known (a split with two such parts is marked twice, which
     changes nothing). The rows of one value go together: the splits
     of the block with the parts ``p`` of the value ``x`` read the values
@@ -298,9 +299,6 @@ def _block_rows(
     bits set at once (``mk``: bit ``j`` for each part whose window holds it, shifted by one
     from a value to the next): about a third fewer stores for 0.6. Returns the witness
     parts used."""
-    smax = 0
-    for k in range(splits.shape[0]):
-        smax = max(smax, splits[k])
     used = 0
     one = np.uint64(1)
     n = rows.shape[0]
@@ -314,7 +312,7 @@ def _block_rows(
             mk = np.uint64(0)
             while q < n and rows[q, 1] == x:
                 p = rows[q, 0]
-                if two * p + smax < h0:  # the other part is a heap below h0
+                if p <= plim:  # the other part is a heap below h0
                     if k == 0:
                         used += rows[q, 2]
                     c = base - p  # ascending in the value's rows
@@ -480,10 +478,11 @@ def _block_marks(
     two = 1  # equal splits only: a rare part larger than the other is marked here too
     for k in range(uneq.shape[0]):
         two = 2 if uneq[k] else two  # with unequal splits, only the smaller part
-    while hi < nr and two * rare[hi, 0] + smax < h0:
+    plim = (h0 - smax - 1) // two  # the largest part marked for the block
+    while hi < nr and rare[hi, 0] <= plim:
         hi += 1
     bits[:] = 0
-    used = _block_rows(splits, out, h0, rows, bits, two)
+    used = _block_rows(splits, out, h0, rows, bits, plim)
     for c in range(bits.shape[0] // 128):  # the values below half the tables
         col = bits[c * BLOCK : (c + 1) * BLOCK]
         _transpose64(col)

@@ -338,3 +338,26 @@ def test_a_dask_task_keeps_freed_memory_for_its_next_arrays() -> None:
     after, inside = map(int, out.stdout.split())
     assert after > 100 * 200  # every 1 MB array faulted in again (256 pages each)
     assert inside < 1000
+
+
+@pytest.mark.slow
+def test_a_theorem_of_several_instances_starts_one_local_cluster(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # S18-T8 has five instances: --dask-local started a cluster for each (five starts of
+    # 1-3 s, each worker loading the kernels again); one serves them all now
+    from nimlab import _dask
+    from nimlab.theory.registry import check_theorem
+
+    made: list[int] = []
+    real = _dask.local_cluster
+
+    def counted(make: object, workers: int) -> object:
+        made.append(workers)
+        return real(make, workers)
+
+    monkeypatch.setattr(_dask, "local_cluster", counted)
+    on_dask = check_theorem("S18-T8", 60, dask_local=True, workers=2, store=False)
+    here = check_theorem("S18-T8", 60, workers=1, store=False)
+    assert made == [2]
+    assert on_dask.ok and on_dask.positions_checked == here.positions_checked == 5 * 60 * 60

@@ -444,6 +444,16 @@ def check_theorem(
         "progress": progress,
         "max_positions": max_positions,
     }
+    if dask_local and scheduler is None:
+        import os
+
+        from nimlab._dask import dask_client
+
+        # one local cluster serves every instance (its start, 1-3 s with its workers
+        # loading the kernels, once): the runs find this client of its scheduler
+        with dask_client(None, workers or os.cpu_count() or 1) as client:
+            run_options.update(scheduler=client.scheduler.address, dask_local=False)
+            return _check_instances(t, b, claim, run_options)
     return _check_instances(t, b, claim, run_options)
 
 

@@ -66,8 +66,8 @@ class Run:
 
 
 def default_chunk(heaps: int, low: int, side: int, parts: int = 8) -> int:
-    """About ``1/parts`` of a level of the table (parts a level: at least 8, two per Dask
-    worker), within ``MIN_CHUNK..MAX_CHUNK``.
+    """About ``1/parts`` of a level of the table (in this process 8 parts a level, on Dask
+    two a worker), within ``MIN_CHUNK..MAX_CHUNK``.
 
     Examples
     --------

@@ -166,6 +166,12 @@ def solve_parts(
         return sum(spans[p][2] for p in parts)
 
 
+def solve_levels(run: Run, task: list[tuple[int, list[int]]], *after: Any) -> int:
+    """Solve the parts of each level of *task* ``[(level index, parts), ...]`` in order
+    (a Dask task; *after*: the tasks of the level below). Returns the positions solved."""
+    return sum(solve_parts(run, li, parts) for li, parts in task)
+
+
 def _solve(run: Run, w: _Worker, li: int, todo: list[int]) -> None:
     from nimlab.engine import _levels
 

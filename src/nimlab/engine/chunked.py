@@ -149,7 +149,7 @@ def chunked_table(
     _check_budget(g, n, side, kind, budget)
     key = _key(g, n, kind, side, low)
     dask = scheduler is not None or dask_local
-    parts = max(8, 2 * (workers or os.cpu_count() or 1)) if dask else 8  # two a Dask worker
+    parts = 2 * (workers or os.cpu_count() or 1) if dask else 8  # two a Dask worker
     run = Run(g, n, kind, side, low, store.default_chunk(n, low, side, parts), where, key, budget)
     chunk = store.open_directory(run)
     if chunk != run.chunk_positions:
@@ -164,7 +164,8 @@ def chunked_table(
         if dask:
             from nimlab.engine._chunkdask import run_on_dask
 
-            run_on_dask(run, pending, done, workers, scheduler, progress)
+            whole = [len(parts) == 1 for _, _, parts in levels]
+            run_on_dask(run, pending, whole, done, workers, scheduler, progress)
         else:
             _run_here(run, pending, done, workers, progress)
     return store.values_path(run)

@@ -26,6 +26,10 @@ Cases (``--quick``: smaller bounds, no ``reproduce``; about a minute on 2 quiet 
   of nimlab and numba, the kernels loaded from the disk cache and the game's option index
   tested come before the check, in one thread; about 0.7 s on a quiet core, the check
   itself 0.3 s), CPU of the child process;
+- ``dask-cli``: ``nimlab verify S18-T8 --bound 6000 --no-store --workers 2`` against the same
+  with ``--dask-local`` (quick: bound 3000), a new process each: what a user of
+  ``--dask-local`` gets, the local cluster's start (its workers loading numba and the
+  kernels) included, CPU of the process and its workers;
 - ``reproduce``: ``nimlab reproduce --no-store`` with 1 and 2 workers (full run only).
 
 The other cases call the public API (``nimlab.check_theorem``, ``nimlab.reproduce``, ...)
@@ -223,6 +227,12 @@ def _summary() -> None:
             f"{f['w1'] / f['w2']:.2f}x, CPU ratio {f['c2'] / f['c1']:.2f}: its start, in one "
             "thread, is most of a short run)"
         )
+    f = FIGURES.get("dask-cli")
+    if f is not None:
+        print(
+            f"  (the command line: nimlab verify S18-T8 --dask-local / --workers 2, a new "
+            f"process each, the cluster's start included: {f['w2'] / f['w1']:.2f} wall)"
+        )
     for key, label in (("dask", "Sh-T6*"), ("dask-s18", "S18-T8")):
         f = FIGURES.get(key)
         if f is None:
@@ -260,7 +270,7 @@ def _theorem(tid: str, bound: int, **kw: Any) -> Callable[[], Any]:
     return run
 
 
-def _cli(tid: str, bound: int, workers: int) -> Callable[[], Any]:
+def _cli(tid: str, bound: int, workers: int, *extra: str) -> Callable[[], Any]:
     """``nimlab verify TID --bound B --no-store --workers N`` as a new process: what a
     user of the command line gets, its start included (Python, nimlab's and numba's
     imports, the kernels loaded from the disk cache, the game's hook tested)."""
@@ -271,7 +281,10 @@ def _cli(tid: str, bound: int, workers: int) -> Callable[[], Any]:
 
     def run() -> None:
         out = subprocess.run(
-            [*cmd, "--workers", str(workers)], capture_output=True, text=True, check=False
+            [*cmd, "--workers", str(workers), *extra],
+            capture_output=True,
+            text=True,
+            check=False,
         )
         assert out.returncode == 0 and "verified" in out.stdout, out.stderr
 
@@ -344,7 +357,7 @@ def main() -> None:
         "--only",
         default="",
         help="comma-separated case names: control, s18-t8, sh-t6, dask, dask-s18, "
-        "canonical, sh-t6-cli, reproduce",
+        "canonical, sh-t6-cli, dask-cli, reproduce",
     )
     args = ap.parse_args()
     quick = args.quick
@@ -367,9 +380,15 @@ def main() -> None:
         (f"nimlab verify Sh-T6* --bound {sh} --no-store, a new process each",
          _cli("Sh-T6*", sh, 1), _cli("Sh-T6*", sh, 2))
     )  # fmt: skip
+    cases.append(
+        (f"nimlab verify S18-T8 --bound {s18} --no-store --workers 2 (as 1) against "
+         "--dask-local --workers 2 (as 2), a new process each (the cluster's start included)",
+         _cli("S18-T8", s18, 2), _cli("S18-T8", s18, 2, "--dask-local"))
+    )  # fmt: skip
     if not quick:
         cases.append(("reproduce --no-store", _reproduce(1), _reproduce(2)))
-    names = ["s18-t8", "sh-t6", "dask", "dask-s18", "canonical", "sh-t6-cli", "reproduce"]
+    names = ["s18-t8", "sh-t6", "dask", "dask-s18", "canonical", "sh-t6-cli", "dask-cli"]
+    names.append("reproduce")
     if not only or "control" in only:
         _control(max(2, args.repeats))
     for key, (name, one, two) in zip(names, cases, strict=False):

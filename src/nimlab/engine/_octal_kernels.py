@@ -479,8 +479,13 @@ def _block_marks(
     for k in range(uneq.shape[0]):
         two = 2 if uneq[k] else two  # with unequal splits, only the smaller part
     plim = (h0 - smax - 1) // two  # the largest part marked for the block
-    while hi < nr and rare[hi, 0] <= plim:
-        hi += 1
+    top = nr  # the first rare heap above plim (bisection: a scan of 1,583 rows a block
+    while hi < top:  # of 0.6 cost about 1 % of its run)
+        mid = (hi + top) // 2
+        if rare[mid, 0] <= plim:
+            hi = mid + 1
+        else:
+            top = mid
     bits[:] = 0
     used = _block_rows(splits, out, h0, rows, bits, plim)
     for c in range(bits.shape[0] // 128):  # the values below half the tables

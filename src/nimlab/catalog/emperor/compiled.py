@@ -218,7 +218,8 @@ def emperor_options(params: Any, h: Any) -> Any:  # pragma: no cover - compiled
         out = h.copy()
         for u in range(n):
             st = starts[u]
-            out[st : st + sizes[u]] = states[u, digit[u], : sizes[u]]
+            for t in range(sizes[u]):  # a loop: numba compiles a slice copy's error text
+                out[st + t] = states[u, digit[u], t]
         yield out
 
 

@@ -361,3 +361,32 @@ def test_a_theorem_of_several_instances_starts_one_local_cluster(
     here = check_theorem("S18-T8", 60, workers=1, store=False)
     assert made == [2]
     assert on_dask.ok and on_dask.positions_checked == here.positions_checked == 5 * 60 * 60
+
+
+@pytest.mark.slow
+def test_reproduce_on_dask_local_starts_one_cluster(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nimlab import _dask
+    from nimlab.theory.registry import check_theorem, theorem
+
+    made: list[int] = []
+    real = _dask.local_cluster
+
+    def counted(make: object, workers: int) -> object:
+        made.append(workers)
+        return real(make, workers)
+
+    seen: list[object] = []
+
+    def check(tid: str, bound: int, **run: object) -> object:
+        seen.append(run.get("scheduler"))
+        assert not run.get("dask_local")
+        return check_theorem(tid, bound=min(bound, 12), **run)  # small: the cluster matters
+
+    monkeypatch.setattr(_dask, "local_cluster", counted)
+    ids = ["S19-T1", "S18-T8"]
+    found = nimlab.reproduce(
+        results=[theorem(i) for i in ids], dask_local=True, workers=2, store=False, check=check
+    )
+    assert made == [2] and len(seen) == 2 and seen[0] == seen[1] and seen[0] is not None
+    assert [f.theorem for f in found] == ids
+    assert all(f.result is not None and f.result.ok for f in found)

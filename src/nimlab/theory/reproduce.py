@@ -386,6 +386,17 @@ def reproduce(
     side on a pool of N processes, each result's chunks in its process
     (:mod:`nimlab.theory._jobs`); on a Dask cluster one after the other, each on the
     whole cluster."""
+    if run.get("dask_local") and not run.get("scheduler"):
+        import os
+
+        from nimlab._dask import dask_client
+
+        # one local cluster for every result, not one per result (each start 1-3 s)
+        with dask_client(None, run.get("workers") or os.cpu_count() or 1) as client:
+            on = {**run, "dask_local": False, "scheduler": client.scheduler.address}
+            return reproduce(
+                deep=deep, ids=ids, results=results, check=check, on_result=on_result, **on
+            )
     if results is not None:
         ts = list(results)
     else:

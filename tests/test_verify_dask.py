@@ -341,13 +341,14 @@ def test_a_dask_task_keeps_freed_memory_for_its_next_arrays() -> None:
 
 
 @pytest.mark.slow
-def test_a_theorem_of_several_instances_starts_one_local_cluster(
+def test_a_theorem_or_a_reproduce_on_dask_local_starts_one_cluster(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # S18-T8 has five instances: --dask-local started a cluster for each (five starts of
-    # 1-3 s, each worker loading the kernels again); one serves them all now
+    # S18-T8 has five instances, reproduce runs several results: --dask-local started a
+    # cluster for each (starts of 1-3 s, each worker loading the kernels again); one
+    # cluster serves a whole theorem, and a whole reproduce, now
     from nimlab import _dask
-    from nimlab.theory.registry import check_theorem
+    from nimlab.theory.registry import check_theorem, theorem
 
     made: list[int] = []
     real = _dask.local_cluster
@@ -362,19 +363,6 @@ def test_a_theorem_of_several_instances_starts_one_local_cluster(
     assert made == [2]
     assert on_dask.ok and on_dask.positions_checked == here.positions_checked == 5 * 60 * 60
 
-
-@pytest.mark.slow
-def test_reproduce_on_dask_local_starts_one_cluster(monkeypatch: pytest.MonkeyPatch) -> None:
-    from nimlab import _dask
-    from nimlab.theory.registry import check_theorem, theorem
-
-    made: list[int] = []
-    real = _dask.local_cluster
-
-    def counted(make: object, workers: int) -> object:
-        made.append(workers)
-        return real(make, workers)
-
     seen: list[object] = []
 
     def check(tid: str, bound: int, **run: object) -> object:
@@ -382,11 +370,10 @@ def test_reproduce_on_dask_local_starts_one_cluster(monkeypatch: pytest.MonkeyPa
         assert not run.get("dask_local")
         return check_theorem(tid, bound=min(bound, 12), **run)  # small: the cluster matters
 
-    monkeypatch.setattr(_dask, "local_cluster", counted)
     ids = ["S19-T1", "S18-T8"]
     found = nimlab.reproduce(
         results=[theorem(i) for i in ids], dask_local=True, workers=2, store=False, check=check
     )
-    assert made == [2] and len(seen) == 2 and seen[0] == seen[1] and seen[0] is not None
+    assert made == [2, 2] and len(seen) == 2 and seen[0] == seen[1] and seen[0] is not None
     assert [f.theorem for f in found] == ids
     assert all(f.result is not None and f.result.ok for f in found)

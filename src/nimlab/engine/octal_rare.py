@@ -342,12 +342,13 @@ def _small_parts(values: npt.NDArray[Any], limit: int = 1 << 17, per: int = 80) 
     value, the values taken in turn, the most frequent (in the recent half) first. A split
     with a part of a frequent value ``y`` gives the rare value ``v`` when its other part
     has the value ``v ^ y``: each value of the rare parity is soon met."""
-    vals = np.asarray(values, dtype=np.int64)
+    vals = np.asarray(values)  # uint16 values sort by radix (0.6 to 2^15: 2.4 ms, not 8)
     head = vals[1 : min(len(vals), limit)]
     freq = np.bincount(vals[len(vals) // 2 :], minlength=int(vals.max()) + 1)
     by_value = np.argsort(head, kind="stable")  # heaps by value, then by size
-    sorted_vals = head[by_value]
-    rank = np.arange(len(head)) - np.searchsorted(sorted_vals, sorted_vals, side="left")
+    sorted_vals = head[by_value].astype(np.int64)
+    counts = np.bincount(sorted_vals, minlength=len(freq))
+    rank = np.arange(len(head)) - (np.cumsum(counts) - counts)[sorted_vals]  # in its value
     sel = (rank < per) & (freq[sorted_vals] > 0)
     heaps, ranks, vals_sel = by_value[sel] + 1, rank[sel], sorted_vals[sel]
     pos = np.lexsort((vals_sel, -freq[vals_sel], ranks))  # in turn, frequent values first

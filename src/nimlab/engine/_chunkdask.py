@@ -1,10 +1,14 @@
-"""A chunked canonical solve on Dask (:mod:`nimlab.engine.chunked`): one task per part,
-each level's tasks after the level below, the values assembled by a last task.
+"""A chunked canonical solve on Dask (:mod:`nimlab.engine.chunked`): one loop task per
+worker, the values assembled by a last task.
 
-Every task is submitted at once (a few per level; the scheduler starts a level's tasks as
-soon as the tasks of the level below are done, with no round trip to this process), in
-level order (Dask runs the tasks submitted first first). A task that finds its chunk on
-disk (it was written before a worker was lost) only reads it. Workers use the client
+The parts are dealt to the workers in turn (a run of levels of one part each counts as
+one); each worker's loop solves its own in level order, each once every part of the
+levels below is on disk, written by the other workers (it waits for them on disk: no
+round trip to the scheduler or to another worker per level, where a task per part, each
+depending on the level below's tasks, spent most of its time in Dask's messages). A part
+still missing after a while (its worker was lost) is solved by the worker that waits for
+it; a loop rescheduled after its worker was lost finds its parts on disk and only reads
+them. The client shows the progress from the chunks on disk. Workers use the client
 set-up of :mod:`nimlab._dask` (a local cluster, or a scheduler's address), and load the
 compiled kernels from the shared disk cache.
 """
@@ -53,31 +57,47 @@ def _tasks(
 
 
 def _submit(
-    client: Any, run: Run, pending: list[tuple[int, list[int]]], whole: list[bool]
+    client: Any, run: Run, pending: list[tuple[int, list[int]]], whole: list[bool], ways: int
 ) -> tuple[list[Any], Any]:
-    """The futures of the tasks (each after the previous level's), and of the assembly
-    after them all. The tasks go to the workers in turn (a loose restriction: another
-    worker takes the task of a worker that is gone); left to itself the scheduler puts
-    every task where the results of the level below are, all on one worker."""
-    from nimlab.engine._chunkwork import assemble, solve_levels
+    """One loop task per worker (:func:`~nimlab.engine._chunkwork.worker_loop`: every
+    *ways*-th task in order, waiting on disk for the levels below), pinned loosely to
+    its worker (another worker takes the loop of a worker that is gone), and the
+    assembly after them."""
+    from nimlab.engine._chunkwork import assemble, worker_loop
 
     info = client.scheduler_info()
     addrs = sorted(info.get("workers", {})) if isinstance(info, dict) else []
-    futures: list[Any] = []
-    prev: list[Any] = []
-    level: list[Any] = []
-    last = -1
-    for turn, task in enumerate(_tasks(pending, whole)):
-        if task[0][0] != last:  # a new level: its tasks wait for the previous level's
-            prev, level = level or prev, []
-        last = task[-1][0]
+    ways = len(addrs) or ways
+    tasks = _tasks(pending, whole)
+    loops = []
+    for me in range(ways):
         where: dict[str, Any] = {}
         if addrs:
-            where = {"workers": [addrs[turn % len(addrs)]], "allow_other_workers": True}
-        level.append(client.submit(solve_levels, run, task, *prev, pure=False, **where))
-        futures.append(level[-1])
-    final = client.submit(assemble, run, *(level or prev), pure=False)
-    return futures, final
+            where = {"workers": [addrs[me]], "allow_other_workers": True}
+        loops.append(client.submit(worker_loop, run, tasks, me, ways, pure=False, **where))
+    final = client.submit(assemble, run, *loops, pure=False)
+    return loops, final
+
+
+def _on_disk(run: Run) -> Any:
+    """A function giving the positions whose chunks are on disk (the progress display)."""
+    from pathlib import Path
+
+    from nimlab.engine._chunkstore import chunk_name, plan
+
+    sizes = {
+        f"{chunk_name(total, p)}.json": span[2]
+        for total, _, parts in plan(run.heaps, run.low, run.side, run.chunk_positions)
+        for p, span in enumerate(parts)
+    }
+
+    def count() -> int:
+        try:
+            return sum(sizes.get(name, 0) for name in os.listdir(Path(run.directory)))
+        except OSError:
+            return 0
+
+    return count
 
 
 def run_on_dask(
@@ -92,10 +112,9 @@ def run_on_dask(
     """Solve the *pending* parts of *run* on Dask (a local cluster of *workers* processes,
     or the cluster of *scheduler*), then assemble the values; *done* positions are on
     disk already, *whole*: which levels are one part."""
-    from nimlab._dask import cluster_lost, dask_client, distributed_module, module_files, quiet
+    from nimlab._dask import cluster_lost, dask_client, module_files, quiet
     from nimlab._progress import Progress
 
-    dist = distributed_module()
     n_workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     then = (
         f"the chunks written so far are kept in {run.directory}: run the same command "
@@ -106,13 +125,15 @@ def run_on_dask(
         bar = Progress(f"{run.game.label()}: {run.kind} table on Dask", run.count,
                        "positions", start=done, enabled=progress)  # fmt: skip
         futures: list[Any] = []
+        count = _on_disk(run)
         try:
-            futures, final = _submit(client, run, pending, whole)
-            for fut in dist.as_completed([*futures, final]):
-                got = fut.result()
-                if fut is not final:
-                    done += got
-                    bar.update(done)
+            futures, final = _submit(client, run, pending, whole, n_workers)
+            while True:
+                try:
+                    final.result(timeout=0.5)
+                    break
+                except TimeoutError:  # still running: the chunks on disk so far
+                    bar.update(count())
         except (NimlabError, KeyboardInterrupt):
             _cancel(client, futures)
             raise

@@ -10,6 +10,7 @@ task run again, gives the same values.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import numpy as np
@@ -170,6 +171,46 @@ def solve_levels(run: Run, task: list[tuple[int, list[int]]], *after: Any) -> in
     """Solve the parts of each level of *task* ``[(level index, parts), ...]`` in order
     (a Dask task; *after*: the tasks of the level below). Returns the positions solved."""
     return sum(solve_parts(run, li, parts) for li, parts in task)
+
+
+#: How long a worker waits, at least, for a part another worker solves before it solves
+#: it itself (that worker may be lost: a part solved twice is written twice, the same).
+PATIENCE_SECONDS = 5.0
+
+
+def _wait_below(run: Run, w: _Worker, upto: int, ready: int, patience: float) -> int:
+    """Wait until every part of the levels below index *upto* is on disk (levels below
+    *ready* are); a part still missing after *patience* seconds is solved here."""
+    for lj in range(ready, upto):
+        total, _, spans = w.levels[lj]
+        for p, span in enumerate(spans):
+            start = time.perf_counter()
+            pause = 0.0005
+            while not store.chunk_done(run, total, p, span):
+                if time.perf_counter() - start > patience:
+                    solve_parts(run, lj, [p])
+                    break
+                time.sleep(pause)
+                pause = min(2 * pause, 0.02)
+    return max(ready, upto)
+
+
+def worker_loop(run: Run, tasks: list[list[tuple[int, list[int]]]], me: int, ways: int) -> int:
+    """The work of worker *me* of *ways* (a Dask task): every *ways*-th of *tasks*
+    (runs of levels, or parts of a level), in order, each once the levels below it are
+    on disk (written by the other workers: this loop waits for them, with no round trip
+    to the scheduler). Returns the positions solved here."""
+    w = _worker(run)
+    ready = 0
+    solved = 0
+    patience = PATIENCE_SECONDS
+    for turn, task in enumerate(tasks):
+        ready = _wait_below(run, w, task[0][0], ready, patience)
+        if turn % ways == me:
+            t0 = time.perf_counter()
+            solved += solve_levels(run, task)
+            patience = max(PATIENCE_SECONDS, 8 * (time.perf_counter() - t0))
+    return solved
 
 
 def _solve(run: Run, w: _Worker, li: int, todo: list[int]) -> None:

@@ -56,6 +56,18 @@ def test_the_plan_covers_every_position_once_in_the_walks_order(
     assert seen.max() == 1
 
 
+def test_the_packed_outcomes_are_the_wavefronts_layout() -> None:
+    # workers keep outcomes two bits a position, as the wavefront's packed levels
+    from nimlab.engine import _chunkwork, _levels
+
+    state = np.zeros(4, dtype=np.uint64)
+    vals = {0: 0, 1: 1, 31: 1, 32: 0, 77: 1, 127: 0}
+    for ix, v in vals.items():
+        _chunkwork._put(state, ix, v)
+    for ix in range(128):
+        assert _levels.get(state, ix) == vals.get(ix, -1) == _chunkwork._get(state, ix)
+
+
 def _same(a: object, b: object) -> None:
     assert np.array_equal(np.asarray(a.values), np.asarray(b.values))  # type: ignore[attr-defined]
     assert (a.count, a.p_count) == (b.count, b.p_count)  # type: ignore[attr-defined]

@@ -14,7 +14,8 @@ import time
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from nimlab.core.errors import InvalidParameterError, NimlabError
 from nimlab.engine import _chunkstore as store
@@ -23,6 +24,60 @@ from nimlab.engine._chunkstore import Run
 __all__: list[str] = []
 
 _KINDS = {"grundy": 0, "outcome": 1, "misere": 2}
+
+
+# Outcome tables are kept two bits a position (uint64 words: bit 0 known, bit 1 the
+# outcome), the layout of the wavefront's own packed levels (nimlab.engine._levels: a
+# quarter of a byte a position); Grundy values in the engine's int32 array.
+def _get(state: Any, ix: int) -> int:
+    """The value at *ix* (-1: unknown) of a plain or packed state (compiled: overloaded)."""
+    if state.dtype == np.uint64:
+        c = (int(state[ix >> 5]) >> ((ix & 31) << 1)) & 3
+        return (c >> 1) if c else -1
+    return int(state[ix])
+
+
+def _put(state: Any, ix: int, v: int) -> None:
+    """Store *v* >= 0 at *ix* (one thread writes: no atomic operation)."""
+    if state.dtype == np.uint64:
+        state[ix >> 5] = np.uint64(int(state[ix >> 5]) | ((1 | v << 1) << ((ix & 31) << 1)))
+    else:
+        state[ix] = v
+
+
+def _is_packed(state: Any) -> bool:
+    return isinstance(state, types.Array) and state.dtype == types.uint64
+
+
+@overload(_get, inline="always")
+def _get_impl(state: Any, ix: Any) -> Any:
+    if _is_packed(state):
+
+        def impl(state: Any, ix: Any) -> Any:  # pragma: no cover - compiled
+            c = (state[ix >> 5] >> np.uint64((ix & 31) << 1)) & np.uint64(3)
+            return np.int64(c >> np.uint64(1)) if c else np.int64(-1)
+
+        return impl
+
+    def plain(state: Any, ix: Any) -> Any:  # pragma: no cover - compiled
+        return np.int64(state[ix])
+
+    return plain
+
+
+@overload(_put, inline="always")
+def _put_impl(state: Any, ix: Any, v: Any) -> Any:
+    if _is_packed(state):
+
+        def impl(state: Any, ix: Any, v: Any) -> None:  # pragma: no cover - compiled
+            state[ix >> 5] |= np.uint64(1 | (v << 1)) << np.uint64((ix & 31) << 1)
+
+        return impl
+
+    def plain(state: Any, ix: Any, v: Any) -> None:  # pragma: no cover - compiled
+        state[ix] = v
+
+    return plain
 
 
 @njit(cache=True)
@@ -69,9 +124,9 @@ def walk(n, lo, total, tasks, cb, state, vals, mode):  # type: ignore[no-untyped
             for m in range(n):
                 ix += cb[m, p[m]]
             if mode == 1:
-                vals[j] = state[ix]
+                vals[j] = _get(state, ix)
             elif mode == 2:
-                state[ix] = vals[j]
+                _put(state, ix, vals[j])
             j += 1
     return j
 
@@ -83,8 +138,12 @@ class _Worker:
         from nimlab.engine.compiled import _ranks
 
         size = _engine_count(run)
-        dtype = np.int32 if run.kind == "grundy" else np.int8
-        self.state = np.full(size, -1, dtype=dtype)
+        if run.kind == "grundy":
+            self.state = np.full(size, -1, dtype=np.int32)
+            self.vals: Any = np.int32
+        else:  # two bits a position, all unknown
+            self.state = np.zeros((size + 31) // 32, dtype=np.uint64)
+            self.vals = np.int8
         self.ranks = _ranks(run.side, run.heaps)
         self.gen = run.game.compiled_options()
         self.zero = (0,) * run.heaps
@@ -124,7 +183,7 @@ def _catch_up(w: _Worker, run: Run, upto: int) -> None:
                 continue
             vals = store.read_chunk(run, total, pi, span)
             got = walk(run.heaps, run.low, total, tasks[span[0] : span[1]], w.ranks, w.state,
-                       vals.astype(w.state.dtype), 2)  # fmt: skip
+                       vals.astype(w.vals), 2)  # fmt: skip
             assert got == span[2]
     w.applied = max(w.applied, upto)
 
@@ -160,7 +219,7 @@ def solve_parts(
                 vals = store.read_chunk(run, total, p, spans[p])
                 rows = tasks[spans[p][0] : spans[p][1]]
                 walk(run.heaps, run.low, total, rows, w.ranks, w.state,
-                     vals.astype(w.state.dtype), 2)  # fmt: skip
+                     vals.astype(w.vals), 2)  # fmt: skip
                 w.own.add((li, p))
         if todo:
             _solve(run, w, li, todo)
@@ -230,7 +289,7 @@ def _solve(run: Run, w: _Worker, li: int, todo: list[int]) -> None:
         )
     for p in todo:
         a, b, count = spans[p]
-        vals = np.empty(count, dtype=w.state.dtype)
+        vals = np.empty(count, dtype=w.vals)
         walk(run.heaps, run.low, total, tasks[a:b], w.ranks, w.state, vals, 1)
         top = int(vals.max()) if count else 0
         store.write_chunk(run, total, p, spans[p], vals.astype(_unsigned(top)))
@@ -249,10 +308,14 @@ def assemble(run: Run, *after: Any, threads: int | None = None) -> int:
     w = _worker(run)
     with w.lock:
         _catch_up(w, run, len(w.levels))
-        top = int(w.state.max()) if w.state.size else 0
+        state = w.state
+        if state.dtype == np.uint64:  # outcomes: unpacked for the copy (a byte a position)
+            state = np.full(_engine_count(run), -1, dtype=np.int8)
+            _levels.unpack(w.state, state)
+        top = int(state.max()) if state.size else 0
         out = store.open_values(run, _unsigned(top))
         none = np.zeros(0, dtype=np.bool_)
-        bad = _levels.extract(w.state, w.ranks, run.heaps, run.low, run.side, out, none)
+        bad = _levels.extract(state, w.ranks, run.heaps, run.low, run.side, out, none)
         if bad:
             raise NimlabError(f"{run.game.label()}: {bad} positions were left unsolved")
         getattr(out, "flush", lambda: None)()

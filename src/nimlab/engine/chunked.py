@@ -62,11 +62,13 @@ def _key(g: Any, n: int, kind: str, side: int, low: int) -> str:
 
 
 def _check_budget(g: Any, n: int, side: int, kind: str, budget: int) -> None:
-    """Each worker holds the engine's array of the table: refuse it beyond *budget*."""
+    """Each worker holds the values of the table (Grundy: the engine's int32 array;
+    outcomes: two bits a position, unpacked to a byte for the assembly): refuse them
+    beyond *budget*."""
     import math
 
-    itemsize = 4 if kind == "grundy" else 1
-    need = math.comb(side + n - 1, n) * (itemsize + 1)  # the array and a chunk's copy
+    count = math.comb(side + n - 1, n)
+    need = count * 4 + count // 8 if kind == "grundy" else count // 4 + count
     if need > budget:
         raise SearchTooLargeError(
             f"{g.label()}: a chunked canonical table of {n} heaps below {side} needs about "

@@ -646,6 +646,33 @@ CLI_CASES: tuple[Cli, ...] = (
     c("table-size-0", "table wythoff --size 0", "sizes must be >= 1"),
     c("table-size-x", "table wythoff --size 5x", "cannot read size"),
     c("table-size-huge", "table wythoff --size " + "9" * 30, "--max-cells N", isolate=True),
+    # canonical tables in chunks: the directory and the cluster checked before any work
+    c(
+        "chunks-dir-is-file",
+        "table single-delete --heaps 4 --size 8 --canonical --chunk-dir {tmp}/afile",
+        "it is a file",
+    ),
+    c(
+        "chunks-dir-no-parent",
+        "table single-delete --heaps 4 --size 8 --canonical --chunk-dir {tmp}/nonexistent/c",
+        "does not exist",
+    ),
+    c(
+        "chunks-dir-not-chunks",
+        "table single-delete --heaps 4 --size 8 --canonical --chunk-dir {tmp}",
+        "holds no manifest.json",
+    ),
+    c("chunks-need-canonical", "table nim --size 4 --dask-local", "need --canonical"),
+    c(
+        "chunks-scheduler-no-port",
+        "table nim --heaps 3 --size 4 --canonical --chunk-dir {tmp}/c --scheduler tcp://10.0.0.1",
+        "no port",
+    ),
+    c(
+        "chunks-budget",
+        "table single-delete --heaps 6 --size 300 --canonical --kind outcome --chunk-dir {tmp}/c",
+        "in each worker",
+    ),
     # -- sequences and periodicity: the same budget of terms --
     c("period-million", "periodicity octal -p code=0.77 -n 1000000", "--max-terms", isolate=True),
     c("period-budget", "periodicity octal -p code=0.77 -n 200 --max-terms 100", "budget of 100"),

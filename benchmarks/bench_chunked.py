@@ -4,7 +4,7 @@ Run: ``nice python benchmarks/bench_chunked.py [--size 48] [--heaps 5] [--repeat
 
 The table is Single-delete's outcomes (5 heaps below 48 by default, 2.35 M sorted
 positions). Printed per case, after a warm-up that compiles the kernels (in this process
-and in every Dask worker): wall seconds, CPU seconds (this process, and the Dask workers'
+and in every Dask worker, ``client.run``): wall seconds, CPU seconds (this process, and the Dask workers'
 own, read in each worker with ``time.process_time``) and the load average.
 
 - ``in-process, 1 thread``: ``canonical_table(..., parallel=True)`` on one numba thread
@@ -51,6 +51,18 @@ def _workers_cpu(client: Any) -> Any:
     return read
 
 
+def _warm(game: str, heaps: int, kind: str) -> None:
+    """Compile the wavefront and load the chunks' kernels in this process (a Dask worker
+    runs it: a small table's levels are one task, which would warm one worker only)."""
+    import numba
+
+    import nimlab
+
+    numba.set_num_threads(1)
+    nimlab.canonical_table(game, 12, heaps=heaps, kind=kind, parallel=True)
+    nimlab.canonical_table(game, 12, heaps=heaps, kind=kind, chunk_dir=tempfile.mkdtemp())
+
+
 def main() -> None:
     import numba
 
@@ -90,8 +102,7 @@ def main() -> None:
             client = distributed.Client(cluster)
             try:
                 addr = cluster.scheduler_address
-                nimlab.canonical_table(game, 12, heaps=a.heaps, kind=kind, chunk_dir=fresh(),
-                                       scheduler=addr, workers=w)  # fmt: skip
+                client.run(_warm, game, a.heaps, kind)  # every worker compiles its kernels
                 for _ in range(a.repeats):
                     _, _, t = _timed(
                         f"Dask local, {w} worker{'s' if w > 1 else ''}",

@@ -57,15 +57,22 @@ def test_the_plan_covers_every_position_once_in_the_walks_order(
 
 
 def test_the_packed_outcomes_are_the_wavefronts_layout() -> None:
-    # workers keep outcomes two bits a position, as the wavefront's packed levels
-    from nimlab.engine import _chunkwork, _levels
+    # workers keep outcomes two bits a position with the wavefront's get and put: the
+    # words written one position at a time are those its compiled pack makes of the
+    # plain outcomes, and read back as they were written
+    from nimlab.engine import _levels
 
     state = np.zeros(4, dtype=np.uint64)
     vals = {0: 0, 1: 1, 31: 1, 32: 0, 77: 1, 127: 0}
+    plain = np.full(128, -1, dtype=np.int8)
     for ix, v in vals.items():
-        _chunkwork._put(state, ix, v)
+        _levels.put(state, ix, v)
+        plain[ix] = v
+    packed = np.empty(4, dtype=np.uint64)
+    _levels.pack(plain, packed)
+    assert np.array_equal(state, packed)
     for ix in range(128):
-        assert _levels.get(state, ix) == vals.get(ix, -1) == _chunkwork._get(state, ix)
+        assert _levels.get(state, ix) == vals.get(ix, -1)
 
 
 def _same(a: object, b: object) -> None:

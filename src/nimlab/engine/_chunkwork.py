@@ -14,12 +14,12 @@ import time
 from typing import Any
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from nimlab.core.errors import InvalidParameterError, NimlabError
 from nimlab.engine import _chunkstore as store
 from nimlab.engine._chunkstore import Run
+from nimlab.engine._levels import get, put
 
 __all__: list[str] = []
 
@@ -27,57 +27,9 @@ _KINDS = {"grundy": 0, "outcome": 1, "misere": 2}
 
 
 # Outcome tables are kept two bits a position (uint64 words: bit 0 known, bit 1 the
-# outcome), the layout of the wavefront's own packed levels (nimlab.engine._levels: a
-# quarter of a byte a position); Grundy values in the engine's int32 array.
-def _get(state: Any, ix: int) -> int:
-    """The value at *ix* (-1: unknown) of a plain or packed state (compiled: overloaded)."""
-    if state.dtype == np.uint64:
-        c = (int(state[ix >> 5]) >> ((ix & 31) << 1)) & 3
-        return (c >> 1) if c else -1
-    return int(state[ix])
-
-
-def _put(state: Any, ix: int, v: int) -> None:
-    """Store *v* >= 0 at *ix* (one thread writes: no atomic operation)."""
-    if state.dtype == np.uint64:
-        state[ix >> 5] = np.uint64(int(state[ix >> 5]) | ((1 | v << 1) << ((ix & 31) << 1)))
-    else:
-        state[ix] = v
-
-
-def _is_packed(state: Any) -> bool:
-    return isinstance(state, types.Array) and state.dtype == types.uint64
-
-
-@overload(_get, inline="always")
-def _get_impl(state: Any, ix: Any) -> Any:
-    if _is_packed(state):
-
-        def impl(state: Any, ix: Any) -> Any:  # pragma: no cover - compiled
-            c = (state[ix >> 5] >> np.uint64((ix & 31) << 1)) & np.uint64(3)
-            return np.int64(c >> np.uint64(1)) if c else np.int64(-1)
-
-        return impl
-
-    def plain(state: Any, ix: Any) -> Any:  # pragma: no cover - compiled
-        return np.int64(state[ix])
-
-    return plain
-
-
-@overload(_put, inline="always")
-def _put_impl(state: Any, ix: Any, v: Any) -> Any:
-    if _is_packed(state):
-
-        def impl(state: Any, ix: Any, v: Any) -> None:  # pragma: no cover - compiled
-            state[ix >> 5] |= np.uint64(1 | (v << 1)) << np.uint64((ix & 31) << 1)
-
-        return impl
-
-    def plain(state: Any, ix: Any, v: Any) -> None:  # pragma: no cover - compiled
-        state[ix] = v
-
-    return plain
+# outcome), the layout of the wavefront's own packed levels, read and written by its
+# get and put (nimlab.engine._levels: a quarter of a byte a position); Grundy values in
+# the engine's int32 array.
 
 
 @njit(cache=True)
@@ -124,9 +76,9 @@ def walk(n, lo, total, tasks, cb, state, vals, mode):  # type: ignore[no-untyped
             for m in range(n):
                 ix += cb[m, p[m]]
             if mode == 1:
-                vals[j] = _get(state, ix)
+                vals[j] = get(state, ix)
             elif mode == 2:
-                _put(state, ix, vals[j])
+                put(state, ix, vals[j])
             j += 1
     return j
 

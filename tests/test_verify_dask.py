@@ -190,6 +190,81 @@ def test_vectorised_blocks_on_dask_agree_with_one_process(
         }
 
 
+class _Never:
+    """A task submitted after the client lost its scheduler: never run, never cancelled."""
+
+    def cancel(self) -> None:
+        pass
+
+
+class _LosingClient(_NowClient):
+    """As :class:`_NowClient` until its *lost_at*-th task: then it has lost its scheduler
+    (a client trying to reconnect), and every task submitted from then on never ends."""
+
+    def __init__(self, lost_at: int) -> None:
+        super().__init__()
+        self.lost_at = lost_at
+        self.status = "running"
+
+    def submit(self, fn: object, *args: object, **kw: object) -> object:
+        if len(self.calls) >= self.lost_at:
+            self.status = "connecting"
+            self.calls.append((getattr(fn, "__name__", ""), kw))
+            return _Never()
+        return super().submit(fn, *args, **kw)
+
+
+class _Waiting:
+    """``as_completed`` of finished fakes; waiting for a :class:`_Never` is a hang."""
+
+    def __init__(self, futures: list[object]) -> None:
+        self.futures = list(futures)
+
+    def add(self, f: object) -> None:
+        self.futures.append(f)
+
+    def __iter__(self) -> Iterator[object]:
+        while self.futures:
+            f = self.futures.pop(0)
+            if isinstance(f, _Never):
+                raise AssertionError("the run waits for ever for a task that never ends")
+            yield f
+
+
+@pytest.mark.parametrize(
+    ("game", "formula", "lost_at"),
+    [("nim", "a ^ b ^ c", 1), ("nim", "a ^ b ^ c", 6), ("ryuo", "3*((a//3)^(b//3)) + (a+b)%3", 3)],
+)
+def test_tasks_submitted_after_the_scheduler_was_lost_end_the_run(
+    game: str, formula: str, lost_at: int
+) -> None:
+    # the client cancels the tasks it holds when its scheduler dies, but a task submitted
+    # after that (as the runner submits the next round, or a vectorised block's parts)
+    # never ends: the run ends with the scheduler's loss instead of waiting for it
+    from nimlab.verification.backends import _cluster_lost, chunk_results, dumps_spec
+    from nimlab.verification.cluster import dask_chunks
+    from nimlab.verification.runner import conjecture_spec
+
+    heaps = 3 if game == "nim" else 2
+    spec = conjecture_spec(nimlab.game(game, **({"p": 3} if game == "ryuo" else {})), formula,
+                           bound=16 if game == "nim" else 96, heaps=heaps, chunk_size=128)  # fmt: skip
+    pending = list(range(spec.space.n_chunks))
+    assert len(pending) >= 8 and spec.fast == (game == "ryuo")
+    serial = {r.index: r.count for r in chunk_results(spec, "serial", pending, 1, [])}
+    client = _LosingClient(lost_at)
+    got: dict[int, int] = {}
+    addr = "tcp://10.0.0.1:8786"
+    with pytest.raises(nimlab.ClusterError) as err:
+        for r in dask_chunks(client, dumps_spec(spec), pending, 2, [],
+                             lambda e: _cluster_lost(addr, e), _Waiting):  # fmt: skip
+            got[r.index] = r.count
+    assert str(err.value).startswith(f"lost the Dask scheduler at {addr} while checking chunks")
+    assert client.status == "connecting" and len(client.calls) > lost_at
+    assert got == {i: serial[i] for i in got}  # the results before the loss are the chunks'
+    if lost_at == 6:  # after 2 set-up tasks and 2 rounds of 2 tasks
+        assert got  # the first rounds' results came back before the loss
+
+
 def test_a_run_reuses_the_sessions_client_of_its_scheduler() -> None:
     # a client this session holds for the same scheduler serves the run (no start-up,
     # not closed by it); another scheduler's, a closed one or none: the run makes its own
@@ -239,6 +314,62 @@ def _stored_chunks(db: Path) -> int:
         return 0
 
 
+class LoopbackCluster:
+    """A ``dask scheduler`` and single-threaded ``dask worker`` processes without nanny
+    (a killed worker stays dead) on 127.0.0.1, each in its own session, started by
+    :func:`loopback_cluster`; the scheduler gives a task no second chance when
+    *allowed_failures* is 0."""
+
+    def __init__(self, tmp_path: Path, worker_env: dict[str, str], allowed_failures: int) -> None:
+        self.port = _free_port()
+        self.address = f"tcp://127.0.0.1:{self.port}"
+        env = dict(os.environ)
+        env.pop("NIMLAB_VERIFY_CHUNK_SLEEP", None)
+        env["DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES"] = str(allowed_failures)
+        self.env = env
+        self.log = open(tmp_path / "dask.log", "w")  # noqa: SIM115
+        self.scheduler = _dask_proc(["scheduler", "--host", "127.0.0.1", "--port",
+                                     str(self.port), "--no-dashboard"], self.log, env)  # fmt: skip
+        self.workers: list[subprocess.Popen[bytes]] = []
+        self.worker_env = {**env, **worker_env}
+
+    def add_workers(self, n: int) -> None:
+        for _ in range(n):
+            self.workers.append(_dask_proc(["worker", self.address, "--nthreads", "1",
+                                            "--no-nanny", "--no-dashboard", "--host",
+                                            "127.0.0.1"], self.log, self.worker_env))  # fmt: skip
+
+    def kill_scheduler(self) -> None:
+        os.killpg(self.scheduler.pid, signal.SIGKILL)
+        self.scheduler.wait()
+
+    def close(self) -> None:
+        for p in [self.scheduler, *self.workers]:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+        self.log.close()
+
+
+@contextlib.contextmanager
+def loopback_cluster(
+    tmp_path: Path, workers: int = 2, worker_env: dict[str, str] | None = None,
+    allowed_failures: int = 0,
+) -> Iterator[LoopbackCluster]:  # fmt: skip
+    """A scheduler and *workers* worker processes on the loopback, every worker connected
+    (killed on the way out, whatever the test did to them)."""
+    cluster = LoopbackCluster(tmp_path, worker_env or {}, allowed_failures)
+    try:
+        cluster.add_workers(workers)
+        from distributed import Client
+
+        with Client(cluster.address, timeout="30s") as client:
+            client.wait_for_workers(workers, timeout=30)
+        yield cluster
+    finally:
+        cluster.close()
+
+
 @pytest.mark.slow
 def test_a_killed_worker_loses_nothing_and_says_so(tmp_path: Path) -> None:
     """A real Dask worker process killed (SIGKILL) mid-run: the scheduler (which gives a
@@ -246,68 +377,117 @@ def test_a_killed_worker_loses_nothing_and_says_so(tmp_path: Path) -> None:
     naming the lost worker and --resume, the chunks checked so far are in the store, and
     the resumed run on the worker left checks the rest once: the same totals as one
     process, each chunk stored once."""
-    port = _free_port()
-    addr = f"tcp://127.0.0.1:{port}"
-    env = dict(os.environ)
-    env.pop("NIMLAB_VERIFY_CHUNK_SLEEP", None)
-    env["DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES"] = "0"
-    slow = {**env, "NIMLAB_VERIFY_CHUNK_SLEEP": "0.2"}
-    log = open(tmp_path / "dask.log", "w")  # noqa: SIM115
-    procs = [_dask_proc(["scheduler", "--host", "127.0.0.1", "--port", str(port),
-                         "--no-dashboard"], log, env)]  # fmt: skip
-    for _ in range(2):  # two worker processes, no nanny: a killed worker stays dead
-        procs.append(_dask_proc(["worker", addr, "--nthreads", "1", "--no-nanny",
-                                 "--no-dashboard", "--host", "127.0.0.1"], log, slow))  # fmt: skip
+    slow = {"NIMLAB_VERIFY_CHUNK_SLEEP": "0.2"}
     db = tmp_path / "r.sqlite"
-    cmd = [sys.executable, "-m", "nimlab", "verify", "--game", "nim", "--formula",
-           "a ^ b ^ c", "--heaps", "3", "--bound", "16", "--chunk-size", "128",
-           "--scheduler", addr, "--store", str(db), "--json"]  # fmt: skip
     run = None
-    try:
-        from distributed import Client
+    with loopback_cluster(tmp_path, 2, slow) as cluster:
+        addr = cluster.address
+        cmd = [sys.executable, "-m", "nimlab", "verify", "--game", "nim", "--formula",
+               "a ^ b ^ c", "--heaps", "3", "--bound", "16", "--chunk-size", "128",
+               "--scheduler", addr, "--store", str(db), "--json"]  # fmt: skip
+        try:
+            from distributed import Client
 
-        with Client(addr, timeout="30s") as client:
-            client.wait_for_workers(2, timeout=30)
-            pids = client.run(os.getpid)  # worker address -> its process
-            run = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            with Client(addr, timeout="30s") as client:
+                pids = client.run(os.getpid)  # worker address -> its process
+                run = subprocess.Popen(
+                    cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+                )
+                deadline = time.monotonic() + 30
+                busy: list[str] = []
+                while not busy and time.monotonic() < deadline and run.poll() is None:
+                    time.sleep(0.05)
+                    if _stored_chunks(db) >= 1:  # mid-run: a worker that holds a task now
+                        busy = [w for w, keys in client.processing().items() if keys]
+                before = _stored_chunks(db)
+                os.kill(pids[busy[0]], signal.SIGKILL)
+            out, err = run.communicate(timeout=60)
+            n = 16  # chunks of the run (4096 positions)
+            assert 1 <= before < n
+            assert run.returncode == 2, (out, err)
+            lines = [x for x in err.splitlines() if x.strip()]
+            assert len(lines) == 1 and "Traceback" not in err, err
+            assert f"of the Dask scheduler at {addr} died while checking chunks" in err, err
+            assert "allowed-failures = 0" in err and "--resume" in err, err
+            kept = _stored_chunks(db)
+            assert before <= kept < n
+            again = verify("nim", "a ^ b ^ c", heaps=3, bound=16, chunk_size=128,
+                           scheduler=addr, store=str(db), resume=True)  # fmt: skip
+            assert again.ok and again.positions_checked == 16**3
+            assert again.chunks == n and again.chunks_resumed == kept
+            _each_chunk_once(db, n)
+        finally:
+            if run is not None and run.poll() is None:
+                run.kill()
+                run.wait()
+
+
+def _each_chunk_once(db: Path, n: int) -> None:
+    """The store holds one run (resumed), each of its *n* chunks once."""
+    import sqlite3
+
+    con = sqlite3.connect(str(db))
+    rows = con.execute("SELECT run_id, idx FROM chunks").fetchall()
+    con.close()
+    assert len({r for r, _ in rows}) == 1  # one run, resumed
+    assert sorted(i for _, i in rows) == list(range(n))
+
+
+#: Nim's P-set claim, wrong at one position of the last chunk only (its a == 15 rows): a
+#: resumed run finds it only if it checks the chunks the killed run left.
+_LATE_WRONG = "a ^ b ^ c ^ ((a == 15) & (b == 9) & (c == 6))"
+
+
+@pytest.mark.slow
+def test_a_killed_scheduler_loses_nothing_and_says_so(tmp_path: Path) -> None:
+    """The scheduler process killed (SIGKILL) mid-run: the client's futures are cancelled
+    and the run ends at once (no wait for a reconnection) with one clear line saying the
+    scheduler was lost and --resume, exit status 2; the chunks stored before the kill
+    are kept, and the run resumed in this process checks the others once: the result,
+    counterexample and count of an uninterrupted run."""
+    slow = {"NIMLAB_VERIFY_CHUNK_SLEEP": "0.2"}
+    db = tmp_path / "r.sqlite"
+    n = 16  # chunks of the run (4096 positions, 256 a chunk)
+    with loopback_cluster(tmp_path, 2, slow) as cluster:
+        cmd = [sys.executable, "-m", "nimlab", "verify", "--game", "nim", "--formula",
+               _LATE_WRONG, "--heaps", "3", "--bound", "16", "--chunk-size", "128",
+               "--scheduler", cluster.address, "--store", str(db), "--json"]  # fmt: skip
+        run = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
             deadline = time.monotonic() + 30
-            busy: list[str] = []
-            while not busy and time.monotonic() < deadline and run.poll() is None:
-                time.sleep(0.05)
-                if _stored_chunks(db) >= 1:  # mid-run: a worker that holds a task now
-                    busy = [w for w, keys in client.processing().items() if keys]
+            while _stored_chunks(db) < 1 and time.monotonic() < deadline and run.poll() is None:
+                time.sleep(0.02)
             before = _stored_chunks(db)
-            os.kill(pids[busy[0]], signal.SIGKILL)
-        out, err = run.communicate(timeout=60)
-        n = 16  # chunks of the run (4096 positions)
-        assert 1 <= before < n
-        assert run.returncode == 2, (out, err)
-        lines = [x for x in err.splitlines() if x.strip()]
-        assert len(lines) == 1 and "Traceback" not in err, err
-        assert f"of the Dask scheduler at {addr} died while checking chunks" in err, err
-        assert "allowed-failures = 0" in err and "--resume" in err, err
-        kept = _stored_chunks(db)
-        assert before <= kept < n
-        again = verify("nim", "a ^ b ^ c", heaps=3, bound=16, chunk_size=128, scheduler=addr,
-                       store=str(db), resume=True)  # fmt: skip
-        assert again.ok and again.positions_checked == 16**3
-        assert again.chunks == n and again.chunks_resumed == kept
-        import sqlite3
-
-        con = sqlite3.connect(str(db))
-        rows = con.execute("SELECT run_id, idx FROM chunks").fetchall()
-        con.close()
-        assert len({r for r, _ in rows}) == 1  # one run, resumed
-        assert sorted(i for _, i in rows) == list(range(n))
-    finally:
-        if run is not None and run.poll() is None:
-            run.kill()
-            run.wait()
-        for p in procs:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
-        log.close()
+            cluster.kill_scheduler()  # mid-run: the workers hold the next rounds' tasks
+            killed = time.monotonic()
+            out, err = run.communicate(timeout=40)
+            ended = time.monotonic() - killed
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.wait()
+    assert 1 <= before < n, before
+    assert run.returncode == 2, (out, err)
+    assert ended < 10, ended  # no wait for the client's 20 s of reconnection
+    lines = [x for x in err.splitlines() if x.strip()]
+    assert len(lines) == 1 and "Traceback" not in err and not out, err
+    assert lines[0].startswith(
+        f"error: lost the Dask scheduler at {cluster.address} while checking chunks "
+        "(its connection closed"
+    ), err
+    assert lines[0].endswith("the chunks checked so far are in the store: run the same "
+                             "command with --resume to continue"), err  # fmt: skip
+    kept = _stored_chunks(db)
+    assert before <= kept < n
+    whole = verify("nim", _LATE_WRONG, heaps=3, bound=16, chunk_size=128, workers=1)
+    again = verify("nim", _LATE_WRONG, heaps=3, bound=16, chunk_size=128, workers=1,
+                   store=str(db), resume=True)  # fmt: skip
+    assert not whole.ok and whole.counterexample is not None
+    assert whole.counterexample.position == (15, 9, 6)
+    same = ("result", "counterexample", "positions_checked")
+    assert [getattr(again, k) for k in same] == [getattr(whole, k) for k in same]
+    assert again.chunks == n and again.chunks_resumed == kept
+    _each_chunk_once(db, n)
 
 
 _FAULTS = """

@@ -20,6 +20,8 @@ from typing import Any
 from nimlab.core.errors import ClusterError, InvalidParameterError, NimlabError
 
 __all__ = [
+    "SchedulerLost",
+    "check_connected",
     "check_scheduler",
     "cluster_lost",
     "dask_client",
@@ -40,8 +42,15 @@ def cluster_lost(
     --------
     >>> print(cluster_lost(None, OSError("gone"), "run the command again"))
     lost the local Dask cluster (OSError: gone); run the command again
+    >>> print(cluster_lost("tcp://10.0.0.1:8786", SchedulerLost("closed"), "run it again"))
+    lost the Dask scheduler at tcp://10.0.0.1:8786 while running its tasks (its connection closed: the scheduler stopped, or the network to it failed); run it again
     """
     where = f"the Dask scheduler at {scheduler}" if scheduler else "the local Dask cluster"
+    if _scheduler_gone(exc):  # the client's futures were cancelled, its connection closed
+        return ClusterError(
+            f"lost {where} while {doing} (its connection closed: the scheduler stopped, or "
+            f"the network to it failed); {then}"
+        )
     if type(exc).__name__ == "KilledWorker":  # the scheduler gave up a task: its workers died
         tries = getattr(exc, "allowed_failures", None)
         last = getattr(getattr(exc, "last_worker", None), "address", None)
@@ -56,6 +65,47 @@ def cluster_lost(
     return ClusterError(
         f"lost {where} ({type(exc).__name__}: {str(exc)[:120] or 'no detail'}); {then}"
     )
+
+
+class SchedulerLost(ConnectionError):
+    """The client's connection to its scheduler is gone (:func:`check_connected`)."""
+
+
+#: Dask's errors of a client whose scheduler is gone (its connection closed, or the client
+#: closed after it could not reconnect).
+_GONE = ("CommClosedError", "StreamClosedError", "ClosedClientError", "SchedulerLost")
+
+
+def _scheduler_gone(exc: BaseException) -> bool:
+    """Whether *exc* says the client lost its scheduler (not a failed task or worker)."""
+    if type(exc).__name__ in _GONE:
+        return True
+    # the futures of a client that lost its scheduler are cancelled with this reason
+    cancelled = type(exc).__name__.endswith("CancelledError")
+    return cancelled and "scheduler-connection-lost" in str(exc)
+
+
+def check_connected(client: Any) -> None:
+    """Raise :class:`SchedulerLost` when *client* is no longer connected to its scheduler.
+
+    A task submitted while the client tries to reconnect (after its scheduler died) is
+    never run nor cancelled: a run that waited for it would wait for ever. The futures the
+    client held when the connection closed are cancelled at once, and the client's status
+    leaves ``running`` before that, so a run that checks it after each submission ends
+    (on a cancelled future, or here) instead.
+
+    Examples
+    --------
+    >>> import types
+    >>> check_connected(types.SimpleNamespace(status="running"))
+    >>> check_connected(types.SimpleNamespace(status="connecting"))
+    Traceback (most recent call last):
+    ...
+    nimlab._dask.SchedulerLost: the Dask client is connecting, no longer running
+    """
+    status = getattr(client, "status", "running")  # a fake client of a test: running
+    if status not in ("running", "newly-created"):
+        raise SchedulerLost(f"the Dask client is {status}, no longer running")
 
 
 @functools.cache

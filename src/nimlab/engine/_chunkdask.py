@@ -112,7 +112,7 @@ def run_on_dask(
     """Solve the *pending* parts of *run* on Dask (a local cluster of *workers* processes,
     or the cluster of *scheduler*), then assemble the values; *done* positions are on
     disk already, *whole*: which levels are one part."""
-    from nimlab._dask import cluster_lost, dask_client, module_files, quiet
+    from nimlab._dask import check_connected, cluster_lost, dask_client, module_files, quiet
     from nimlab._progress import Progress
 
     n_workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
@@ -127,6 +127,7 @@ def run_on_dask(
         futures: list[Any] = []
         count = _on_disk(run)
         try:
+            check_connected(client)  # a held client whose scheduler is gone: no 20 s wait
             futures, final = _submit(client, run, pending, whole, n_workers)
             while True:
                 try:
@@ -134,6 +135,9 @@ def run_on_dask(
                     break
                 except TimeoutError:  # still running: the chunks on disk so far
                     bar.update(count())
+                    # tasks submitted as the scheduler was lost are never run nor
+                    # cancelled: the run ends here instead of waiting for ever
+                    check_connected(client)
         except (NimlabError, KeyboardInterrupt):
             _cancel(client, futures)
             raise

@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from nimlab._dask import check_connected
 from nimlab.core.errors import NimlabError
 from nimlab.verification.chunks import check_chunk, install_prepared, prepare_part
 from nimlab.verification.local import ChunkResult
@@ -332,16 +333,7 @@ def dask_chunks(
     """Check the *pending* chunks of the pickled spec *blob* on *client*'s cluster,
     yielding each chunk's result as its task ends; *lost* turns an error of the cluster
     into nimlab's one clear error."""
-    try:
-        # a small spec travels with each task (no round trip to scatter it first)
-        blob_f = blob if len(blob) <= SCATTER_BYTES else client.scatter(blob, broadcast=True)
-        where = _addresses(client)  # one question to the scheduler (a round trip each)
-        n_workers = max(1, len(where) or workers)
-        parts = _prepare(client, blob, blob_f, pending, n_workers)
-    except NimlabError:
-        raise
-    except Exception as exc:
-        raise lost(exc) from None
+    blob_f, where, n_workers, parts = _set_up(client, blob, pending, workers, lost)
     blocks = _blocks(blob, pending, n_workers)
     if blocks is not None:
         spec = _spec(blob)
@@ -372,6 +364,10 @@ def dask_chunks(
             )
             futs[f] = mine
             out.append(f)
+        try:  # submitted after the scheduler was lost: never run, never cancelled
+            check_connected(client)
+        except Exception as exc:
+            raise lost(exc) from None
         return out
 
     first: list[Any] = []
@@ -400,6 +396,28 @@ def dask_chunks(
         while todo and len(futs) < ROUNDS_AHEAD * n_workers:
             for g in submit_round():
                 ac.add(g)
+
+
+def _set_up(
+    client: Any,
+    blob: bytes,
+    pending: list[int],
+    workers: int,
+    lost: Callable[[BaseException], NimlabError],
+) -> tuple[Any, list[str], int, list[Any]]:
+    """The spec as tasks take it, the workers' addresses, their number and the futures
+    of the chunks' set-up parts (:func:`_prepare`)."""
+    try:
+        check_connected(client)  # a held client whose scheduler is gone: no 20 s wait below
+        # a small spec travels with each task (no round trip to scatter it first)
+        blob_f = blob if len(blob) <= SCATTER_BYTES else client.scatter(blob, broadcast=True)
+        where = _addresses(client)  # one question to the scheduler (a round trip each)
+        n_workers = max(1, len(where) or workers)
+        return blob_f, where, n_workers, _prepare(client, blob, blob_f, pending, n_workers)
+    except NimlabError:
+        raise
+    except Exception as exc:
+        raise lost(exc) from None
 
 
 def _prepare(
@@ -468,6 +486,7 @@ def _block_chunks(
                 )  # fmt: skip
                 first[f] = chunks[0]
                 prev = [f]
+        check_connected(client)  # submitted after the scheduler was lost: never run
         for f in as_completed(list(first)):
             if stop and first[f] > stop[0]:
                 continue  # a part after the first failure: cancelled below

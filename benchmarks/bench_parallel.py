@@ -88,10 +88,25 @@ def _load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
+def _idle(runs: list[dict[str, Any]]) -> float:
+    """Seconds the threads of *runs* waited for each other: at the end of the option
+    index (the first to finish its share waits for the last) and at the end of the run."""
+    idle = 0.0
+    for r in runs:
+        for what in ("noted", "end"):
+            t = r.get("times", {}).get(what, [])
+            idle += sum(max(t) - x for x in t) if len(t) > 1 else 0.0
+    return idle
+
+
+IDLE: list[float] = []
+
+
 def _timed(run: Callable[[], Any]) -> tuple[float, float, float, float]:
     """``(wall, cpu, serial, critical)`` of one call; serial: wall outside the threads'
     work; critical: the CPU seconds of the busiest thread of each threaded run, summed
-    (with the serial part, what the wall time would be on free cores)."""
+    (with the serial part, what the wall time would be on free cores). The threads' idle
+    time (waiting for each other) is appended to :data:`IDLE`."""
     from nimlab.verification import pool
 
     pool.RUNS.clear()
@@ -100,6 +115,7 @@ def _timed(run: Callable[[], Any]) -> tuple[float, float, float, float]:
     wall, cpu = time.perf_counter() - t0, _cpu() - c0
     inside = sum(r["end"] - r["start"] for r in pool.RUNS if "end" in r)
     critical = sum(max(r["cpu"], default=0.0) for r in pool.RUNS)
+    IDLE.append(_idle(pool.RUNS))
     nan = float("nan")
     return wall, cpu, (wall - inside) if pool.RUNS else nan, critical if pool.RUNS else nan
 
@@ -116,16 +132,20 @@ def _case(
         two()  # the cluster started, its workers' kernels loaded
     best: dict[int, tuple[float, float, float, float]] = {}
     loads = [os.getloadavg()[0]]
+    idle = 0.0
     for _ in range(repeats):
         for k, run in ((1, one), (2, two)):
             got = _timed(run)
             if k not in best or got[0] < best[k][0]:
                 best[k] = got
+                idle = IDLE[-1] if k == 2 else idle
         loads.append(os.getloadavg()[0])
     (w1, c1, _s1, _k1), (w2, c2, s2, k2) = best[1], best[2]
     FIGURES[key] = {"w1": w1, "w2": w2, "c1": c1, "c2": c2, "serial": s2, "load": max(loads)}
     serial = "n/a" if s2 != s2 else f"{s2:.3f} s = {100 * s2 / w1:.1f}% of 1-worker wall"
     free = "" if k2 != k2 else f" (on free cores, from CPU times: {c1 / (k2 + s2):.2f}x)"
+    if idle:
+        serial += f"; threads idle {1000 * idle:.1f} ms (waiting for each other)"
     print(
         f"{name}: 1 worker {w1:.2f} s wall / {c1:.2f} s CPU; 2 workers {w2:.2f} s wall / "
         f"{c2:.2f} s CPU; speed-up {w1 / w2:.2f}x{free}, CPU ratio {c2 / c1:.2f}; serial "

@@ -206,3 +206,53 @@ def test_vectorised_state_widens_as_values_grow(
     assert tuple(bad.counterexample.position) == (189, 20)
     assert bad.positions_checked == 189 * 200 + 21
     assert bad.method == "vectorised"
+
+
+def _wrong_at(bad: tuple[int, ...]) -> Any:
+    def claim(g: Any, position: tuple[int, ...]) -> bool:
+        right = bool(g.closed_is_p(position))
+        return not right if position == bad else right
+
+    return claim
+
+
+def test_option_index_threads_find_the_first_failure() -> None:
+    # small chunks: the threads record the index in batches, largest chunks first, then
+    # check in batches; a failure ends its batch and the run stops where one worker does
+    import dataclasses
+
+    from nimlab.theory.registry import Instance, check_theorem, theorem
+    from nimlab.verification import compiled
+    from nimlab.verification.spaces import SortedBoxSpace
+
+    def small(b: int) -> Any:
+        yield Instance(nimlab.game("single-delete"), space=SortedBoxSpace(4, b, 1, 300))
+
+    for bad in (None, (1, 2, 3, 5), (5, 9, 11, 17)):
+        t = dataclasses.replace(theorem("Sh-T6*"), instances=small)
+        if bad is not None:
+            t = dataclasses.replace(t, claim=_wrong_at(bad), scalar_claim=None)
+        got = []
+        for w in (1, 2, 3):
+            compiled._INDEXES.clear()
+            r = check_theorem(t, bound=20, workers=w, store=False)
+            cex = r.counterexample.position if r.counterexample is not None else None
+            got.append((r.ok, r.positions_checked, cex))
+        assert got[0] == got[1] == got[2]
+        assert got[0][0] == (bad is None) and got[0][2] == bad
+
+
+def test_thread_queue_hands_out_shrinking_batches() -> None:
+    from nimlab.verification.pool import _Queue
+
+    q = _Queue(list(range(100)), 2, [])
+    assert q.take(0.0, 0) == [0]  # nothing measured: one chunk
+    first = q.take(0.001, 1)  # 1 ms a chunk: 20 ms of chunks, at most a quarter of 99
+    assert first == list(range(1, 21))
+    sizes = []
+    while batch := q.take(0.0001, 10):  # 10 us a chunk: the share of what is left bounds it
+        sizes.append(len(batch))
+    assert sum(sizes) == 79 and sizes == sorted(sizes, reverse=True) and sizes[-1] == 1
+    stop = [5]
+    q = _Queue(list(range(10)), 2, stop)
+    assert [i for _ in range(10) for i in q.take(0.0, 0)] == [0, 1, 2, 3, 4, 5]

@@ -9,6 +9,7 @@ circle among them.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from nimlab.core.errors import InvalidParameterError, NimlabError
@@ -17,7 +18,14 @@ from nimlab.planner import Method, Question, plan
 from nimlab.verification.local import ChunkResult, Claim, _fmt, check_position
 from nimlab.verification.spaces import heap_walk, is_indexed, own_walk
 
-__all__ = ["SLEEP_ENV", "check_chunk", "install_prepared", "needs_prepare", "prepare_part"]
+__all__ = [
+    "SLEEP_ENV",
+    "check_chunk",
+    "chunk_checker",
+    "install_prepared",
+    "needs_prepare",
+    "prepare_part",
+]
 
 SLEEP_ENV = "NIMLAB_VERIFY_CHUNK_SLEEP"
 
@@ -81,6 +89,10 @@ def _plan(spec: Any, avoid: frozenset[Method]) -> Any:
     return hit
 
 
+#: Paths a chunk is never checked by (a sequence is a one-heap game's own run).
+_AVOID = frozenset({Method.COMPILED_SEQUENCE})
+
+
 def check_chunk(spec: Any, i: int) -> ChunkResult:
     """Check chunk *i* of a :class:`~nimlab.verification.runner.CheckSpec`."""
     t0 = time.perf_counter()
@@ -89,7 +101,7 @@ def check_chunk(spec: Any, i: int) -> ChunkResult:
         time.sleep(sleep)
     # the spec says which paths its claim and space allow; the planner picks among them
     # and a path that cannot run this chunk falls back to the next
-    avoid = frozenset({Method.COMPILED_SEQUENCE})
+    avoid = _AVOID
     while True:
         p = _plan(spec, avoid)
         if p.method is Method.VECTORISED_CHECK:
@@ -142,3 +154,31 @@ def check_chunk(spec: Any, i: int) -> ChunkResult:
         if fail is not None:
             return ChunkResult(i, count, time.perf_counter() - t0, fail)
     return ChunkResult(i, count, time.perf_counter() - t0, None)
+
+
+def chunk_checker(spec: Any) -> Callable[[int], ChunkResult]:
+    """:func:`check_chunk` for the chunks of one run of *spec*: on the compiled heap walks
+    the planner is asked once and the kernel's look-ups are done once (a thread checking
+    a run's chunks spends its time in the kernel, not in Python holding the lock); any
+    other path, and a chunk the kernel cannot settle, go through :func:`check_chunk`."""
+    walk = None
+    plain = not env_float(SLEEP_ENV, 0.0, low=0, high=3600, what="a number of seconds")
+    sp = spec.space
+    direct = plain and getattr(spec, "compiled", False) and heap_walk(sp)
+    direct = direct and own_walk(sp) is None and not is_indexed(sp)
+    if direct and _plan(spec, _AVOID).method is Method.COMPILED_CHECK:
+        from nimlab.verification.compiled import chunk_walker
+
+        walk = chunk_walker(spec)
+    if walk is None:
+        return lambda i: check_chunk(spec, i)
+    compiled_walk = walk
+
+    def check(i: int) -> ChunkResult:
+        t0 = time.perf_counter()
+        res = compiled_walk(i)
+        if res is None:
+            return check_chunk(spec, i)
+        return ChunkResult(i, res[0], time.perf_counter() - t0, res[1], "compiled")
+
+    return check

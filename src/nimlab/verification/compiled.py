@@ -23,6 +23,7 @@ when a spec asks for the compiled path.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -60,10 +61,12 @@ from nimlab.verification.local import Failure, check_position
 __all__ = [
     "KIND_CODES",
     "check_predecessors",
+    "chunk_walker",
     "compiled_chunk",
     "compiled_claim",
     "has_index",
     "index_cells",
+    "index_noter",
     "index_part",
     "install_index",
     "install_merged",
@@ -208,32 +211,76 @@ def warm_up_compiled(spec: Any) -> None:
         reach_walk(table, radix, start, 0, sp.low, empty, aux)
 
 
-def compiled_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
-    """Check chunk *i* compiled: ``(count, failure)``, or None to use the Python path."""
+def chunk_walker(spec: Any) -> Callable[[int], tuple[int, Failure | None] | None] | None:
+    """:func:`compiled_chunk` for every chunk of *spec*, its look-ups (claim, move model,
+    option index, kernel) done once: ``walk(i)``, or None when *spec* does not run
+    compiled. A P-set check's option index is read at the first chunk (after the threads
+    that record it installed it) and kept for the run.
+    """
     if not supports_compiled(spec):
         return None
     got = compiled_claim(spec)
     assert got is not None
-    _claim, table, radix = got
+    claim, table, radix = got
     sp = spec.space
-    h, count = _starts(sp, i)
     hook = _index_hook(spec)
+    kernel: Callable[[tuple[Any, ...], int], tuple[int, int]]
     if hook is not None:
         note, reaches, _cells, aux = hook
-        index = _index(spec)
         _, reach_walk = _index_walks(spec, note, reaches)
-        start = tuple(np.int64(x) for x in h)
-        status, k = reach_walk(table, radix, start, count, sp.low, index, aux)
+        held: list[Any] = []
+
+        def kernel(h: tuple[Any, ...], count: int) -> tuple[int, int]:
+            if not held:
+                held.append(_index(spec))
+            status, k = reach_walk(table, radix, h, count, sp.low, held[0], aux)
+            return int(status), int(k)
+
     else:
-        status, k = _walk(spec, h, count)
-    if status == 0:
-        return count, None
-    pos = _nth(sp, i, int(k))
-    c = spec.claim
-    fail = check_position(spec.game, spec.kind, lambda p: c.value(spec.game, p), pos, sp)
-    if fail is None:
-        return None  # the kernel and the exact check disagree: redo the chunk in Python
-    return int(k) + 1, fail
+        args = (_mode(sp), sp.low, sp.bound, KIND_CODES[spec.kind], _marks(spec))
+        gen = spec.game.compiled_options()
+
+        def kernel(h: tuple[Any, ...], count: int) -> tuple[int, int]:
+            status, k = _kernel(gen, claim, table, radix, h, count, *args)
+            return int(status), int(k)
+
+    def walk(i: int) -> tuple[int, Failure | None] | None:
+        h, count = _starts(sp, i)
+        status, k = kernel(tuple(np.int64(x) for x in h), count)
+        if status == 0:
+            return count, None
+        pos = _nth(sp, i, k)
+        c = spec.claim
+        fail = check_position(spec.game, spec.kind, lambda p: c.value(spec.game, p), pos, sp)
+        if fail is None:
+            return None  # the kernel and the exact check disagree: redo the chunk in Python
+        return k + 1, fail
+
+    return walk
+
+
+def index_noter(spec: Any) -> Callable[[int, Any], None]:
+    """``note(i, index)``: :func:`note_chunk` with the look-ups done once (the threads
+    that record the option index of *spec* call it for every chunk)."""
+    hook = _index_hook(spec)
+    got = compiled_claim(spec)
+    assert hook is not None and got is not None
+    note, reaches, _cells, aux = hook
+    note_walk, _ = _index_walks(spec, note, reaches)
+    _claim, table, radix = got
+    sp = spec.space
+
+    def noted(i: int, index: Any) -> None:
+        h, count = _starts(sp, i)
+        note_walk(table, radix, tuple(np.int64(x) for x in h), count, sp.low, index, aux)
+
+    return noted
+
+
+def compiled_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
+    """Check chunk *i* compiled: ``(count, failure)``, or None to use the Python path."""
+    walk = chunk_walker(spec)
+    return None if walk is None else walk(i)
 
 
 register_check(Method.COMPILED_CHECK, supports_compiled)  # the planner asks it

@@ -96,12 +96,17 @@ class _Threads:
         self.cancel = threading.Event()
         self.threads: list[threading.Thread] = []
         self.cpu: list[float] = []
+        self.times: dict[str, list[float]] = {}
+
+    def mark(self, k: int, what: str) -> None:
+        """Note when thread *k* reached *what*, for the figures."""
+        _mark(self.times, k, what)
 
     def emit(self, i: int, count: int, failure: Failure | None, method: str, t0: float) -> None:
         self.results.put(ChunkResult(i, count, time.perf_counter() - t0, failure, method))
 
     def start(self, targets: list[Callable[[], None]]) -> None:
-        def run(target: Callable[[], None]) -> None:
+        def run(k: int, target: Callable[[], None]) -> None:
             c0 = time.thread_time()
             try:
                 target()
@@ -110,13 +115,20 @@ class _Threads:
                 self.results.put(exc)
             finally:
                 self.cpu.append(time.thread_time() - c0)
+                self.mark(k, "end")
                 self.results.put(None)
 
-        self.figures: dict[str, Any] = {"start": time.perf_counter(), "cpu": self.cpu}
+        self.figures: dict[str, Any] = {
+            "start": time.perf_counter(),
+            "cpu": self.cpu,
+            "times": self.times,
+        }
         RUNS[:] = [*RUNS[-99:], self.figures]
 
         for k, target in enumerate(targets):
-            t = threading.Thread(target=run, args=(target,), name=f"nimlab-check-{k}", daemon=True)
+            t = threading.Thread(
+                target=run, args=(k, target), name=f"nimlab-check-{k}", daemon=True
+            )
             self.threads.append(t)
             t.start()
 
@@ -129,6 +141,8 @@ class _Threads:
                     left -= 1
                 elif isinstance(got, BaseException):
                     raise got
+                elif isinstance(got, list):
+                    yield from got
                 else:
                     yield got
         finally:
@@ -177,33 +191,70 @@ def _block_targets(
     return [target(j) for j in range(run.workers)]
 
 
+#: A thread takes about this many seconds of chunks at a time (at the rate it measured so
+#: far; one chunk first) and hands their results over together: a run of many short
+#: chunks costs a few hand-overs (each wakes the main thread), not one per chunk.
+BATCH_SECONDS = 0.02
+
+
+class _Queue:
+    """Chunks handed out to threads in the given order, a batch at a time: about
+    :data:`BATCH_SECONDS` of work at the taker's rate, never more than a ``1 / (2 W)``
+    share of what is left (so the threads end together); chunks after ``stop[0]`` (the
+    first failure, once known) are dropped."""
+
+    def __init__(self, chunks: list[int], workers: int, stop: list[int]) -> None:
+        import collections
+
+        self.todo = collections.deque(chunks)
+        self.workers, self.stop = workers, stop
+        self.lock = threading.Lock()
+
+    def take(self, seconds: float, done: int) -> list[int]:
+        """The next batch of a thread that took *seconds* for its *done* chunks so far."""
+        with self.lock:
+            share = len(self.todo) // (2 * self.workers)
+            n = 1 if done == 0 or seconds <= 0 else int(BATCH_SECONDS * done / seconds)
+            n = max(1, min(n, share))
+            out: list[int] = []
+            while self.todo and len(out) < n:
+                i = self.todo.popleft()
+                if not (self.stop and i > self.stop[0]):
+                    out.append(i)
+            return out
+
+
 def _chunk_targets(
     spec: Any, pending: list[int], workers: int, stop: list[int], pool: _Threads
 ) -> list[Callable[[], None]]:
-    """Threads that take the chunks one at a time (after recording the option index)."""
-    from nimlab.verification.chunks import needs_prepare
+    """Threads that take the chunks in batches (after recording the option index)."""
+    from nimlab.verification.chunks import chunk_checker, needs_prepare
 
-    todo = iter(list(pending))
-    lock = threading.Lock()
-    index = _SharedIndex(spec, workers, pool.cancel) if needs_prepare(spec) else None
-
-    def take() -> int | None:
-        with lock:
-            for i in todo:
-                if not (stop and i > stop[0]):
-                    return i
-            return None
+    index = _SharedIndex(spec, workers, pool.cancel, pool.times) if needs_prepare(spec) else None
+    todo = _Queue(list(pending), workers, stop)
+    check = chunk_checker(spec)
 
     def target(k: int) -> Callable[[], None]:
         def run() -> None:
             if index is not None and not index.build(k):
                 return
+            seconds, done = 0.0, 0
             while not pool.cancel.is_set():
-                i = take()
-                if i is None:
-                    return
-                res = check_chunk(spec, i)
-                pool.results.put(res)
+                batch = todo.take(seconds, done)
+                if not batch:
+                    break
+                out = []
+                t0 = time.perf_counter()
+                for i in batch:
+                    if pool.cancel.is_set() or (stop and i > stop[0]):
+                        break
+                    res = check(i)
+                    out.append(res)
+                    if res.failure is not None:
+                        break  # handed over at once: the runner learns where to stop
+                seconds += time.perf_counter() - t0
+                done += len(out)
+                pool.results.put(out)
 
         return run
 
@@ -212,12 +263,16 @@ def _chunk_targets(
 
 class _SharedIndex:
     """The option index of a compiled P-set check, recorded by several threads: each
-    notes the claimed P-positions of the chunks it takes into its own part (parts are
-    shared by turns when they would take too much memory), then all OR the parts by
-    slices, and the merged index is installed for the checks."""
+    notes the claimed P-positions of the chunks it takes (largest first, so the threads
+    end together) into its own part (parts are shared by turns when they would take too
+    much memory), then all OR the parts by slices, and the merged index is installed for
+    the checks."""
 
-    def __init__(self, spec: Any, workers: int, cancel: threading.Event) -> None:
-        from nimlab.verification.compiled import index_cells
+    def __init__(
+        self, spec: Any, workers: int, cancel: threading.Event, times: dict[str, list[float]]
+    ) -> None:
+        from nimlab.verification._heapwalks import _starts
+        from nimlab.verification.compiled import index_cells, index_noter
 
         self.spec, self.cancel = spec, cancel
         cells = index_cells(spec)
@@ -225,30 +280,38 @@ class _SharedIndex:
         self.parts: list[Any] = [None] * self.n_parts
         self.locks = [threading.Lock() for _ in range(self.n_parts)]
         self.cells = cells
-        self.todo = iter(range(spec.space.n_chunks))
-        self.lock = threading.Lock()
+        sp = spec.space
+        sizes = [_starts(sp, i)[1] for i in range(sp.n_chunks)]
+        self.todo = _Queue(sorted(range(sp.n_chunks), key=lambda i: -sizes[i]), workers, [])
+        self.note = index_noter(spec)
         self.noted = threading.Barrier(workers)
         self.merged = threading.Barrier(workers)
         self.installed = threading.Barrier(workers)
         self.workers = workers
+        self.times = times
 
     def build(self, k: int) -> bool:
         """Thread *k*'s share of the index; False when the run was cancelled."""
         import numpy as np
 
-        from nimlab.verification.compiled import install_merged, note_chunk
+        from nimlab.verification.compiled import install_merged
 
         p = k % self.n_parts
         try:
+            seconds, done = 0.0, 0
             while not self.cancel.is_set():
-                with self.lock:
-                    i = next(self.todo, None)
-                if i is None:
+                batch = self.todo.take(seconds, done)
+                if not batch:
                     break
+                t0 = time.perf_counter()
                 with self.locks[p]:
                     if self.parts[p] is None:
                         self.parts[p] = np.zeros(self.cells, dtype=np.uint8)
-                    note_chunk(self.spec, i, self.parts[p])
+                    for i in batch:
+                        self.note(i, self.parts[p])
+                seconds += time.perf_counter() - t0
+                done += len(batch)
+            _mark(self.times, k, "noted")
             self.noted.wait()
             parts = [q for q in self.parts if q is not None]
             if parts:
@@ -261,6 +324,7 @@ class _SharedIndex:
                 merged = parts[0] if parts else np.zeros(self.cells, np.uint8)
                 install_merged(self.spec, merged)
             self.installed.wait()
+            _mark(self.times, k, "installed")
         except threading.BrokenBarrierError:
             return False
         except BaseException:
@@ -268,3 +332,10 @@ class _SharedIndex:
                 b.abort()
             raise
         return True
+
+
+def _mark(times: dict[str, list[float]], k: int, what: str) -> None:
+    """Note when thread *k* reached *what* (``time.perf_counter()``), for the figures."""
+    got = times.setdefault(what, [])
+    got.extend([0.0] * (k + 1 - len(got)))
+    got[k] = time.perf_counter()

@@ -14,20 +14,21 @@ from nimlab.verification.fast import (
     _eval_rows,
     _need,
     _strip,
+    row_state,
 )
 from nimlab.verification.local import Failure, check_position
 
 # -- several threads over one box, by columns ---------------------------------------------
 #
-# The threads of one process share the box by columns instead of blocks of rows: thread k
-# of W checks the columns b = k, k + W, ... of every row, in row order. A column's line
-# state is then kept by one thread only (the state of all threads together is that of one
-# worker, not W copies), the claim of each chunk is evaluated once (by one thread, in
-# turn, for all), every thread's work is the same share of every row (no cost model, no
-# waiting for summaries), and each chunk is reported as soon as the last thread passes
-# it. The work added per thread is one OR per position of the other threads' columns:
-# the row's bitset (and the diagonals', for games with diagonal moves) are filled from
-# every column.
+# The threads of one process share the box by bands of columns: thread k of W checks the
+# columns lo_k..hi_k of every row, in row order, as a pipeline. A column's line state is
+# kept by one thread only (the state of all threads together is that of one worker, not
+# W copies), each thread evaluates the claim over its own band (and the few columns left
+# of it that offset moves read), and a row's line state crosses the bands once: thread k,
+# done with a chunk's rows, hands the rows' bitsets (or flags) over its band, and the
+# bitsets of the diagonals leaving its band, to thread k + 1, which continues the same
+# rows from them while thread k takes the next chunk. No position is read twice; thread
+# k + 1 starts one chunk after thread k (the pipeline's fill: one chunk of a band).
 
 
 class _ThreadLines:
@@ -60,9 +61,19 @@ class _ThreadLines:
         self.col, self.diag, self.width = col, diag, width
 
 
+class _Hand:
+    """What thread k hands thread k + 1 for one chunk: the rows' state over the bands up
+    to k's (bitsets and full words, or flags), the diagonals leaving k's band at those
+    rows (None without diagonal moves), and *upto*: the rows below it are complete (a
+    failure found at row *upto* leaves the rows from it unfinished)."""
+
+    def __init__(self, rows: Any, full: Any, diag: Any, upto: int) -> None:
+        self.rows, self.full, self.diag, self.upto = rows, full, diag, upto
+
+
 class ColumnRun(BoxRun):
-    """One vectorised check of a box on *workers* threads of this process, by columns
-    (see the comment above :class:`_ThreadLines`).
+    """One vectorised check of a box on *workers* threads of this process, by bands of
+    columns in a pipeline (see the comment above :class:`_ThreadLines`).
 
     Each thread calls :meth:`run` with its number; *emit* receives each chunk's
     ``(index, count, failure, method)`` once every thread has passed it, *exact(i)*
@@ -81,37 +92,59 @@ class ColumnRun(BoxRun):
     ) -> None:
         super().__init__(spec, pending, stop, cancel)
         self.workers = max(1, min(workers, self.n))
+        W, n = self.workers, self.n
+        self.cols = [j * n // W for j in range(W + 1)]  # thread k: columns cols[k]..cols[k+1]
+        self.back = max((db for _, db in self.model.offsets), default=0)  # columns offsets read
         self.last = max(pending) + 1 if pending else 0
         self.grundy = spec.kind == "grundy"
         self.lock = threading.Lock()
-        self.rows: dict[int, tuple[Any, int, int, int, int]] = {}
-        self.ready = [threading.Event() for _ in range(self.last)]
-        self.left = [self.workers] * self.last
+        # hands[k][c]: thread k's _Hand of chunk c for thread k + 1 (None: no state)
+        self.hands: list[dict[int, _Hand | None]] = [{} for _ in range(W)]
+        self.handed = [[threading.Event() for _ in range(self.last)] for _ in range(W)]
+        self.left = [W] * self.last
         self.outcomes: list[list[Any]] = [[] for _ in range(self.last)]
         self.failed_at = self.last  # the first chunk with a failure found so far
 
     def _stopped(self, c: int) -> bool:
         return c > self.failed_at or super()._stopped(c)
 
-    def _evaluate(self, c: int) -> None:
-        """The claim over chunk *c*'s rows (and the rows its offset moves read), for
-        every thread: ``(F, h0, a0, a1, words needed)``."""
-        if self.ready[c].is_set():
-            return
-        try:
-            a0, a1 = self.spec.space.row_range(c)
-            h0 = max(0, a0 - self.hist)
-            F = _eval_rows(self.fn, h0, a1, self.n)
-            need = _need(F, a0 - h0) if self.grundy else 0
-            self.rows[c] = (F, h0, a0, a1, need)
-        finally:
-            self.ready[c].set()  # also on an error: no thread waits for ever
-
-    def _rows_of(self, c: int) -> tuple[Any, int, int, int, int] | None:
-        while not self.ready[c].wait(0.2):
+    def _received(self, k: int, c: int) -> _Hand | None:
+        """Thread k - 1's hand of chunk *c* for thread *k* (None for thread 0; None
+        also when stopped or when thread k - 1 has no state: the exact path)."""
+        if k == 0:
+            return None
+        while not self.handed[k - 1][c].wait(0.2):
             if self._stopped(c):
                 return None
-        return self.rows.get(c)
+        with self.lock:
+            return self.hands[k - 1].pop(c, None)
+
+    @staticmethod
+    def _fit(hand: _Hand | None, rows: int, width: int) -> _Hand:
+        """*hand*'s row state on *width* words (a new, empty one for None)."""
+        if hand is None:
+            bits, full = row_state(rows, width)
+            return _Hand(bits, full, None, rows)
+        if width == 0 or hand.rows.shape[1] == width:
+            return hand
+        bits, full = row_state(rows, width)
+        w, m = min(width, hand.rows.shape[1]), min(full.shape[1], hand.full.shape[1])
+        bits[:, :w] = hand.rows[:, :w]
+        full[:, :m] = hand.full[:, :m]  # values past *width* are above this band's: unread
+        return _Hand(bits, full, hand.diag, hand.upto)
+
+    def _hand(self, k: int, c: int, hand: _Hand | None, lines: _ThreadLines | None) -> None:
+        """Publish thread *k*'s *hand* of chunk *c* for thread k + 1, with the diagonals
+        leaving its band at the chunk's rows."""
+        if k + 1 >= self.workers:
+            return
+        if hand is not None and lines is not None and self.model.line_d:
+            a0, a1 = self.spec.space.row_range(c)
+            d0 = self.cols[k + 1] - a1 + self.n - 1  # the diagonal through (a1 - 1, hi - 1)
+            hand.diag = lines.diag[d0 : d0 + a1 - a0].copy()
+        with self.lock:
+            self.hands[k][c] = hand
+        self.handed[k][c].set()
 
     def run(
         self,
@@ -119,67 +152,99 @@ class ColumnRun(BoxRun):
         emit: Callable[[int, int, Failure | None, str], None],
         exact: Callable[[int], None],
     ) -> None:
-        """Thread *k*'s share: its columns of every chunk up to the last pending one."""
-        model, n, W = self.model, self.n, self.workers
-        n_cols = len(range(k, n, W))
+        """Thread *k*'s share: its band of every chunk up to the last pending one."""
+        lo, hi = self.cols[k], self.cols[k + 1]
+        fc = max(0, lo - self.back)
         lines: _ThreadLines | None = None
         wide = False  # the state would exceed MAX_STATE_BYTES: the exact path from here
         for c in range(self.last):
             if self._stopped(c):
                 return
-            mine = c + (k - c) % W  # the chunk this thread evaluates for all, soon
-            if mine < self.last:
-                self._evaluate(mine)
-            got = self._rows_of(c)
-            if got is None:
-                return
-            F, h0, a0, a1, need = got
-            check = c in self.pending
-            outcome: Any = None
-            if self.grundy and 3 * n * need * 8 > MAX_STATE_BYTES:
+            a0, a1 = self.spec.space.row_range(c)
+            h0 = max(0, a0 - self.hist)
+            F = _eval_rows(self.fn, h0, a1, hi, fc)
+            need = _need(F[:, lo - fc :], a0 - h0) if self.grundy else 0
+            got = self._received(k, c)
+            if k and got is None:
+                if self._stopped(c):
+                    return
+                wide = True  # no row state from the left: this band too takes the exact path
+            if got is not None and got.diag is not None and self.grundy:
+                need = max(need, got.diag.shape[1])  # the diagonals' values from the left
+            if self.grundy and 3 * self.n * need * 8 > MAX_STATE_BYTES:
                 wide = True
-            if wide:
-                outcome = "exact"
-            else:
+            if not wide:
                 if lines is None:
-                    lines = _ThreadLines(model, n_cols, n, need + need // 2 + 1 if need else 0)
+                    width = need + need // 2 + 1 if need else 0
+                    lines = _ThreadLines(self.model, hi - lo, self.n, width)
                 elif need > lines.width:
                     lines.widen(need + need // 2 + 1)
-                status, idx = self._cols(lines, F, h0, a0, a1, k, check)
-                if status:
-                    pos = (a0 + int(idx) // n, int(idx) % n)
-                    fail = check_position(
-                        self.spec.game, self.spec.kind, self._claim, pos, self.spec.space
-                    )
-                    if fail is None:  # the kernel and the exact check disagree
-                        outcome = "exact"
-                        self._fill(lines, F, h0, pos[0], a1, k)
-                    else:
-                        outcome = (int(idx), fail)
+            if wide or lines is None:
+                self._hand(k, c, None, None)
+                self._done(c, "exact", emit, exact)
+                continue
+            hand = self._fit(got, a1 - a0, lines.width)
+            outcome = self._band(k, c, lines, hand, F, h0)
+            self._hand(k, c, hand, lines)
             self._done(c, outcome, emit, exact)
-            if isinstance(outcome, tuple):
+            if isinstance(outcome, tuple) or hand.upto < a1 - a0:
                 return  # no later chunk matters
 
-    def _fill(self, lines: _ThreadLines, F: Any, h0: int, a0: int, a1: int, k: int) -> None:
-        """Add rows ``a0..a1`` to thread *k*'s state (again: ORs are idempotent)."""
-        self._cols(lines, F, h0, a0, a1, k, False)
+    def _band(self, k: int, c: int, lines: _ThreadLines, hand: _Hand, F: Any, h0: int) -> Any:
+        """Check thread *k*'s band of chunk *c* from *hand* (updated for the next band):
+        None (passed), ``(index, failure)`` or "exact"."""
+        a0, a1 = self.spec.space.row_range(c)
+        n = self.n
+        if hand.diag is not None:  # the diagonals entering this band at these rows
+            d0 = self.cols[k] - a1 + n - 1
+            if lines.width:
+                w = min(hand.diag.shape[1], lines.width)
+                lines.diag[d0 : d0 + a1 - a0, :w] |= hand.diag[:, :w]
+            else:
+                lines.diag[d0 : d0 + a1 - a0] |= hand.diag
+        status, idx = self._cols(lines, F, h0, a0, a0 + hand.upto, k, hand, c in self.pending)
+        if not status:
+            return None
+        pos = (a0 + int(idx) // n, int(idx) % n)
+        fail = check_position(self.spec.game, self.spec.kind, self._claim, pos, self.spec.space)
+        if fail is not None:
+            hand.upto = pos[0] - a0  # the rows from the failing one on are unfinished
+            return (int(idx), fail)
+        # the kernel and the exact check disagree: finish the rows, the exact path decides
+        self._cols(lines, F, h0, pos[0], a0 + hand.upto, k, hand, False, pos[0] - a0)
+        return "exact"
 
     def _cols(
-        self, lines: _ThreadLines, F: Any, h0: int, a0: int, a1: int, k: int, check: bool
+        self,
+        lines: _ThreadLines,
+        F: Any,
+        h0: int,
+        a0: int,
+        a1: int,
+        k: int,
+        hand: _Hand,
+        check: bool,
+        skip: int = 0,
     ) -> tuple[int, int]:
-        """Thread *k*'s kernel on its columns of rows ``a0..a1`` (the Grundy rule with
-        bitsets, or the P-set rule with flags): ``(0, 0)`` or ``(1, index of the first
-        failing position)``; *check* False only adds the rows to the state."""
+        """Thread *k*'s kernel on its band of rows ``a0..a1`` (the Grundy rule with
+        bitsets, or the P-set rule with flags), the rows' state from row *skip* of
+        *hand*: ``(0, 0)`` or ``(1, index of the first failing position)``; *check* False
+        only adds the rows to the state."""
         from nimlab.verification import _kernels as kern
 
-        model, n, W = self.model, self.n, self.workers
+        model, n = self.model, self.n
+        lo, hi = self.cols[k], self.cols[k + 1]
+        fc = max(0, lo - self.back)
         shape = (model.line_a, model.line_b, model.line_d, self.offs, len(model.offsets))
+        rows = hand.rows[skip:]
         if lines.width:
             return kern.grundy_cols(
-                F, h0, a0, a1, n, lines.width, *shape, lines.col, lines.diag, k, W, check,
-                _strip(lines.width, W),
+                F, h0, fc, a0, a1, n, lines.width, *shape, lines.col, lines.diag, rows,
+                hand.full[skip:], lo, hi, check, _strip(lines.width),
             )  # fmt: skip
-        return kern.pset_cols(F, h0, a0, a1, n, *shape, lines.col, lines.diag, k, W, check)
+        return kern.pset_cols(
+            F, h0, fc, a0, a1, n, *shape, lines.col, lines.diag, rows, lo, hi, check
+        )
 
     def _done(
         self,
@@ -198,7 +263,6 @@ class ColumnRun(BoxRun):
             self.left[c] -= 1
             if self.left[c]:
                 return
-            got = self.rows.pop(c, None)
             outcomes = self.outcomes[c]
         if c not in self.pending:
             return
@@ -208,5 +272,5 @@ class ColumnRun(BoxRun):
             idx, fail = min(outcomes, key=lambda o: o[0])
             emit(c, idx + 1, fail, "vectorised")
         else:
-            assert got is not None
-            emit(c, (got[3] - got[2]) * self.n, None, "vectorised")
+            a0, a1 = self.spec.space.row_range(c)
+            emit(c, (a1 - a0) * self.n, None, "vectorised")

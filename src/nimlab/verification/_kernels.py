@@ -83,6 +83,7 @@ def _full_words(bits: Any, first: int, last: int, W: int, out: Any) -> None:  # 
 def grundy_cols(
     F: Any,
     h0: int,
+    fc: int,
     a0: int,
     a1: int,
     n: int,
@@ -94,34 +95,35 @@ def grundy_cols(
     n_offs: int,
     colbits: Any,
     diagbits: Any,
-    k: int,
-    step: int,
+    rowbits: Any,
+    rowfull: Any,
+    lo: int,
+    hi: int,
     check: bool,
     span: int,
 ) -> tuple[int, int]:  # pragma: no cover - compiled
     """Check the local rule of a Grundy claim (the claim's value is the mex of its
-    options' values) on the columns ``b = k, k + step, ...`` of rows ``a0..a1`` (one
-    thread's share; ``k=0, step=1``: every column): ``(0, 0)``, or ``(1, index of the
-    first failing position)``. *colbits* holds those columns' bitsets of values seen (row
-    ``(b - k) // step``), *diagbits* every diagonal's (filled from every column); both are
-    updated. *check* False: the rows are only added to the state (chunks done earlier).
-    *span*: the columns are taken in strips of *span* (a multiple of *step*), each for
-    every row of the chunk in turn, so that a strip's bitsets stay in a core's cache.
+    options' values) on the columns ``lo..hi`` of rows ``a0..a1`` (one thread's share;
+    ``lo, hi = 0, n``: every column): ``(0, 0)``, or ``(1, index of the first failing
+    position)``. ``F[r, j]`` is the claim at row ``h0 + r``, column ``fc + j``.
+    *colbits* holds those columns' bitsets of values seen (row ``b - lo``), *diagbits*
+    every diagonal's, *rowbits* and *rowfull* (row ``a - a0``) the rows' bitsets and full
+    words from the columns left of *lo* (zeros for ``lo = 0``); all are updated.
+    *check* False: the rows are only added to the state (chunks done earlier).
+    *span*: the columns are taken in strips of *span*, each for every row of the chunk in
+    turn, so that a strip's bitsets stay in a core's cache.
 
     Each line also has a bitmap of its full words (all 64 values seen), made here from
     the bitsets and kept up to date: a position reads the words below its value only
     where no line has a full word (a few per position instead of ``value / 64`` each)."""
     lim = W * 64
     M = (W + 63) >> 6
-    rows = a1 - a0
-    rowbits = np.zeros((max(rows, 1), W), dtype=np.uint64)
-    rowfull = np.zeros((max(rows, 1), M), dtype=np.uint64)
     colfull = np.zeros((colbits.shape[0], M), dtype=np.uint64)
     diagfull = np.zeros((diagbits.shape[0], M), dtype=np.uint64)
     if line_a:
         _full_words(colbits, 0, colbits.shape[0], W, colfull)
-    if line_d:  # the diagonals of rows a0..a1
-        _full_words(diagbits, n - a1, 2 * n - 1 - a0, W, diagfull)
+    if line_d:  # the diagonals of rows a0..a1 in columns lo..hi
+        _full_words(diagbits, lo - a1 + n, hi - a0 + n - 1, W, diagfull)
     # the offset moves along a line are in that line's bitset already
     own_da = np.zeros(max(n_offs, 1), dtype=np.int64)
     own_db = np.zeros(max(n_offs, 1), dtype=np.int64)
@@ -143,115 +145,107 @@ def grundy_cols(
     one = np.uint64(1)
     stop_row = a1  # rows from the first failing one on are not checked in later strips
     first = -1
-    for s0 in range(0, n, span):
-        s1 = min(n, s0 + span)
-        c0 = (s0 - k + step - 1) // step if s0 > k else 0  # first own column >= s0
+    for s0 in range(lo, hi, span):
+        s1 = min(hi, s0 + span)
         for a in range(a0, a1):
             if a >= stop_row:
                 break
             r = a - h0
             rb = rowbits[a - a0]
             rf = rowfull[a - a0]
-            own = k + c0 * step
-            c = c0 - 1
             for b in range(s0, s1):
-                f = F[r, b]
+                f = F[r, b - fc]
                 d = b - a + n - 1
-                if b == own:
-                    own += step
-                    c += 1
-                    if check:
-                        if f < 0 or f >= lim:
-                            bad = True
-                        else:
-                            fw = f >> 6
-                            bitf = one << np.uint64(f & 63)
-                            low = bitf - one
-                            # the words below fw that no line has full: their union
-                            ng = 0
-                            for m in range((fw >> 6) + 1):
-                                cov = zero
-                                if line_b:
-                                    cov |= rf[m]
-                                if line_a:
-                                    cov |= colfull[c, m]
-                                if line_d:
-                                    cov |= diagfull[d, m]
-                                if m < (fw >> 6):
-                                    miss = ~cov
-                                else:
-                                    miss = ((one << np.uint64(fw & 63)) - one) & ~cov
-                                while miss != zero:
-                                    lb = miss & (~miss + one)
-                                    miss ^= lb
-                                    w = (m << 6) + _LOW_BIT[(lb * _DE_BRUIJN) >> np.uint64(58)]
-                                    x = zero
-                                    if line_b:
-                                        x |= rb[w]
-                                    if line_a:
-                                        x |= colbits[c, w]
-                                    if line_d:
-                                        x |= diagbits[d, w]
-                                    if x != full:
-                                        gap_w[ng] = w
-                                        gap_x[ng] = x
-                                        ng += 1
-                            xf = zero
+                c = b - lo
+                if check:
+                    if f < 0 or f >= lim:
+                        bad = True
+                    else:
+                        fw = f >> 6
+                        bitf = one << np.uint64(f & 63)
+                        low = bitf - one
+                        # the words below fw that no line has full: their union
+                        ng = 0
+                        for m in range((fw >> 6) + 1):
+                            cov = zero
                             if line_b:
-                                xf |= rb[fw]
+                                cov |= rf[m]
                             if line_a:
-                                xf |= colbits[c, fw]
+                                cov |= colfull[c, m]
                             if line_d:
-                                xf |= diagbits[d, fw]
-                            bad = (xf & bitf) != 0
-                            if not bad and ng == 0 and (xf & low) == low:
-                                # the lines hold every value below f: no offset may hold f
-                                if a >= top_da and b >= top_db:
-                                    for j in range(n_own):
-                                        if F[r - own_da[j], b - own_db[j]] == f:
-                                            bad = True
-                                else:
-                                    for j in range(n_own):
-                                        da = own_da[j]
-                                        db = own_db[j]
-                                        if da <= a and db <= b and F[r - da, b - db] == f:
-                                            bad = True
-                            elif not bad:
-                                n_ov = 0
+                                cov |= diagfull[d, m]
+                            miss = ~cov if m < fw >> 6 else (one << np.uint64(fw & 63)) - one & ~cov
+                            while miss != zero:
+                                lb = miss & (~miss + one)
+                                miss ^= lb
+                                w = (m << 6) + _LOW_BIT[(lb * _DE_BRUIJN) >> np.uint64(58)]
+                                x = zero
+                                if line_b:
+                                    x |= rb[w]
+                                if line_a:
+                                    x |= colbits[c, w]
+                                if line_d:
+                                    x |= diagbits[d, w]
+                                if x != full:
+                                    gap_w[ng] = w
+                                    gap_x[ng] = x
+                                    ng += 1
+                        xf = zero
+                        if line_b:
+                            xf |= rb[fw]
+                        if line_a:
+                            xf |= colbits[c, fw]
+                        if line_d:
+                            xf |= diagbits[d, fw]
+                        bad = (xf & bitf) != 0
+                        if not bad and ng == 0 and (xf & low) == low:
+                            # the lines hold every value below f: no offset may hold f
+                            if a >= top_da and b >= top_db:
+                                for j in range(n_own):
+                                    if F[r - own_da[j], b - own_db[j] - fc] == f:
+                                        bad = True
+                            else:
                                 for j in range(n_own):
                                     da = own_da[j]
                                     db = own_db[j]
-                                    if da <= a and db <= b:
-                                        v = F[r - da, b - db]
-                                        if v >= 0 and (v >> 6) <= fw:
-                                            if (v >> 6) == fw:
-                                                xf |= one << np.uint64(v & 63)
-                                            elif ng:
-                                                ov[n_ov] = v
-                                                n_ov += 1
-                                bad = (xf & bitf) != 0 or (xf & low) != low
-                                # every gap must be filled by the offsets' values
-                                for g in range(ng if not bad else 0):
-                                    x = gap_x[g]
-                                    for j in range(n_ov):
-                                        v = ov[j]
-                                        if (v >> 6) == gap_w[g]:
-                                            x |= one << np.uint64(v & 63)
-                                    if x != full:
+                                    if da <= a and db <= b and F[r - da, b - db - fc] == f:
                                         bad = True
-                                        break
-                        if bad:
-                            idx = (a - a0) * n + b
-                            if first < 0 or idx < first:
-                                first = idx
-                            stop_row = a  # this row is done: its first failure is found
-                            break
-                    if line_a and 0 <= f < lim:
-                        fw = f >> 6
-                        x = colbits[c, fw] | (one << np.uint64(f & 63))
-                        colbits[c, fw] = x
-                        if x == full:
-                            colfull[c, fw >> 6] |= one << np.uint64(fw & 63)
+                        elif not bad:
+                            n_ov = 0
+                            for j in range(n_own):
+                                da = own_da[j]
+                                db = own_db[j]
+                                if da <= a and db <= b:
+                                    v = F[r - da, b - db - fc]
+                                    if v >= 0 and (v >> 6) <= fw:
+                                        if (v >> 6) == fw:
+                                            xf |= one << np.uint64(v & 63)
+                                        elif ng:
+                                            ov[n_ov] = v
+                                            n_ov += 1
+                            bad = (xf & bitf) != 0 or (xf & low) != low
+                            # every gap must be filled by the offsets' values
+                            for g in range(ng if not bad else 0):
+                                x = gap_x[g]
+                                for j in range(n_ov):
+                                    v = ov[j]
+                                    if (v >> 6) == gap_w[g]:
+                                        x |= one << np.uint64(v & 63)
+                                if x != full:
+                                    bad = True
+                                    break
+                    if bad:
+                        idx = (a - a0) * n + b
+                        if first < 0 or idx < first:
+                            first = idx
+                        stop_row = a  # this row is done: its first failure is found
+                        break
+                if line_a and 0 <= f < lim:
+                    fw = f >> 6
+                    x = colbits[c, fw] | (one << np.uint64(f & 63))
+                    colbits[c, fw] = x
+                    if x == full:
+                        colfull[c, fw >> 6] |= one << np.uint64(fw & 63)
                 if 0 <= f < lim:
                     fw = f >> 6
                     bit = one << np.uint64(f & 63)
@@ -274,6 +268,7 @@ def grundy_cols(
 def pset_cols(
     F: Any,
     h0: int,
+    fc: int,
     a0: int,
     a1: int,
     n: int,
@@ -284,42 +279,38 @@ def pset_cols(
     n_offs: int,
     colp: Any,
     diagp: Any,
-    k: int,
-    step: int,
+    rowp: Any,
+    lo: int,
+    hi: int,
     check: bool,
 ) -> tuple[int, int]:  # pragma: no cover - compiled
     """The P-set rule (a claimed P-position has no claimed P-option, any other has one) on
-    the columns ``b = k, k + step, ...`` of rows ``a0..a1``
-    (*colp* holds those columns' flags, *diagp* every diagonal's); *check* False: the
-    rows are only added to the state."""
+    the columns ``lo..hi`` of rows ``a0..a1`` (``F`` as in :func:`grundy_cols`; *colp*
+    holds those columns' flags (row ``b - lo``), *diagp* every diagonal's, *rowp* the
+    rows' flags from the columns left of *lo*); *check* False: the rows are only added
+    to the state."""
     for a in range(a0, a1):
         r = a - h0
-        rowp = False
-        own = k
-        c = -1
-        for b in range(n):
-            isp = F[r, b] != 0
-            if b == own:
-                own += step
-                c += 1
-                if check:
-                    reach = (
-                        (line_b and rowp)
-                        or (line_a and colp[c])
-                        or (line_d and diagp[b - a + n - 1])
-                    )
-                    if not reach:
-                        for j in range(n_offs):
-                            da = offs[j, 0]
-                            db = offs[j, 1]
-                            if da <= a and db <= b and F[r - da, b - db] != 0:
-                                reach = True
-                                break
-                    if isp == reach:
-                        return 1, (a - a0) * n + b
-                if isp:
-                    colp[c] = True
+        isrowp = rowp[a - a0]
+        for b in range(lo, hi):
+            isp = F[r, b - fc] != 0
+            c = b - lo
+            if check:
+                reach = (
+                    (line_b and isrowp) or (line_a and colp[c]) or (line_d and diagp[b - a + n - 1])
+                )
+                if not reach:
+                    for j in range(n_offs):
+                        da = offs[j, 0]
+                        db = offs[j, 1]
+                        if da <= a and db <= b and F[r - da, b - db - fc] != 0:
+                            reach = True
+                            break
+                if isp == reach:
+                    return 1, (a - a0) * n + b
             if isp:
-                rowp = True
+                colp[c] = True
+                isrowp = True
+                rowp[a - a0] = True
                 diagp[b - a + n - 1] = True
     return 0, 0

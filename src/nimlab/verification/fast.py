@@ -111,10 +111,31 @@ def warm_up() -> None:
     offs = np.zeros((1, 2), dtype=np.int64)
     bits = np.zeros((1, 1), dtype=np.uint64)
     k.fill_bits(F, 0, 1, 1, True, True, bits, bits)
-    k.grundy_cols(F, 0, 0, 1, 1, 1, True, True, True, offs, 0, bits, bits, 0, 1, True, 1)
+    row, full = row_state(1, 1)
+    k.grundy_cols(
+        F, 0, 0, 0, 1, 1, 1, True, True, True, offs, 0, bits, bits, row, full, 0, 1, True, 1
+    )
     flags = np.zeros(1, dtype=np.bool_)
     k.fill_p(F, 0, 1, flags, flags)
-    k.pset_cols(F, 0, 0, 1, 1, True, True, True, offs, 0, flags, flags, 0, 1, True)
+    k.pset_cols(F, 0, 0, 0, 1, 1, True, True, True, offs, 0, flags, flags, flags, 0, 1, True)
+
+
+def row_state(rows: int, width: int) -> tuple[Any, Any]:
+    """Empty row state of the kernels for *rows* rows: ``(bitsets, full words)`` of
+    *width* words (the Grundy kernel), or ``(flags, flags)`` for *width* 0 (P-set).
+
+    Examples
+    --------
+    >>> [a.shape for a in row_state(3, 130)], row_state(2, 0)[0].tolist()
+    ([(3, 130), (3, 3)], [False, False])
+    """
+    import numpy as np
+
+    if width == 0:
+        flags = np.zeros(max(rows, 1), np.bool_)
+        return flags, flags
+    bits = np.zeros((max(rows, 1), width), np.uint64)
+    return bits, np.zeros((max(rows, 1), (width + 63) >> 6), np.uint64)
 
 
 def supports_fast(spec: Any) -> bool:
@@ -136,16 +157,16 @@ def supports_fast(spec: Any) -> bool:
 CLAIM_BLOCK_BYTES = 1 << 18
 
 
-def _eval_rows(fn: Callable[..., Any], a0: int, a1: int, n: int) -> Any:
-    """The claim's values at rows ``a0..a1`` (heap a) of the box of side *n*: an int64
-    array of shape ``(a1 - a0, n)``. The heaps are passed broadcast (heap a a column of
-    rows, heap b a row of columns: each row's own values are computed once), a few rows
-    at a time (:data:`CLAIM_BLOCK_BYTES`)."""
+def _eval_rows(fn: Callable[..., Any], a0: int, a1: int, n: int, lo: int = 0) -> Any:
+    """The claim's values at rows ``a0..a1`` (heap a) and columns ``lo..n`` (heap b):
+    an int64 array of shape ``(a1 - a0, n - lo)``. The heaps are passed broadcast (heap
+    a a column of rows, heap b a row of columns: each row's own values are computed
+    once), a few rows at a time (:data:`CLAIM_BLOCK_BYTES`)."""
     import numpy as np
 
-    out = np.empty((a1 - a0, n), dtype=np.int64)
-    b = np.arange(n, dtype=np.int64).reshape(1, n)
-    step = max(1, CLAIM_BLOCK_BYTES // (8 * max(n, 1)))
+    out = np.empty((a1 - a0, n - lo), dtype=np.int64)
+    b = np.arange(lo, n, dtype=np.int64).reshape(1, n - lo)
+    step = max(1, CLAIM_BLOCK_BYTES // (8 * max(n - lo, 1)))
     for s in range(a0, a1, step):
         e = min(a1, s + step)
         out[s - a0 : e - a0] = fn(np.arange(s, e, dtype=np.int64).reshape(e - s, 1), b)
@@ -186,16 +207,19 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
         if st is None:
             return None
         _catch_up(st, model, fn, a0, n)
+        row, full = row_state(a1 - a0, st["W"])
         status, idx = _kernels().grundy_cols(
-            F, h0, a0, a1, n, st["W"], *shape, st["col"], st["diag"], 0, 1, True, _strip(st["W"])
-        )
+            F, h0, 0, a0, a1, n, st["W"], *shape, st["col"], st["diag"], row, full, 0, n, True,
+            _strip(st["W"]),
+        )  # fmt: skip
     else:
         if st is None:
             st = {"key": key, "row": 0, "col": np.zeros(n, np.bool_)}
             st["diag"] = np.zeros(2 * n - 1, dtype=np.bool_)
         _catch_up(st, model, fn, a0, n)
+        row, _ = row_state(a1 - a0, 0)
         status, idx = _kernels().pset_cols(
-            F, h0, a0, a1, n, *shape, st["col"], st["diag"], 0, 1, True
+            F, h0, 0, a0, a1, n, *shape, st["col"], st["diag"], row, 0, n, True
         )
     if status == 0:
         # the kernel has added rows a0..a1 to the line state: the next chunk continues
@@ -217,16 +241,15 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
 STRIP_BYTES = 1 << 18
 
 
-def _strip(width: int, step: int = 1) -> int:
-    """Columns per strip of the Grundy kernel (a multiple of *step*) for bitsets of
-    *width* words.
+def _strip(width: int) -> int:
+    """Columns per strip of the Grundy kernel for bitsets of *width* words.
 
     Examples
     --------
-    >>> _strip(128), _strip(128, 2), _strip(100_000)
-    (256, 512, 16)
+    >>> _strip(128), _strip(100_000)
+    (256, 16)
     """
-    return max(16, STRIP_BYTES // (8 * max(width, 1))) * step
+    return max(16, STRIP_BYTES // (8 * max(width, 1)))
 
 
 def _kernels() -> Any:
@@ -570,25 +593,15 @@ class BlockRun(BoxRun):
                 state.fill(model, F, h0, a0, a1, n)
                 continue
             shape = (model.line_a, model.line_b, model.line_d, self.offs, len(model.offsets))
+            row, full = row_state(a1 - a0, state.width)
             if state.width:
                 status, idx = k.grundy_cols(
-                    F,
-                    h0,
-                    a0,
-                    a1,
-                    n,
-                    state.width,
-                    *shape,
-                    state.col,
-                    state.diag,
-                    0,
-                    1,
-                    True,
-                    _strip(state.width),
-                )
+                    F, h0, 0, a0, a1, n, state.width, *shape, state.col, state.diag, row, full,
+                    0, n, True, _strip(state.width),
+                )  # fmt: skip
             else:
                 status, idx = k.pset_cols(
-                    F, h0, a0, a1, n, *shape, state.col, state.diag, 0, 1, True
+                    F, h0, 0, a0, a1, n, *shape, state.col, state.diag, row, 0, n, True
                 )
             if status == 0:
                 emit(c, (a1 - a0) * n, None, "vectorised")

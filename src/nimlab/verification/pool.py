@@ -7,9 +7,9 @@ state are in this process's memory once. :func:`thread_chunks` yields each chunk
 result as it is checked (the runner stores it at once, so a killed run resumes).
 
 - The vectorised check of a box (:class:`~nimlab.verification._columns.ColumnRun`): thread
-  k of W checks the columns k, k + W, ... of every row (so the threads' line states
-  together are one worker's, and their shares are equal), each chunk's claim evaluated
-  once, by one thread in turn, for all.
+  k of W checks the k-th band of columns of every row (so the threads' line states
+  together are one worker's), evaluating the claim over its band, and hands each chunk's
+  row state to thread k + 1 (a pipeline: no position is read twice).
 - The compiled check: threads take the chunks one at a time; a P-set check with an
   option index first records every chunk's claimed P-positions (each thread in its own
   part of the index, ORed by slices in parallel), then checks.

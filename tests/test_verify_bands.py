@@ -1,0 +1,129 @@
+"""The vectorised check on threads by bands of columns (verification/_columns.py): each
+thread continues the rows (and diagonals) that the thread of the band on its left hands
+over. The claims are exhaustive-search tables with one value planted where only a line
+crossing from a left band shows it wrong (a band that lost the state from its left
+would pass it), and the theorem S18-T8 itself, on 1 and on 2 threads."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import pytest
+
+import nimlab
+from nimlab.core.ruleset import Ruleset
+from nimlab.verification.chunks import check_chunk
+from nimlab.verification.local import Claim
+from nimlab.verification.pool import thread_chunks
+from nimlab.verification.runner import conjecture_spec
+
+N = 48
+
+
+@dataclass(frozen=True, eq=False)
+class _TableClaim(Claim):
+    """The values (or P-flags) of a table: ``table[a, b]`` at ``(a, b)``."""
+
+    table: Any = field(repr=False)
+
+    def value(self, game: Ruleset[Any], position: Any) -> Any:
+        v = self.table[tuple(position)]
+        return bool(v) if self.table.dtype == np.bool_ else int(v)
+
+    def key(self) -> str:
+        return "table " + hashlib.sha256(self.table.tobytes()).hexdigest()[:16]
+
+    def vectorised(self, game: Ruleset[Any], bound: int) -> Any:
+        t = self.table
+        return lambda a, b: t[a, b]
+
+
+def _search(game: Ruleset[Any]) -> Any:
+    """Grundy values of every ``(a, b)`` below N by exhaustive search over the game's moves."""
+    t = np.zeros((N, N), np.int64)
+    for a in range(N):
+        for b in range(N):
+            seen = {int(t[q]) for q in game.moves((a, b))}
+            t[a, b] = min(set(range(len(seen) + 1)) - seen)
+    return t
+
+
+def _plant(game: Ruleset[Any], t: Any, line: str, lo: int) -> tuple[int, int]:
+    """A position right of column *lo* (below the first chunks) one of whose options is a
+    P-position left of *lo* along *line* (its row or its diagonal), its only one: the
+    value 0 claimed there (a claimed P-position reaching another), only that line can
+    show the claim wrong."""
+    for a in range(N // 4, N):
+        for b in range(lo, N):
+            opts = list(game.moves((a, b)))
+            vals = [int(t[q]) for q in opts]
+            for q in opts:
+                on = q[0] == a if line == "row" else q[0] - q[1] == a - b
+                if on and q[1] < lo and t[q] == 0 and vals.count(0) == 1:
+                    return (a, b)
+    raise AssertionError("no position to plant")
+
+
+def _by_threads(spec: Any, workers: int) -> dict[int, Any]:
+    got = {r.index: r for r in thread_chunks(spec, list(range(spec.space.n_chunks)), workers, [])}
+    assert {r.method for r in got.values()} == {"vectorised"}  # no chunk left to Python
+    return got
+
+
+@pytest.mark.parametrize(
+    ("name", "line", "workers"),
+    [("ryuo", "row", 2), ("ryuo", "row", 3), ("wythoff", "diag", 2), ("wythoff", "diag", 3)],
+)
+def test_bands_hand_their_lines_over(name: str, line: str, workers: int) -> None:
+    g = nimlab.game(name, p=3) if name == "ryuo" else nimlab.game(name)
+    t = _search(g)
+    base = conjecture_spec(g, "a", bound=N, heaps=2, chunk_size=4 * N)
+    lo = N // workers  # the second band's first column
+    pos = _plant(g, t, line, lo)
+    planted = t.copy()
+    planted[pos] = 0
+    for kind, table in (("grundy", t), ("grundy", planted), ("p-set", planted == 0)):
+        spec = replace(base, kind=kind, claim=_TableClaim(table))
+        assert spec.fast
+        got = _by_threads(spec, workers)
+        fails = [r.failure.position for r in got.values() if r.failure]
+        if table is t:
+            assert not fails and sum(r.count for r in got.values()) == N * N
+        else:  # the planted 0 fails first
+            assert fails == [pos]
+        for i, r in got.items():
+            want = check_chunk(spec, i)
+            assert (r.count, r.failure) == (want.count, want.failure)
+
+
+@pytest.mark.parametrize("formula", ["3*((a//3)^(b//3)) + (a+b)%3", "a ^ b"])
+def test_bands_same_first_failure_as_one_thread(formula: str) -> None:
+    # S18-T8's formula for p = 3 holds in Ryuo(3) and fails in Ryuo(4); Nim's fails at once
+    for p in (3, 4):
+        g = nimlab.game("ryuo", p=p)
+        one = nimlab.verify(g, formula, bound=96, heaps=2, workers=1, chunk_size=960)
+        two = nimlab.verify(g, formula, bound=96, heaps=2, workers=2, chunk_size=960)
+        assert two.backend == "threads" and one.method == two.method == "vectorised"
+        assert (one.ok, one.positions_checked, one.counterexample) == (
+            two.ok,
+            two.positions_checked,
+            two.counterexample,
+        )
+        assert one.ok == (p == 3 and formula != "a ^ b")
+
+
+def test_s18_t8_on_one_and_two_threads() -> None:
+    # the theorem's own instances (Ryuo(p), p = 1..5): each chunk as on one worker
+    from nimlab.theory.registry import TheoremClaim, _instance_specs, theorem
+
+    specs = [s for _, s in _instance_specs(theorem("S18-T8"), 300, TheoremClaim("S18-T8"), None)]
+    assert len(specs) == 5
+    for spec in specs:
+        spec = replace(spec, space=replace(spec.space, rows=20))  # 15 chunks of 20 rows
+        got = _by_threads(spec, 2)
+        assert len(got) == 15 and not any(r.failure for r in got.values())
+        assert [got[i].count for i in range(15)] == [check_chunk(spec, i).count for i in range(15)]
+        assert sum(r.count for r in got.values()) == 300 * 300

@@ -11,6 +11,8 @@ The variables: ``NIMLAB_LOCK_TIMEOUT`` (seconds to wait for a store's lock),
 ``NIMLAB_PROGRESS_INTERVAL`` (seconds between a verification's progress lines),
 ``NIMLAB_PROGRESS_DELAY`` (seconds before a progress bar appears),
 ``NIMLAB_VERIFY_CHUNK_SLEEP`` (a test hook: seconds of sleep per verified chunk),
+``NIMLAB_CHUNK_PATIENCE`` (seconds a Dask worker of a chunked solve waits for a part
+another worker owns before it solves the part itself),
 ``NIMLAB_USER_CODE_TIMEOUT`` (seconds one call of a user's move function or game file
 may run); ``NIMLAB_STORE`` and ``NIMLAB_CACHE_DIR`` are paths, ``NIMLAB_DEBUG`` a flag.
 """
@@ -112,6 +114,7 @@ ENVIRONMENT: tuple[tuple[str, float, float, str], ...] = (
     ("NIMLAB_PROGRESS_INTERVAL", 0, 1e12, "a number of seconds"),
     ("NIMLAB_PROGRESS_DELAY", 0, 1e12, "a number of seconds"),
     ("NIMLAB_VERIFY_CHUNK_SLEEP", 0, 3_600, "a number of seconds"),
+    ("NIMLAB_CHUNK_PATIENCE", 0.01, 86_400, "a number of seconds"),
     ("NIMLAB_USER_CODE_TIMEOUT", 0.01, 86_400, "a number of seconds"),
 )
 

@@ -26,6 +26,7 @@ import itertools
 import json
 import math
 import os
+import re
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,9 @@ class Run:
     directory: str
     key: str
     max_bytes: int
+    #: Seconds a worker on Dask waits, at least, for a part another worker owns before it
+    #: solves the part itself (that worker may be lost).
+    patience: float = 5.0
 
     @property
     def count(self) -> int:
@@ -238,6 +242,45 @@ def open_directory(run: Run) -> int:
     record = {**want, "chunk_positions": run.chunk_positions}
     _write_bytes(manifest, json.dumps(record, indent=1).encode())
     return run.chunk_positions
+
+
+#: The temporary files of :func:`_write_bytes` and :func:`_write_array` (renamed into
+#: place once whole): one left behind is a write cut short (Ctrl-C, a killed process).
+_LEFTOVER = re.compile(
+    r"\.(L\d{5,}-\d{4,}\.(npy|json)|manifest\.json|values\.json)\.[0-9a-f]{8}\.tmp"
+)
+
+
+def remove_leftovers(run: Run) -> int:
+    """Delete the temporary files that writes cut short left in the directory (never
+    read: only their names are matched); the number deleted. Called once the table is
+    complete, so no write of this table is still under way.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for leftover in (".L00012-0003.npy.0a1b2c3d.tmp", "L00012-0003.npy", "notes.tmp"):
+    ...     _ = (d / leftover).write_bytes(b"")
+    >>> remove_leftovers(Run(None, 2, "grundy", 4, 0, 8, str(d), "", 0))
+    1
+    >>> sorted(p.name for p in d.iterdir())
+    ['L00012-0003.npy', 'notes.tmp']
+    >>> import shutil; shutil.rmtree(d)
+    """
+    removed = 0
+    try:
+        names = os.listdir(run.directory)
+    except OSError:
+        return 0
+    for name in names:
+        if _LEFTOVER.fullmatch(name):
+            try:
+                os.unlink(os.path.join(run.directory, name))
+                removed += 1
+            except OSError:  # gone already, or not ours to delete: left as it is
+                pass
+    return removed
 
 
 def chunk_name(total: int, part: int) -> str:

@@ -184,22 +184,29 @@ def solve_levels(run: Run, task: list[tuple[int, list[int]]], *after: Any) -> in
     return sum(solve_parts(run, li, parts) for li, parts in task)
 
 
-#: How long a worker waits, at least, for a part another worker solves before it solves
-#: it itself (that worker may be lost: a part solved twice is written twice, the same).
-PATIENCE_SECONDS = 5.0
-
-
-def _wait_below(run: Run, w: _Worker, upto: int, ready: int, patience: float) -> int:
+def _wait_below(
+    run: Run,
+    w: _Worker,
+    upto: int,
+    ready: int,
+    patience: float,
+    owners: tuple[dict[tuple[int, int], int], set[int]],
+) -> int:
     """Wait until every part of the levels below index *upto* is on disk (levels below
-    *ready* are); a part still missing after *patience* seconds is solved here."""
+    *ready* are); a part still missing after *patience* seconds is solved here, and so is
+    at once every later part of the worker that let it go missing. *owners*: the worker
+    of each part (an index) and the workers given up on."""
+    owner_of, lost = owners
     for lj in range(ready, upto):
         total, _, spans = w.levels[lj]
         for p, span in enumerate(spans):
+            owner = owner_of.get((lj, p), -1)
             start = time.perf_counter()
             pause = 0.0002
             while not store.chunk_done(run, total, p, span):
-                if time.perf_counter() - start > patience:
+                if owner in lost or time.perf_counter() - start > patience:
                     solve_parts(run, lj, [p])
+                    lost.add(owner)  # its next parts: solved here, not waited for
                     break
                 time.sleep(pause)
                 pause = min(2 * pause, 0.002)  # a stat and a sleep: cheap
@@ -210,17 +217,25 @@ def worker_loop(run: Run, tasks: list[list[tuple[int, list[int]]]], me: int, way
     """The work of worker *me* of *ways* (a Dask task): every *ways*-th of *tasks*
     (runs of levels, or parts of a level), in order, each once the levels below it are
     on disk (written by the other workers: this loop waits for them, with no round trip
-    to the scheduler). Returns the positions solved here."""
+    to the scheduler). A part missing after ``run.patience`` seconds (at least; eight
+    times this worker's last task when longer) is solved here, and so are the later
+    parts of its worker (lost, or far behind: a part solved twice is written twice, the
+    same) without waiting for them. Returns the positions solved here."""
     w = _worker(run)
     ready = 0
     solved = 0
-    patience = PATIENCE_SECONDS
+    patience = run.patience
+    owner_of = {
+        (li, p): turn % ways for turn, task in enumerate(tasks) for li, ps in task for p in ps
+    }
+    lost: set[int] = set()
     for turn, task in enumerate(tasks):
-        ready = _wait_below(run, w, task[0][0], ready, patience)
+        ready = _wait_below(run, w, task[0][0], ready, patience, (owner_of, lost))
         if turn % ways == me:
             t0 = time.perf_counter()
             solved += solve_levels(run, task)
-            patience = max(PATIENCE_SECONDS, 8 * (time.perf_counter() - t0))
+            if turn >= ways:  # the first task loads or compiles the kernels: not a measure
+                patience = max(run.patience, 8 * (time.perf_counter() - t0))
     return solved
 
 

@@ -28,10 +28,15 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from nimlab.core.errors import InvalidParameterError, SearchTooLargeError
+from nimlab.core.settings import env_float
 from nimlab.engine import _chunkstore as store
 from nimlab.engine._chunkstore import Run
 
 __all__ = ["ChunkOptions", "chunked_table"]
+
+#: Seconds a Dask worker waits, at least, for a part another worker owns before it solves
+#: it itself (5 by default): a worker lost mid-run costs the others this wait once.
+PATIENCE_ENV = "NIMLAB_CHUNK_PATIENCE"
 
 
 class ChunkOptions(TypedDict, total=False):
@@ -152,10 +157,12 @@ def chunked_table(
     key = _key(g, n, kind, side, low)
     dask = scheduler is not None or dask_local
     parts = 2 * (workers or os.cpu_count() or 1) if dask else 8  # two a Dask worker
-    run = Run(g, n, kind, side, low, store.default_chunk(n, low, side, parts), where, key, budget)
+    wait = env_float(PATIENCE_ENV, 5.0, low=0.01, high=86_400, what="a number of seconds")
+    run = Run(g, n, kind, side, low, store.default_chunk(n, low, side, parts), where, key, budget,
+              patience=wait)  # fmt: skip
     chunk = store.open_directory(run)
     if chunk != run.chunk_positions:
-        run = Run(g, n, kind, side, low, chunk, where, key, budget)
+        run = Run(g, n, kind, side, low, chunk, where, key, budget, patience=wait)
     if not store.values_done(run):
         levels = store.plan(n, low, side, run.chunk_positions)
         pending = [
@@ -170,6 +177,7 @@ def chunked_table(
             run_on_dask(run, pending, whole, done, workers, scheduler, progress)
         else:
             _run_here(run, pending, done, workers, progress)
+    store.remove_leftovers(run)  # of writes a Ctrl-C or a killed process cut short
     return store.values_path(run)
 
 

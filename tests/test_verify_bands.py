@@ -15,6 +15,7 @@ import pytest
 
 import nimlab
 from nimlab.core.ruleset import Ruleset
+from nimlab.verification._columns import ColumnRun
 from nimlab.verification.chunks import check_chunk
 from nimlab.verification.local import Claim
 from nimlab.verification.pool import thread_chunks
@@ -73,15 +74,27 @@ def _by_threads(spec: Any, workers: int) -> dict[int, Any]:
     return got
 
 
+@pytest.mark.parametrize("cede", [False, True])
 @pytest.mark.parametrize(
     ("name", "line", "workers"),
     [("ryuo", "row", 2), ("ryuo", "row", 3), ("wythoff", "diag", 2), ("wythoff", "diag", 3)],
 )
-def test_bands_hand_their_lines_over(name: str, line: str, workers: int) -> None:
+def test_bands_hand_their_lines_over(
+    name: str, line: str, workers: int, cede: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    moved: list[int] = []
+    if cede:  # every band cedes 3 columns after each chunk (with their line state)
+
+        def cede3(self: ColumnRun, k: int, lo: int, hi: int, top: int) -> int:
+            new = hi - 3 if k + 1 < self.workers and hi - 3 > lo + 1 else hi
+            moved.append(hi - new)
+            return new
+
+        monkeypatch.setattr(ColumnRun, "_cede", cede3)
     g = nimlab.game(name, p=3) if name == "ryuo" else nimlab.game(name)
     t = _search(g)
     base = conjecture_spec(g, "a", bound=N, heaps=2, chunk_size=4 * N)
-    lo = N // workers  # the second band's first column
+    lo = N // workers - 3 * cede  # left of the second band's first column
     pos = _plant(g, t, line, lo)
     planted = t.copy()
     planted[pos] = 0
@@ -97,6 +110,8 @@ def test_bands_hand_their_lines_over(name: str, line: str, workers: int) -> None
         for i, r in got.items():
             want = check_chunk(spec, i)
             assert (r.count, r.failure) == (want.count, want.failure)
+    if cede:
+        assert sum(moved) > 20 * (workers - 1)
 
 
 @pytest.mark.parametrize("formula", ["3*((a//3)^(b//3)) + (a+b)%3", "a ^ b"])

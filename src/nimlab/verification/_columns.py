@@ -1,9 +1,10 @@
 """Several threads over one box of the vectorised check (:mod:`nimlab.verification.fast`),
-by columns: :class:`ColumnRun`."""
+by bands of columns: :class:`ColumnRun`."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +19,7 @@ from nimlab.verification.fast import (
 )
 from nimlab.verification.local import Failure, check_position
 
-# -- several threads over one box, by columns ---------------------------------------------
+# -- several threads over one box, by bands of columns ------------------------------------
 #
 # The threads of one process share the box by bands of columns: thread k of W checks the
 # columns lo_k..hi_k of every row, in row order, as a pipeline. A column's line state is
@@ -29,51 +30,108 @@ from nimlab.verification.local import Failure, check_position
 # bitsets of the diagonals leaving its band, to thread k + 1, which continues the same
 # rows from them while thread k takes the next chunk. No position is read twice; thread
 # k + 1 starts one chunk after thread k (the pipeline's fill: one chunk of a band).
+#
+# The bands balance themselves: each boundary starts a little right of equal widths
+# (START_SHIFT of a band), and after each chunk thread k compares its CPU seconds per
+# column with thread k + 1's on the same chunks (later rows cost more; thread k + 1
+# lags), and when its band costs more than CEDE_SLACK above thread k + 1's, cedes half
+# of the columns that would equalise them, with their line state, to thread k + 1 from
+# its next chunk. Only thread k, ahead in the pipeline, gives columns away: the columns
+# it cedes are complete up to the rows thread k + 1 is about to take.
+
+#: Each boundary starts this fraction of a band right of equal widths (then moves left).
+START_SHIFT = 0.05
+#: The part of the columns that would balance two bands that a boundary moves at once.
+CEDE_GAIN = 0.5
+#: The chunks over which two threads' CPU seconds per column are compared.
+RATE_CHUNKS = 16
+#: Bands closer than this (in CPU time) keep their boundary: noise moves none.
+CEDE_SLACK = 0.03
 
 
 class _ThreadLines:
-    """One thread's line state in a :class:`ColumnRun`: its columns' bitsets (or flags),
-    every diagonal's, and their width in 64-bit words (0: P-set flags)."""
+    """One thread's line state in a :class:`ColumnRun`: the bitsets (or flags) of the
+    columns ``0..top`` (its band's used; columns left of the band filled when thread
+    k - 1 cedes them), every diagonal's, and their width in 64-bit words (0: P-set
+    flags)."""
 
-    def __init__(self, model: MoveModel, n_cols: int, n: int, width: int) -> None:
+    def __init__(self, model: MoveModel, top: int, n: int, width: int) -> None:
         import numpy as np
 
         self.width = width
+        self.per_col = width == 0 or model.line_a
         self.col: Any
         self.diag: Any
         if width == 0:
-            self.col = np.zeros(max(n_cols, 1), np.bool_)
+            self.col = np.zeros(max(top, 1), np.bool_)
             self.diag = np.zeros(2 * n - 1, np.bool_)
         else:
-            self.col = np.zeros((max(n_cols, 1) if model.line_a else 1, width), np.uint64)
+            self.col = np.zeros((max(top, 1) if model.line_a else 1, width), np.uint64)
             self.diag = np.zeros((2 * n - 1 if model.line_d else 1, width), np.uint64)
 
-    def widen(self, width: int) -> None:
-        """At least *width* words per bitset (copied into wider arrays)."""
+    def widen(self, width: int, lo: int) -> None:
+        """At least *width* words per bitset (the columns from *lo* and the diagonals
+        copied into wider arrays)."""
         import numpy as np
 
         if width <= self.width:
             return
         col = np.zeros((self.col.shape[0], width), np.uint64)
         diag = np.zeros((self.diag.shape[0], width), np.uint64)
-        col[:, : self.width] = self.col
+        col[lo:, : self.width] = self.col[lo:]
         diag[:, : self.width] = self.diag
         self.col, self.diag, self.width = col, diag, width
+
+    def band(self, lo: int, hi: int) -> Any:
+        """The state of the columns ``lo..hi`` (a view)."""
+        return self.col[lo:hi] if self.per_col else self.col
+
+    def take(self, lo: int, state: Any) -> None:
+        """The state of columns ``lo..`` ceded by thread k - 1 (at most *width* words)."""
+        if not self.per_col or state is None:
+            return
+        rows = state.shape[0]
+        if self.width == 0:
+            self.col[lo : lo + rows] |= state
+        else:
+            w = min(self.width, state.shape[1])
+            self.col[lo : lo + rows, :w] |= state[:, :w]
+
+    def diagonals(self, d0: int, state: Any) -> None:
+        """OR the diagonals ``d0..`` handed over by thread k - 1 into this state."""
+        rows = state.shape[0]
+        if self.width == 0:
+            self.diag[d0 : d0 + rows] |= state
+        else:
+            w = min(self.width, state.shape[1])
+            self.diag[d0 : d0 + rows, :w] |= state[:, :w]
 
 
 class _Hand:
     """What thread k hands thread k + 1 for one chunk: the rows' state over the bands up
-    to k's (bitsets and full words, or flags), the diagonals leaving k's band at those
-    rows (None without diagonal moves), and *upto*: the rows below it are complete (a
-    failure found at row *upto* leaves the rows from it unfinished)."""
+    to k's (bitsets and full words, or flags); *lo*, thread k + 1's first column in this
+    chunk; *cols*, the state of the columns thread k ceded from this chunk on (``lo..``,
+    None if none); *diag*, the diagonals ``d0..`` leaving k's band at those rows or
+    crossing the ceded columns (None without diagonal moves); *upto*: the rows below it
+    are complete (a failure found at row *upto* leaves the rows from it unfinished)."""
 
-    def __init__(self, rows: Any, full: Any, diag: Any, upto: int) -> None:
-        self.rows, self.full, self.diag, self.upto = rows, full, diag, upto
+    def __init__(self, rows: Any, full: Any, upto: int, lo: int = 0) -> None:
+        self.rows, self.full, self.upto, self.lo = rows, full, upto, lo
+        self.cols: Any = None
+        self.diag: Any = None
+        self.d0 = 0
+
+    def words(self) -> int:
+        """The widest bitsets handed over (0 for none)."""
+        return max(
+            [a.shape[1] for a in (self.cols, self.diag) if a is not None and a.ndim == 2],
+            default=0,
+        )
 
 
 class ColumnRun(BoxRun):
     """One vectorised check of a box on *workers* threads of this process, by bands of
-    columns in a pipeline (see the comment above :class:`_ThreadLines`).
+    columns in a pipeline (see the comment above :data:`START_SHIFT`).
 
     Each thread calls :meth:`run` with its number; *emit* receives each chunk's
     ``(index, count, failure, method)`` once every thread has passed it, *exact(i)*
@@ -93,7 +151,8 @@ class ColumnRun(BoxRun):
         super().__init__(spec, pending, stop, cancel)
         self.workers = max(1, min(workers, self.n))
         W, n = self.workers, self.n
-        self.cols = [j * n // W for j in range(W + 1)]  # thread k: columns cols[k]..cols[k+1]
+        shift = START_SHIFT / W  # thread k starts with columns cols[k]..cols[k+1]
+        self.cols = [0] + [min(n - W + j, int(n * (j / W + shift))) for j in range(1, W)] + [n]
         self.back = max((db for _, db in self.model.offsets), default=0)  # columns offsets read
         self.last = max(pending) + 1 if pending else 0
         self.grundy = spec.kind == "grundy"
@@ -101,6 +160,9 @@ class ColumnRun(BoxRun):
         # hands[k][c]: thread k's _Hand of chunk c for thread k + 1 (None: no state)
         self.hands: list[dict[int, _Hand | None]] = [{} for _ in range(W)]
         self.handed = [[threading.Event() for _ in range(self.last)] for _ in range(W)]
+        # spent[k][c]: thread k's CPU seconds on chunk c and its band's width then
+        self.spent: list[list[tuple[float, int]]] = [[] for _ in range(W)]
+        self.tops = self.cols[1:]  # each band's right end in its next chunk
         self.left = [W] * self.last
         self.outcomes: list[list[Any]] = [[] for _ in range(self.last)]
         self.failed_at = self.last  # the first chunk with a failure found so far
@@ -124,27 +186,57 @@ class ColumnRun(BoxRun):
         """*hand*'s row state on *width* words (a new, empty one for None)."""
         if hand is None:
             bits, full = row_state(rows, width)
-            return _Hand(bits, full, None, rows)
+            return _Hand(bits, full, rows)
         if width == 0 or hand.rows.shape[1] == width:
             return hand
         bits, full = row_state(rows, width)
         w, m = min(width, hand.rows.shape[1]), min(full.shape[1], hand.full.shape[1])
         bits[:, :w] = hand.rows[:, :w]
         full[:, :m] = hand.full[:, :m]  # values past *width* are above this band's: unread
-        return _Hand(bits, full, hand.diag, hand.upto)
+        out = _Hand(bits, full, hand.upto, hand.lo)
+        out.cols, out.diag, out.d0 = hand.cols, hand.diag, hand.d0
+        return out
 
-    def _hand(self, k: int, c: int, hand: _Hand | None, lines: _ThreadLines | None) -> None:
-        """Publish thread *k*'s *hand* of chunk *c* for thread k + 1, with the diagonals
-        leaving its band at the chunk's rows."""
+    def _hand(
+        self, k: int, c: int, hand: _Hand | None, lines: _ThreadLines | None, hi: int, was: int
+    ) -> None:
+        """Publish thread *k*'s *hand* of chunk *c* for thread k + 1: its band ended at
+        *hi* (at *was* in the chunk before: the columns between are ceded), with the
+        diagonals thread k + 1 takes over at the chunk's rows."""
         if k + 1 >= self.workers:
             return
-        if hand is not None and lines is not None and self.model.line_d:
+        if hand is not None and lines is not None:
             a0, a1 = self.spec.space.row_range(c)
-            d0 = self.cols[k + 1] - a1 + self.n - 1  # the diagonal through (a1 - 1, hi - 1)
-            hand.diag = lines.diag[d0 : d0 + a1 - a0].copy()
+            hand.lo, hand.cols = hi, None
+            if hi < was and lines.per_col:
+                hand.cols = lines.band(hi, was).copy()
+            if self.model.line_d:  # through (a, hi - 1) for a in a0..a1, or at (a0, hi..was)
+                hand.d0 = hi - a1 + self.n - 1
+                hand.diag = lines.diag[hand.d0 : was - a0 + self.n - 1].copy()
         with self.lock:
             self.hands[k][c] = hand
         self.handed[k][c].set()
+
+    def _rate(self, k: int, upto: int) -> float:
+        """Thread *k*'s CPU seconds per column over its last chunks before *upto* (at
+        most :data:`RATE_CHUNKS`)."""
+        got = self.spent[k][max(0, upto - RATE_CHUNKS) : upto]
+        return sum(t for t, _ in got) / max(sum(w for _, w in got), 1)
+
+    def _cede(self, k: int, lo: int, hi: int, top: int) -> int:
+        """Thread *k*'s right end for its next chunk (the columns from it ceded to
+        thread k + 1), its band ``lo..hi`` and thread k + 1's ending at *top*: the two
+        compared on the same chunks (rows further down cost more)."""
+        if k + 1 >= self.workers:
+            return hi
+        common = min(len(self.spent[k]), len(self.spent[k + 1]))
+        mine, theirs = self._rate(k, common), self._rate(k + 1, common)
+        if not (mine > 0 and theirs > 0):
+            return hi
+        load, load1 = (hi - lo) * mine, (top - hi) * theirs
+        if load - load1 <= CEDE_SLACK * load:
+            return hi
+        return max(lo + 1, hi - int((load - load1) / (mine + theirs) * CEDE_GAIN))
 
     def run(
         self,
@@ -154,55 +246,64 @@ class ColumnRun(BoxRun):
     ) -> None:
         """Thread *k*'s share: its band of every chunk up to the last pending one."""
         lo, hi = self.cols[k], self.cols[k + 1]
-        fc = max(0, lo - self.back)
+        was = hi  # the band's right end in the chunk before
+        self.tops[k] = hi
         lines: _ThreadLines | None = None
         wide = False  # the state would exceed MAX_STATE_BYTES: the exact path from here
         for c in range(self.last):
             if self._stopped(c):
                 return
-            a0, a1 = self.spec.space.row_range(c)
-            h0 = max(0, a0 - self.hist)
-            F = _eval_rows(self.fn, h0, a1, hi, fc)
-            need = _need(F[:, lo - fc :], a0 - h0) if self.grundy else 0
             got = self._received(k, c)
             if k and got is None:
                 if self._stopped(c):
                     return
                 wide = True  # no row state from the left: this band too takes the exact path
-            if got is not None and got.diag is not None and self.grundy:
-                need = max(need, got.diag.shape[1])  # the diagonals' values from the left
+            t0 = time.thread_time()
+            lo = got.lo if got is not None else lo
+            a0, a1 = self.spec.space.row_range(c)
+            h0, fc = max(0, a0 - self.hist), max(0, lo - self.back)
+            F = _eval_rows(self.fn, h0, a1, hi, fc)
+            need = _need(F[:, lo - fc :], a0 - h0) if self.grundy else 0
+            need = max(need, got.words() if got is not None else 0)  # the left's values
             if self.grundy and 3 * self.n * need * 8 > MAX_STATE_BYTES:
                 wide = True
             if not wide:
                 if lines is None:
                     width = need + need // 2 + 1 if need else 0
-                    lines = _ThreadLines(self.model, hi - lo, self.n, width)
+                    lines = _ThreadLines(self.model, hi, self.n, width)
                 elif need > lines.width:
-                    lines.widen(need + need // 2 + 1)
+                    lines.widen(need + need // 2 + 1, lo)
             if wide or lines is None:
-                self._hand(k, c, None, None)
+                self._hand(k, c, None, None, hi, was)
                 self._done(c, "exact", emit, exact)
                 continue
             hand = self._fit(got, a1 - a0, lines.width)
-            outcome = self._band(k, c, lines, hand, F, h0)
-            self._hand(k, c, hand, lines)
+            outcome = self._band(c, lines, hand, F, h0, (fc, lo, hi))
+            self._hand(k, c, hand, lines, hi, was)
             self._done(c, outcome, emit, exact)
             if isinstance(outcome, tuple) or hand.upto < a1 - a0:
                 return  # no later chunk matters
+            self.spent[k].append((time.thread_time() - t0, hi - lo))
+            was, hi = hi, self._cede(k, lo, hi, self.tops[k + 1] if k + 1 < self.workers else 0)
+            self.tops[k] = hi
 
-    def _band(self, k: int, c: int, lines: _ThreadLines, hand: _Hand, F: Any, h0: int) -> Any:
-        """Check thread *k*'s band of chunk *c* from *hand* (updated for the next band):
-        None (passed), ``(index, failure)`` or "exact"."""
-        a0, a1 = self.spec.space.row_range(c)
+    def _band(
+        self,
+        c: int,
+        lines: _ThreadLines,
+        hand: _Hand,
+        F: Any,
+        h0: int,
+        band: tuple[int, int, int],
+    ) -> Any:
+        """Check the band ``(fc, lo, hi)`` of chunk *c* from *hand* (updated for the next
+        band): None (passed), ``(index, failure)`` or "exact"."""
+        a0 = self.spec.space.row_range(c)[0]
         n = self.n
+        lines.take(band[1], hand.cols)  # the columns ceded from the left, if any
         if hand.diag is not None:  # the diagonals entering this band at these rows
-            d0 = self.cols[k] - a1 + n - 1
-            if lines.width:
-                w = min(hand.diag.shape[1], lines.width)
-                lines.diag[d0 : d0 + a1 - a0, :w] |= hand.diag[:, :w]
-            else:
-                lines.diag[d0 : d0 + a1 - a0] |= hand.diag
-        status, idx = self._cols(lines, F, h0, a0, a0 + hand.upto, k, hand, c in self.pending)
+            lines.diagonals(hand.d0, hand.diag)
+        status, idx = self._cols(lines, F, h0, a0, a0 + hand.upto, band, hand, c in self.pending)
         if not status:
             return None
         pos = (a0 + int(idx) // n, int(idx) % n)
@@ -211,7 +312,7 @@ class ColumnRun(BoxRun):
             hand.upto = pos[0] - a0  # the rows from the failing one on are unfinished
             return (int(idx), fail)
         # the kernel and the exact check disagree: finish the rows, the exact path decides
-        self._cols(lines, F, h0, pos[0], a0 + hand.upto, k, hand, False, pos[0] - a0)
+        self._cols(lines, F, h0, pos[0], a0 + hand.upto, band, hand, False, pos[0] - a0)
         return "exact"
 
     def _cols(
@@ -221,30 +322,27 @@ class ColumnRun(BoxRun):
         h0: int,
         a0: int,
         a1: int,
-        k: int,
+        band: tuple[int, int, int],
         hand: _Hand,
         check: bool,
         skip: int = 0,
     ) -> tuple[int, int]:
-        """Thread *k*'s kernel on its band of rows ``a0..a1`` (the Grundy rule with
-        bitsets, or the P-set rule with flags), the rows' state from row *skip* of
-        *hand*: ``(0, 0)`` or ``(1, index of the first failing position)``; *check* False
-        only adds the rows to the state."""
+        """The kernel on the band ``(fc, lo, hi)`` of rows ``a0..a1`` (the Grundy rule
+        with bitsets, or the P-set rule with flags; ``F`` from column *fc*), the rows'
+        state from row *skip* of *hand*: ``(0, 0)`` or ``(1, index of the first failing
+        position)``; *check* False only adds the rows to the state."""
         from nimlab.verification import _kernels as kern
 
         model, n = self.model, self.n
-        lo, hi = self.cols[k], self.cols[k + 1]
-        fc = max(0, lo - self.back)
+        fc, lo, hi = band
         shape = (model.line_a, model.line_b, model.line_d, self.offs, len(model.offsets))
-        rows = hand.rows[skip:]
+        rows, col = hand.rows[skip:], lines.band(lo, hi)
         if lines.width:
             return kern.grundy_cols(
-                F, h0, fc, a0, a1, n, lines.width, *shape, lines.col, lines.diag, rows,
+                F, h0, fc, a0, a1, n, lines.width, *shape, col, lines.diag, rows,
                 hand.full[skip:], lo, hi, check, _strip(lines.width),
             )  # fmt: skip
-        return kern.pset_cols(
-            F, h0, fc, a0, a1, n, *shape, lines.col, lines.diag, rows, lo, hi, check
-        )
+        return kern.pset_cols(F, h0, fc, a0, a1, n, *shape, col, lines.diag, rows, lo, hi, check)
 
     def _done(
         self,

@@ -6,8 +6,8 @@ of one total (one *level*) depend only on lower levels and are solved independen
 every core: :func:`solve_level` runs one level on numba's threads, its tasks (the two
 largest heaps) handed out one by one from a shared atomic counter (numba's own ``prange``
 cuts a loop into one contiguous block per thread, and the later blocks of a level cost
-more), each task walking the sorted tuples of smaller heaps that complete the level's
-total.
+more), from the end when the level's last tasks are its largest (:func:`largest_last`),
+each task walking the sorted tuples of smaller heaps that complete the level's total.
 
 The kernel never assumes that moves lower the total: a position with an option not yet
 solved (or outside the array) is left unknown and counted as *deferred*; the caller then
@@ -279,6 +279,29 @@ def _task(
     counts[t, 1] = deferred
 
 
+@njit(cache=True)
+def _spread(tasks: Any, t: int, n: int, lo: int, total: int) -> int:  # pragma: no cover
+    """How far task *t*'s smaller heaps are from their extremes: the ``k`` heaps in
+    ``lo..cap`` summing to the rest have the most sorted tuples when the rest is halfway
+    between ``k * lo`` and ``k * cap`` (a cheap stand-in for the task's size)."""
+    q = 2 if n > 2 else 1
+    k = n - q
+    cap = tasks[t, q - 1] - lo
+    rest = total - tasks[t, 0] - (tasks[t, 1] if q == 2 else 0) - k * lo
+    return min(rest, k * cap - rest)
+
+
+@njit(cache=True)
+def largest_last(tasks: Any, n: int, lo: int, total: int) -> bool:  # pragma: no cover
+    """Whether a level's tasks grow along prefix order (its last task looks larger than
+    its first: the upper levels), so :func:`solve_level` hands them out from the end and
+    the level ends with its smallest tasks, no thread waiting long for another (5 heaps
+    below 48, simulated from the tasks' sizes on 2 threads: 0.40 % over the even share in
+    prefix order, 0.01 % so; the exact largest-first order gains no more)."""
+    m = tasks.shape[0]
+    return m > 2 and _spread(tasks, m - 1, n, lo, total) > _spread(tasks, 0, n, lo, total)
+
+
 @njit(parallel=True)
 def solve_level(
     gen: Any,
@@ -306,11 +329,14 @@ def solve_level(
     handed = np.empty(1, np.int64)
     handed[0] = 0
     workers = min(get_num_threads(), ntasks)
+    back = workers > 1 and largest_last(tasks, n, lo, total)
     for _w in prange(workers):  # one loop per thread; each takes the next task
         while True:
             t = _fetch_add(handed, 1)
             if t >= ntasks:
                 break
+            if back:
+                t = ntasks - 1 - t
             _task(gen, zero, state, side, cb, kind, lo, total, tasks, counts, t, n, q, k)
 
 

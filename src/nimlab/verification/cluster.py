@@ -8,7 +8,10 @@ rounds are submitted ahead, so a worker always has its next task queued and neve
 for a round trip to this process. Round sizes adapt to the cluster: the first rounds
 hold a quarter of the chunks left each, later ones about :data:`TASK_SECONDS` of work per
 task at the rate measured so far (at least :data:`MIN_TASK_SECONDS`), never more than a
-share of what is left (a failure found early cancels the later rounds). A P-set check
+share of what is left (a failure found early cancels the later rounds), and once what is
+left is at most :data:`TASK_SECONDS` of work per worker it goes in one round (a short
+run's tail holds no tiny tasks, each a round trip). Task *k* of a round is pinned to
+worker *k* (another if it is lost), so no worker holds two while another idles. A P-set check
 with an option index records the index on the workers (:data:`PREPARE_PARTS` part per
 worker, of interleaved chunks); each worker merges the parts once, before its first
 chunk task, receiving them from the other workers, not through this process.
@@ -39,7 +42,12 @@ from typing import Any
 
 from nimlab._dask import check_connected
 from nimlab.core.errors import NimlabError
-from nimlab.verification.chunks import check_chunk, install_prepared, prepare_part
+from nimlab.verification.chunks import (
+    check_chunk,
+    chunk_checker,
+    install_prepared,
+    prepare_part,
+)
 from nimlab.verification.local import ChunkResult
 from nimlab.verification.spaces import is_indexed
 
@@ -157,7 +165,8 @@ def check_task(blob: bytes, chunks: list[int], *parts: Any) -> list[ChunkResult]
 
             if not has_index(spec):
                 install_prepared(spec, list(parts))
-        return [check_chunk(spec, i) for i in chunks]
+        check = chunk_checker(spec)  # the planner and the kernel's look-ups once a task
+        return [check(i) for i in chunks]
 
 
 def prepare_task(blob: bytes, first: int, stop: int, step: int = 1) -> Any:
@@ -293,31 +302,37 @@ class _Sizer:
     >>> s.next_size(400)  # nothing measured: a quarter of the chunks per worker
     50
     >>> s.record([ChunkResult(0, 10, 0.01)] * 50)  # 10 ms a chunk: 100 chunks a second
-    >>> s.next_size(300), s.next_size(60), s.next_size(1)
-    (75, 15, 1)
+    >>> s.next_size(300), s.next_size(60), s.next_size(1)  # 60 left: 0.3 s a worker, all now
+    (75, 30, 1)
     >>> s.record([ChunkResult(0, 10, 0.0001)] * 950)  # now about 0.6 ms a chunk: 84 in 50 ms
-    >>> s.next_size(300), s.next_size(60)
-    (84, 30)
+    >>> s.next_size(400), s.next_size(300)  # 0.12 s a worker left: all now
+    (200, 150)
     """
 
     def __init__(self, workers: int) -> None:
         self.workers = max(1, workers)
         self.seconds = 0.0
         self.chunks = 0
+        self.last = 0.0
 
     def record(self, results: list[ChunkResult]) -> None:
-        self.seconds += sum(r.seconds for r in results)
+        seconds = sum(r.seconds for r in results)
+        self.seconds += seconds
         self.chunks += len(results)
+        if results:  # the latest rate too: the first chunks are often the cheapest
+            self.last = seconds / len(results)
 
     def next_size(self, left: int) -> int:
         """Chunks of the next task (a round of tasks takes *workers* times as many)."""
         cap = max(1, int(left * SHARE / self.workers))
         if not self.chunks:
             return max(1, cap // 2)  # the first round: a quarter of the chunks per worker
-        rate = self.seconds / self.chunks
+        rate = max(self.seconds / self.chunks, self.last)
+        even = -(-left // self.workers)  # all that is left, shared out
+        if left * rate <= TASK_SECONDS * self.workers:
+            return even  # a short run's tail in one round: no round trips for tiny tasks
         want = int(TASK_SECONDS / rate) if rate > 0 else left
         floor = int(MIN_TASK_SECONDS / rate) if rate > 0 else left
-        even = -(-left // self.workers)  # all that is left, shared out
         return max(1, min(want, max(cap, floor), even))
 
 
@@ -354,6 +369,9 @@ def dask_chunks(
         out = []
         for k in range(min(n_workers, len(take))):
             mine = take[k::n_workers]
+            # task k of each round on worker k (else the scheduler may queue a round's
+            # tasks on one worker while the other idles); another when it is lost
+            pin = {"workers": [where[k % len(where)]], "allow_other_workers": True}
             f = client.submit(
                 check_task,
                 blob_f,
@@ -361,6 +379,7 @@ def dask_chunks(
                 *parts,
                 pure=False,
                 key=f"nimlab-{tag}-{mine[0]}-{time.time_ns()}",
+                **(pin if where else {}),
             )
             futs[f] = mine
             out.append(f)

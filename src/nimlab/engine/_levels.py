@@ -280,7 +280,7 @@ def _task(
 
 
 @njit(cache=True)
-def _spread(tasks: Any, t: int, n: int, lo: int, total: int) -> int:  # pragma: no cover
+def _spread(tasks: Any, t: int, n: int, lo: int, total: int) -> Any:  # pragma: no cover
     """How far task *t*'s smaller heaps are from their extremes: the ``k`` heaps in
     ``lo..cap`` summing to the rest have the most sorted tuples when the rest is halfway
     between ``k * lo`` and ``k * cap`` (a cheap stand-in for the task's size)."""

@@ -299,7 +299,7 @@ def largest_last(tasks: Any, n: int, lo: int, total: int) -> bool:  # pragma: no
     below 48, simulated from the tasks' sizes on 2 threads: 0.40 % over the even share in
     prefix order, 0.01 % so; the exact largest-first order gains no more)."""
     m = tasks.shape[0]
-    return m > 2 and _spread(tasks, m - 1, n, lo, total) > _spread(tasks, 0, n, lo, total)
+    return bool(m > 2 and _spread(tasks, m - 1, n, lo, total) > _spread(tasks, 0, n, lo, total))
 
 
 @njit(parallel=True)

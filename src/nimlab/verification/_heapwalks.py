@@ -18,7 +18,7 @@ _setitem: Any = tuple_setitem
 KIND_CODES = {"grundy": 0, "p-set": 1, "misere-p-set": 2}
 
 
-@njit(inline="always")
+@njit(cache=True, nogil=True)
 def _sorted(q: Any) -> Any:  # pragma: no cover - compiled
     n = len(q)
     for i in range(1, n):
@@ -32,7 +32,7 @@ def _sorted(q: Any) -> Any:  # pragma: no cover - compiled
     return q
 
 
-@njit(inline="always")
+@njit(cache=True, nogil=True)
 def _next_sorted(h: Any, low: int) -> Any:  # pragma: no cover - compiled
     m = len(h) - 1
     top = h[m]
@@ -49,7 +49,7 @@ def _next_sorted(h: Any, low: int) -> Any:  # pragma: no cover - compiled
     return _setitem(h, m, top + 1)
 
 
-@njit(inline="always")
+@njit(cache=True, nogil=True)
 def _next_box(h: Any, low: int, bound: int) -> Any:  # pragma: no cover - compiled
     i = len(h) - 1
     while i >= 0:
@@ -60,7 +60,7 @@ def _next_box(h: Any, low: int, bound: int) -> Any:  # pragma: no cover - compil
     return h
 
 
-@njit(inline="always")
+@njit(cache=True, nogil=True)
 def _next_distinct(h: Any, low: int) -> Any:  # pragma: no cover - compiled
     m = len(h) - 1
     top = h[m]
@@ -77,7 +77,7 @@ def _next_distinct(h: Any, low: int) -> Any:  # pragma: no cover - compiled
     return _setitem(h, m, max(top + 1, low + m))
 
 
-@njit(inline="always")
+@njit(cache=True, nogil=True)
 def _next_total(h: Any, bound: int) -> Any:  # pragma: no cover - compiled
     n = len(h)
     s = 0
@@ -101,7 +101,7 @@ def _next_total(h: Any, bound: int) -> Any:  # pragma: no cover - compiled
 # -- the local rules at one position, shared with the index walks (indexed.py) -----------
 
 
-@njit(inline="always")
+@njit(cache=True, nogil=True)
 def _mex_holds(seen: Any, f: Any, stamp: int) -> bool:  # pragma: no cover - compiled
     """Whether every value below *f* was seen among the options (the rest of the rule)."""
     for v in range(f):  # noqa: SIM110 - numba compiles no generator expression here
@@ -110,7 +110,7 @@ def _mex_holds(seen: Any, f: Any, stamp: int) -> bool:  # pragma: no cover - com
     return True
 
 
-@njit(inline="always")
+@njit(cache=True, nogil=True)
 def _pn_holds(f: Any, terminal: bool, found: bool, misere: bool) -> Any:  # pragma: no cover
     """The P/N rule at a position claimed P (*f* nonzero) or N, once its options are
     scanned (none at all: *terminal*; a claimed P-position among them: *found*): a
@@ -140,61 +140,67 @@ def _sorted_box(sp: Any) -> bool:
     return getattr(sp, "walk", None) == "sorted box"
 
 
-def _walk_helpers(mode: int) -> tuple[Any, Any, Any, Any]:
-    """``(advance, canon, rank, inside)`` of one walk (*mode*, a constant of the compiled
-    code: each kernel compiles only the walk it uses)."""
+# The walk's steps, compiled once per heap count and machine (``cache=True``) and called
+# by every walk, which compiles only its own loop, the move model and the claim (LLVM
+# still inlines them into the walk's machine code, from the bitcode numba keeps beside
+# them). ``_advance`` and ``_canon`` only choose the step of the walk's *mode* (a
+# constant of its code: the other branches are dropped before typing).
 
-    @njit(inline="always")
-    def advance(h: Any, low: int, bound: int) -> Any:  # pragma: no cover - compiled
-        if mode == SORTED:
-            return _next_sorted(h, low)
-        if mode == DISTINCT:
-            return _next_distinct(h, low)
-        if mode == TOTAL:
-            return _next_total(h, bound)
-        return _next_box(h, low, bound)
 
-    @njit(inline="always")
-    def canon(q: Any) -> Any:  # pragma: no cover - compiled
-        if mode != BOX:
-            return _sorted(q)
-        return q
+@njit(inline="always")
+def _advance(h: Any, low: int, bound: int, mode: int) -> Any:  # pragma: no cover - compiled
+    """The position after *h* in the walk *mode*."""
+    if mode == SORTED:
+        return _next_sorted(h, low)
+    if mode == DISTINCT:
+        return _next_distinct(h, low)
+    if mode == TOTAL:
+        return _next_total(h, bound)
+    return _next_box(h, low, bound)
 
-    @njit(inline="always")
-    def rank(h: Any, ridx: Any) -> Any:  # pragma: no cover - compiled
-        """Index of canonical *h* in the space's mark array (multiset rank, or box cell)."""
-        n = len(h)
-        r = 0
-        if mode == SORTED:
-            low = ridx[n, 0]
-            for i in range(n):
-                r += ridx[i, h[i] - low + i]
-        else:
-            low = ridx[0, 0]
-            for i in range(n):
-                r += (h[i] - low) * ridx[0, i + 1]
-        return r
 
-    @njit(inline="always")
-    def inside(p: Any, low: int, bound: int) -> bool:  # pragma: no cover - compiled
-        """Whether canonical *p* is in the space."""
-        ok = True
-        total = 0
-        for i in range(len(p)):
-            if p[i] < low or p[i] >= bound:
-                ok = False
-            if mode == DISTINCT and i > 0 and p[i - 1] == p[i]:
-                ok = False
-            total += p[i]
-        if mode == TOTAL and total >= bound:
+@njit(inline="always")
+def _canon(q: Any, mode: int) -> Any:  # pragma: no cover - compiled
+    """*q* as the walk *mode* enumerates it (sorted but in a box)."""
+    if mode != BOX:
+        return _sorted(q)
+    return q
+
+
+@njit(cache=True, nogil=True)
+def _rank(h: Any, ridx: Any, mode: int) -> Any:  # pragma: no cover - compiled
+    """Index of canonical *h* in the space's mark array (multiset rank, or box cell)."""
+    n = len(h)
+    r = 0
+    if mode == SORTED:
+        low = ridx[n, 0]
+        for i in range(n):
+            r += ridx[i, h[i] - low + i]
+    else:
+        low = ridx[0, 0]
+        for i in range(n):
+            r += (h[i] - low) * ridx[0, i + 1]
+    return r
+
+
+@njit(cache=True, nogil=True)
+def _inside(p: Any, low: int, bound: int, mode: int) -> bool:  # pragma: no cover - compiled
+    """Whether canonical *p* is in the space of the walk *mode*."""
+    ok = True
+    total = 0
+    for i in range(len(p)):
+        if p[i] < low or p[i] >= bound:
             ok = False
-        return ok
+        if mode == DISTINCT and i > 0 and p[i - 1] == p[i]:
+            ok = False
+        total += p[i]
+    if mode == TOTAL and total >= bound:
+        ok = False
+    return ok
 
-    return advance, canon, rank, inside
 
-
-def _grundy_kernel(advance: Any, canon: Any, inside: Any) -> Any:
-    """The mex-rule kernel of one walk (its helpers)."""
+def _grundy_kernel(mode: int) -> Any:
+    """The mex-rule kernel of one walk (*mode*, a constant of its code)."""
 
     @njit(nogil=True)
     def grundy(
@@ -211,8 +217,8 @@ def _grundy_kernel(advance: Any, canon: Any, inside: Any) -> Any:
                 stamp = 0
             stamp += 1
             for q in gen(h):
-                c = canon(q)
-                if not inside(c, low, bound):
+                c = _canon(q, mode)
+                if not _inside(c, low, bound, mode):
                     return 2, k
                 g = np.int64(claim(c, table, radix))
                 if g == f:
@@ -221,14 +227,14 @@ def _grundy_kernel(advance: Any, canon: Any, inside: Any) -> Any:
                     seen[g] = stamp
             if not _mex_holds(seen, f, stamp):
                 return 1, k
-            h = advance(h, low, bound)
+            h = _advance(h, low, bound, mode)
         return 0, count
 
     return grundy
 
 
-def _pset_kernel(advance: Any, canon: Any, inside: Any, rank: Any) -> Any:
-    """The P/N-rule kernel of one walk (its helpers), reading the retrograde marks."""
+def _pset_kernel(mode: int) -> Any:
+    """The P/N-rule kernel of one walk (*mode*), reading the retrograde marks."""
 
     @njit(nogil=True)
     def pset(
@@ -247,17 +253,17 @@ def _pset_kernel(advance: Any, canon: Any, inside: Any, rank: Any) -> Any:
     ) -> Any:  # pragma: no cover - compiled
         for k in range(count):
             f = claim(h, table, radix)
-            if f == 0 and use_marks and marks[rank(h, ridx)] != 0:
+            if f == 0 and use_marks and marks[_rank(h, ridx, mode)] != 0:
                 # a claimed N-position that a claimed P-position's predecessors reached:
                 # it has a claimed P option, the rule holds without scanning its options
-                h = advance(h, low, bound)
+                h = _advance(h, low, bound, mode)
                 continue
             terminal = True
             found = False
             for q in gen(h):
                 terminal = False
-                c = canon(q)
-                if not inside(c, low, bound):
+                c = _canon(q, mode)
+                if not _inside(c, low, bound, mode):
                     return 2, k
                 if claim(c, table, radix) != 0:
                     found = True
@@ -266,14 +272,14 @@ def _pset_kernel(advance: Any, canon: Any, inside: Any, rank: Any) -> Any:
                     return 1, k
             if not _pn_holds(f, terminal, found, misere):
                 return 1, k
-            h = advance(h, low, bound)
+            h = _advance(h, low, bound, mode)
         return 0, count
 
     return pset
 
 
-def _mark_kernels(advance: Any, canon: Any, inside: Any, rank: Any) -> tuple[Any, Any]:
-    """The retrograde marking kernel of one walk and its self-check."""
+def _mark_kernels(mode: int) -> tuple[Any, Any]:
+    """The retrograde marking kernel of one walk (*mode*) and its self-check."""
 
     @njit
     def marker(
@@ -295,10 +301,10 @@ def _mark_kernels(advance: Any, canon: Any, inside: Any, rank: Any) -> tuple[Any
             if claim(h, table, radix) != 0:
                 n_p += 1
                 for p in pred(h, low, bound):
-                    c = canon(p)
-                    if inside(c, low, bound):
-                        marks[rank(c, ridx)] = 1
-            h = advance(h, low, bound)
+                    c = _canon(p, mode)
+                    if _inside(c, low, bound, mode):
+                        marks[_rank(c, ridx, mode)] = 1
+            h = _advance(h, low, bound, mode)
         return n_p
 
     @njit
@@ -309,16 +315,16 @@ def _mark_kernels(advance: Any, canon: Any, inside: Any, rank: Any) -> tuple[Any
         *count* positions from *h* has that position as an option; else ``(1, index)``."""
         for k in range(count):
             for p in pred(h, low, bound):
-                if not inside(canon(p), low, bound):
+                if not _inside(_canon(p, mode), low, bound, mode):
                     continue
                 found = False
                 for q in gen(p):
-                    if canon(q) == h:
+                    if _canon(q, mode) == h:
                         found = True
                         break
                 if not found:
                     return 1, k
-            h = advance(h, low, bound)
+            h = _advance(h, low, bound, mode)
         return 0, count
 
     return marker, pred_check
@@ -327,11 +333,10 @@ def _mark_kernels(advance: Any, canon: Any, inside: Any, rank: Any) -> tuple[Any
 def _make_kernels(mode: int) -> tuple[Any, Any, Any, Any]:
     """The mex-rule and P/N-rule kernels for a sorted space or a box, and the retrograde
     marking kernel and its self-check, for one walk (*mode*)."""
-    advance, canon, rank, inside = _walk_helpers(mode)
     return (
-        _grundy_kernel(advance, canon, inside),
-        _pset_kernel(advance, canon, inside, rank),
-        *_mark_kernels(advance, canon, inside, rank),
+        _grundy_kernel(mode),
+        _pset_kernel(mode),
+        *_mark_kernels(mode),
     )
 
 

@@ -62,6 +62,7 @@ class _ThreadLines:
         self.per_col = width == 0 or model.line_a
         self.col: Any
         self.diag: Any
+        self.full: Any = None  # the columns' full words (Grundy), None: to be made again
         if width == 0:
             self.col = np.zeros(max(top, 1), np.bool_)
             self.diag = np.zeros(2 * n - 1, np.bool_)
@@ -80,7 +81,7 @@ class _ThreadLines:
         diag = np.zeros((self.diag.shape[0], width), np.uint64)
         col[lo:, : self.width] = self.col[lo:]
         diag[:, : self.width] = self.diag
-        self.col, self.diag, self.width = col, diag, width
+        self.col, self.diag, self.width, self.full = col, diag, width, None
 
     def band(self, lo: int, hi: int) -> Any:
         """The state of the columns ``lo..hi`` (a view)."""
@@ -96,6 +97,7 @@ class _ThreadLines:
         else:
             w = min(self.width, state.shape[1])
             self.col[lo : lo + rows, :w] |= state[:, :w]
+            self.full = None
 
     def diagonals(self, d0: int, state: Any) -> None:
         """OR the diagonals ``d0..`` handed over by thread k - 1 into this state."""
@@ -338,8 +340,12 @@ class ColumnRun(BoxRun):
         shape = (model.line_a, model.line_b, model.line_d, self.offs, len(model.offsets))
         rows, col = hand.rows[skip:], lines.band(lo, hi)
         if lines.width:
+            rebuild = lines.full is None
+            if rebuild:
+                lines.full = row_state(lines.col.shape[0], lines.width)[1]
+            full = lines.full[lo:hi] if lines.per_col else lines.full
             return kern.grundy_cols(
-                F, h0, fc, a0, a1, n, lines.width, *shape, col, lines.diag, rows,
+                F, h0, fc, a0, a1, n, lines.width, *shape, col, full, rebuild, lines.diag, rows,
                 hand.full[skip:], lo, hi, check, _strip(lines.width),
             )  # fmt: skip
         return kern.pset_cols(F, h0, fc, a0, a1, n, *shape, col, lines.diag, rows, lo, hi, check)

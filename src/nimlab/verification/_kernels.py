@@ -94,6 +94,8 @@ def grundy_cols(
     offs: Any,
     n_offs: int,
     colbits: Any,
+    colfull: Any,
+    rebuild: bool,
     diagbits: Any,
     rowbits: Any,
     rowfull: Any,
@@ -106,7 +108,8 @@ def grundy_cols(
     options' values) on the columns ``lo..hi`` of rows ``a0..a1`` (one thread's share;
     ``lo, hi = 0, n``: every column): ``(0, 0)``, or ``(1, index of the first failing
     position)``. ``F[r, j]`` is the claim at row ``h0 + r``, column ``fc + j``.
-    *colbits* holds those columns' bitsets of values seen (row ``b - lo``), *diagbits*
+    *colbits* holds those columns' bitsets of values seen (row ``b - lo``), *colfull*
+    their bitmaps of full words (made again from *colbits* when *rebuild*), *diagbits*
     every diagonal's, *rowbits* and *rowfull* (row ``a - a0``) the rows' bitsets and full
     words from the columns left of *lo* (zeros for ``lo = 0``); all are updated.
     *check* False: the rows are only added to the state (chunks done earlier).
@@ -114,13 +117,13 @@ def grundy_cols(
     turn, so that a strip's bitsets stay in a core's cache.
 
     Each line also has a bitmap of its full words (all 64 values seen), made here from
-    the bitsets and kept up to date: a position reads the words below its value only
+    the bitsets (the columns' kept by the caller between calls) and kept up to date: a position reads the words below its value only
     where no line has a full word (a few per position instead of ``value / 64`` each)."""
     lim = W * 64
     M = (W + 63) >> 6
-    colfull = np.zeros((colbits.shape[0], M), dtype=np.uint64)
     diagfull = np.zeros((diagbits.shape[0], M), dtype=np.uint64)
-    if line_a:
+    if line_a and rebuild:
+        colfull[:] = 0
         _full_words(colbits, 0, colbits.shape[0], W, colfull)
     if line_d:  # the diagonals of rows a0..a1 in columns lo..hi
         _full_words(diagbits, lo - a1 + n, hi - a0 + n - 1, W, diagfull)

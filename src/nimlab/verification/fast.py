@@ -113,8 +113,9 @@ def warm_up() -> None:
     k.fill_bits(F, 0, 1, 1, True, True, bits, bits)
     row, full = row_state(1, 1)
     k.grundy_cols(
-        F, 0, 0, 0, 1, 1, 1, True, True, True, offs, 0, bits, bits, row, full, 0, 1, True, 1
-    )
+        F, 0, 0, 0, 1, 1, 1, True, True, True, offs, 0, bits, full, True, bits, row, full, 0, 1,
+        True, 1,
+    )  # fmt: skip
     flags = np.zeros(1, dtype=np.bool_)
     k.fill_p(F, 0, 1, flags, flags)
     k.pset_cols(F, 0, 0, 0, 1, 1, True, True, True, offs, 0, flags, flags, flags, 0, 1, True)
@@ -206,11 +207,15 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
         st = _grundy_state(st, key, model, n, int(F[a0 - h0 :].max()) if a1 > a0 else 0)
         if st is None:
             return None
+        # the columns' full words, kept with the state, made again when rows were added
+        rebuild = st["row"] < a0 or "cfull" not in st
+        if "cfull" not in st:
+            st["cfull"] = row_state(st["col"].shape[0], st["W"])[1]
         _catch_up(st, model, fn, a0, n)
         row, full = row_state(a1 - a0, st["W"])
         status, idx = _kernels().grundy_cols(
-            F, h0, 0, a0, a1, n, st["W"], *shape, st["col"], st["diag"], row, full, 0, n, True,
-            _strip(st["W"]),
+            F, h0, 0, a0, a1, n, st["W"], *shape, st["col"], st["cfull"], rebuild, st["diag"],
+            row, full, 0, n, True, _strip(st["W"]),
         )  # fmt: skip
     else:
         if st is None:
@@ -279,6 +284,7 @@ def _grundy_state(
             wider[:, : st["W"]] = st[part]
             st[part] = wider
         st["W"] = W
+        st.pop("cfull", None)  # made again at the next chunk
         return st
     return {
         "key": key,
@@ -595,9 +601,10 @@ class BlockRun(BoxRun):
             shape = (model.line_a, model.line_b, model.line_d, self.offs, len(model.offsets))
             row, full = row_state(a1 - a0, state.width)
             if state.width:
+                cfull = row_state(state.col.shape[0], state.width)[1]
                 status, idx = k.grundy_cols(
-                    F, h0, 0, a0, a1, n, state.width, *shape, state.col, state.diag, row, full,
-                    0, n, True, _strip(state.width),
+                    F, h0, 0, a0, a1, n, state.width, *shape, state.col, cfull, True, state.diag,
+                    row, full, 0, n, True, _strip(state.width),
                 )  # fmt: skip
             else:
                 status, idx = k.pset_cols(

@@ -77,10 +77,12 @@ def test_a_chunked_solve_on_dask_survives_a_killed_worker_and_resumes_after_its_
 ) -> None:
     """Real processes on the loopback: a worker killed (SIGKILL) as it runs its part of the
     solve costs the other one wait, then the survivor solves the lost worker's parts and
-    the table ends with Bouton's P-count; then, on the survivor alone, the scheduler killed mid-solve ends
-    the command with one line (exit status 2) and keeps every chunk written, and the
-    same solve in this process resumes from them (none solved again, the leftovers of
-    cut-short writes removed) to Bouton's P-count."""
+    the table ends with Bouton's P-count. Then, on the survivor alone, another table:
+    Ctrl-C mid-solve stops the command and the worker's loop; the same command resumes on
+    the cluster, its scheduler killed (SIGKILL) mid-solve ends it with one line (exit
+    status 2) and keeps every chunk written; the same solve in this process resumes from
+    them (none solved again, the leftovers of cut-short writes removed) to Bouton's
+    P-count."""
     heaps, size = 5, 32
     want = _bouton_p_count(heaps, 0, size)
     monkeypatch.setenv("NIMLAB_CHUNK_PATIENCE", "1")  # the client's Run carries it
@@ -128,7 +130,7 @@ def test_a_chunked_solve_on_dask_survives_a_killed_worker_and_resumes_after_its_
             assert len(_chunks(d1)) == n_parts
             assert victim not in client.scheduler_info()["workers"]
         warm.join(timeout=60)
-        _scheduler_killed(cluster, tmp_path / "killed-scheduler", heaps, size + 2)
+        _interrupted_then_scheduler_killed(cluster, tmp_path / "stopped", heaps, size + 4)
 
 
 def _chunk(d: Path) -> int:
@@ -137,24 +139,49 @@ def _chunk(d: Path) -> int:
     return int(json.loads((d / "manifest.json").read_text())["chunk_positions"])
 
 
-def _scheduler_killed(cluster: Any, d: Path, heaps: int, size: int) -> None:
+def _table(cluster: Any, d: Path, heaps: int, size: int) -> subprocess.Popen[str]:
+    """The command line's chunked solve of Nim's outcomes on *cluster*, started."""
     cmd = [sys.executable, "-m", "nimlab", "table", "nim", "--canonical", "--heaps",
            str(heaps), "--size", str(size), "--kind", "outcome", "--chunk-dir", str(d),
            "--scheduler", cluster.address, "--json"]  # fmt: skip
-    run = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _stop_after(run: subprocess.Popen[str], d: Path, n: int, stop: Any) -> tuple[str, str, float]:
+    """Once *n* chunks are in *d*, *stop*; the command's output and how long it took to
+    end after that."""
     try:
-        assert _until(lambda: len(_chunks(d)) >= 60 or run.poll() is not None, 60)
-        cluster.kill_scheduler()
-        killed = time.monotonic()
-        kept = _chunks(d)
+        assert _until(lambda: len(_chunks(d)) >= n or run.poll() is not None, 60)
+        stop()
+        stopped = time.monotonic()
         out, err = run.communicate(timeout=40)
-        ended = time.monotonic() - killed
+        return out, err, time.monotonic() - stopped
     finally:
         if run.poll() is None:
             run.kill()
             run.wait()
-    n_parts = sum(len(parts) for _, _, parts in store.plan(heaps, 0, size, _chunk(d)))
-    assert 60 <= len(kept) < n_parts, len(kept)  # mid-solve
+
+
+def _interrupted_then_scheduler_killed(cluster: Any, d: Path, heaps: int, size: int) -> None:
+    n_parts = sum(len(parts) for _, _, parts in store.plan(heaps, 0, size, 4096))
+    # Ctrl-C mid-solve: the command stops, and so does the worker's loop (Dask cannot
+    # stop a running task: the loop sees it was cancelled), the table left unfinished
+    run = _table(cluster, d, heaps, size)
+    out, err, _ = _stop_after(run, d, 40, lambda: run.send_signal(signal.SIGINT))
+    assert run.returncode == 130 and "Traceback" not in err, (out, err)
+    assert _chunk(d) == 4096  # the plan of n_parts
+    seen = [_chunks(d)]
+    while len(seen) < 20 and (len(seen) < 2 or seen[-1] != seen[-2]):
+        time.sleep(0.5)  # until no chunk comes in half a second
+        seen.append(_chunks(d))
+    interrupted = seen[-1]
+    assert 40 <= len(interrupted) < n_parts and seen[-1] == seen[-2], len(interrupted)
+    # run again on the cluster: it resumes, and its scheduler is killed mid-solve
+    run = _table(cluster, d, heaps, size)
+    out, err, ended = _stop_after(run, d, len(interrupted) + 30, cluster.kill_scheduler)
+    kept = _chunks(d)
+    assert len(interrupted) + 30 <= len(kept) < n_parts, len(kept)  # mid-solve
+    assert {k: kept[k] for k in interrupted} == interrupted  # resumed: none solved again
     assert run.returncode == 2, (out, err)
     assert ended < 10, ended  # no wait for the client's 20 s of reconnection
     lines = [x for x in err.splitlines() if x.strip()]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -191,11 +192,13 @@ def _wait_below(
     ready: int,
     patience: float,
     owners: tuple[dict[tuple[int, int], int], set[int]],
+    wanted: Callable[[], bool] = lambda: True,
 ) -> int:
     """Wait until every part of the levels below index *upto* is on disk (levels below
     *ready* are); a part still missing after *patience* seconds is solved here, and so is
     at once every later part of the worker that let it go missing. *owners*: the worker
-    of each part (an index) and the workers given up on."""
+    of each part (an index) and the workers given up on. :class:`_Dropped` once the task
+    is no longer *wanted*."""
     owner_of, lost = owners
     for lj in range(ready, upto):
         total, _, spans = w.levels[lj]
@@ -208,6 +211,8 @@ def _wait_below(
                     solve_parts(run, lj, [p])
                     lost.add(owner)  # its next parts: solved here, not waited for
                     break
+                if not wanted():
+                    raise _Dropped
                 time.sleep(pause)
                 pause = min(2 * pause, 0.002)  # a stat and a sleep: cheap
     return max(ready, upto)
@@ -220,8 +225,11 @@ def worker_loop(run: Run, tasks: list[list[tuple[int, list[int]]]], me: int, way
     to the scheduler). A part missing after ``run.patience`` seconds (at least; eight
     times this worker's last task when longer) is solved here, and so are the later
     parts of its worker (lost, or far behind: a part solved twice is written twice, the
-    same) without waiting for them. Returns the positions solved here."""
+    same) without waiting for them. A loop its client dropped (a Ctrl-C, a lost client or
+    scheduler: Dask cannot stop a running task) stops between parts instead of solving the
+    rest of the table for no one. Returns the positions solved here."""
     w = _worker(run)
+    wanted = _still_wanted()
     ready = 0
     solved = 0
     patience = run.patience
@@ -229,14 +237,43 @@ def worker_loop(run: Run, tasks: list[list[tuple[int, list[int]]]], me: int, way
         (li, p): turn % ways for turn, task in enumerate(tasks) for li, ps in task for p in ps
     }
     lost: set[int] = set()
-    for turn, task in enumerate(tasks):
-        ready = _wait_below(run, w, task[0][0], ready, patience, (owner_of, lost))
-        if turn % ways == me:
-            t0 = time.perf_counter()
-            solved += solve_levels(run, task)
-            if turn >= ways:  # the first task loads or compiles the kernels: not a measure
-                patience = max(run.patience, 8 * (time.perf_counter() - t0))
+    try:
+        for turn, task in enumerate(tasks):
+            ready = _wait_below(run, w, task[0][0], ready, patience, (owner_of, lost), wanted)
+            if turn % ways == me:
+                if not wanted():
+                    raise _Dropped
+                t0 = time.perf_counter()
+                solved += solve_levels(run, task)
+                if turn >= ways:  # the first task loads or compiles the kernels: no measure
+                    patience = max(run.patience, 8 * (time.perf_counter() - t0))
+    except _Dropped:
+        pass  # what is solved is on disk; the result goes to no one
     return solved
+
+
+class _Dropped(Exception):
+    """The Dask task of this loop is no longer wanted."""
+
+
+def _still_wanted() -> Callable[[], bool]:
+    """Whether the Dask task running this is still wanted: not once its client cancelled
+    it (the worker marks it cancelled; it cannot stop it) or its worker is closing (its
+    scheduler lost). Outside a Dask task: always."""
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+        key = worker.get_current_task()
+    except (ImportError, ValueError, AttributeError):
+        return lambda: True
+
+    def wanted() -> bool:
+        ts = worker.state.tasks.get(key)  # a read of the worker's state: no lock needed
+        running = ts is not None and ts.state in ("executing", "long-running")
+        return running and getattr(worker.status, "name", "running") in ("running", "paused")
+
+    return wanted
 
 
 def _solve(run: Run, w: _Worker, li: int, todo: list[int]) -> None:

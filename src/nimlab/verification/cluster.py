@@ -371,7 +371,7 @@ def dask_chunks(
             mine = take[k::n_workers]
             # task k of each round on worker k (else the scheduler may queue a round's
             # tasks on one worker while the other idles); another when it is lost
-            pin = {"workers": [where[k % len(where)]], "allow_other_workers": True}
+            pin = {"workers": [where[k % len(where)]], "allow_other_workers": True} if where else {}
             f = client.submit(
                 check_task,
                 blob_f,
@@ -379,7 +379,7 @@ def dask_chunks(
                 *parts,
                 pure=False,
                 key=f"nimlab-{tag}-{mine[0]}-{time.time_ns()}",
-                **(pin if where else {}),
+                **pin,
             )
             futs[f] = mine
             out.append(f)

@@ -41,8 +41,10 @@ case: wall and CPU seconds (this process and its children), the speed-up (1-work
 2-worker run: its wall time outside the threads' parallel work (set-up before the first
 chunk, merging, the end), as a share of the 1-worker wall time, and the speed-up that
 the CPU times predict on free cores (1-worker CPU over the busiest thread's CPU plus the
-serial part). The machine's load
-average is printed with each case: on a shared machine, wall times are inflated and the
+serial part), the threads' idle time (waiting for each other) and the range of each
+side's wall times over the repeats (the machine's own speed drifts between minutes, even
+when it is quiet: a spread as wide as the targets' margins says to run again). The
+machine's load average is printed with each case: on a shared machine, wall times are inflated and the
 speed-up understated; the CPU figures are steadier. The run ends with the issue's
 figures, one line per target, each marked met or NOT met (speed-up, CPU ratio, serial
 part; Dask's wall time over ``--workers 2``'s, both on warm processes: the cluster's start
@@ -133,9 +135,11 @@ def _case(
     best: dict[int, tuple[float, float, float, float]] = {}
     loads = [os.getloadavg()[0]]
     idle = 0.0
+    walls: dict[int, list[float]] = {1: [], 2: []}
     for _ in range(repeats):
         for k, run in ((1, one), (2, two)):
             got = _timed(run)
+            walls[k].append(got[0])
             if k not in best or got[0] < best[k][0]:
                 best[k] = got
                 idle = IDLE[-1] if k == 2 else idle
@@ -146,10 +150,13 @@ def _case(
     free = "" if k2 != k2 else f" (on free cores, from CPU times: {c1 / (k2 + s2):.2f}x)"
     if idle:
         serial += f"; threads idle {1000 * idle:.1f} ms (waiting for each other)"
+    # the spread of each side's runs: the machine's own speed drifts (a virtual machine:
+    # the same 1-thread run took 0.20 s and 0.30 s of CPU in two quiet minutes)
+    spread = ", ".join(f"{k} worker(s) {min(v):.2f}-{max(v):.2f} s" for k, v in walls.items())
     print(
         f"{name}: 1 worker {w1:.2f} s wall / {c1:.2f} s CPU; 2 workers {w2:.2f} s wall / "
         f"{c2:.2f} s CPU; speed-up {w1 / w2:.2f}x{free}, CPU ratio {c2 / c1:.2f}; serial "
-        f"part {serial}; load {_load()}",
+        f"part {serial}; runs {spread}; load {_load()}",
         flush=True,
     )
 

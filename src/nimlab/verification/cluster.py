@@ -432,7 +432,8 @@ def _set_up(
         blob_f = blob if len(blob) <= SCATTER_BYTES else client.scatter(blob, broadcast=True)
         where = _addresses(client)  # one question to the scheduler (a round trip each)
         n_workers = max(1, len(where) or workers)
-        return blob_f, where, n_workers, _prepare(client, blob, blob_f, pending, n_workers)
+        parts = _prepare(client, blob, blob_f, pending, n_workers, where)
+        return blob_f, where, n_workers, parts
     except NimlabError:
         raise
     except Exception as exc:
@@ -440,12 +441,17 @@ def _set_up(
 
 
 def _prepare(
-    client: Any, blob: bytes, blob_f: Any, pending: list[int], n_workers: int
+    client: Any,
+    blob: bytes,
+    blob_f: Any,
+    pending: list[int],
+    n_workers: int,
+    where: list[str] | None = None,
 ) -> list[Any]:
     """The futures of the set-up parts of the chunks, :data:`PREPARE_PARTS` per worker,
     each of every so many chunks (interleaved: chunks of unequal cost are shared out
-    evenly; none when the chunks need no set-up); every chunk task merges them where it
-    runs."""
+    evenly; none when the chunks need no set-up), part k on worker k of *where* (another
+    if it is lost); every chunk task merges them where it runs."""
     spec = _spec(blob)
     # whether the chunks share a set-up is decided on the workers (prepare_part gives
     # None when they do not): this process loads no kernel
@@ -453,7 +459,11 @@ def _prepare(
         return []
     n = spec.space.n_chunks
     parts = max(1, min(PREPARE_PARTS * n_workers, n))
-    return [client.submit(prepare_task, blob_f, k, n, parts, pure=False) for k in range(parts)]
+    out = []
+    for k in range(parts):
+        pin = {"workers": [where[k % len(where)]], "allow_other_workers": True} if where else {}
+        out.append(client.submit(prepare_task, blob_f, k, n, parts, pure=False, **pin))
+    return out
 
 
 #: A vectorised run of fewer chunks than this runs as tasks of chunks (no blocks).

@@ -39,6 +39,38 @@ def _walk_text(
     return head + "\n".join(pre) + "\n" + got[0], got[1]
 
 
+def _compile_locked(name: str, walk: Any, args: tuple[Any, ...]) -> None:
+    """Compile *walk* of the cached module *name* for the types of *args*, or load it
+    from numba's cache, holding a lock file of the module: two processes that need the
+    same walk at once (pytest's two workers, Dask workers starting together) compile it
+    once, the second loading the first's machine code. Nothing when this process has it
+    already, or the types or the lock cannot be had (the call then compiles as usual)."""
+    import os
+
+    try:
+        import fcntl
+
+        from numba.core.typing.typeof import Purpose, typeof
+
+        type_of: Any = typeof
+        sig = tuple(type_of(a, Purpose.argument) for a in args)
+    except Exception:  # a value numba types only at the call, or no fcntl here
+        return
+    if sig in walk.overloads:
+        return
+    from nimlab.engine._diskcache import cache_dir
+
+    try:
+        fd = os.open(cache_dir() / f"{name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        walk.compile(sig)
+    finally:
+        os.close(fd)  # releases the lock
+
+
 def call_walk(
     key: tuple[Any, ...], kernel: Any, named: tuple[tuple[str, Any], ...], *args: Any
 ) -> Any:
@@ -65,6 +97,7 @@ def call_walk(
             _DISK[full] = disk
     if disk is not None:
         try:
+            _compile_locked(disk[0], disk[1], (*args, disk[2]))
             return disk[1](*args, disk[2])
         except Exception:  # numba could not load or keep its files: compile in memory
             _diskcache.discard_module(disk[0])

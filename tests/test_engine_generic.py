@@ -131,6 +131,16 @@ def test_sorting_networks_sort_every_input(n: int) -> None:
         assert a == sorted(bits)
 
 
+def test_keyrank_module_is_its_generated_text() -> None:
+    """The key and rank functions are a real file (numba caches them on disk, shared by
+    every move model's kernel); it is exactly the text its generator writes."""
+    from pathlib import Path
+
+    from nimlab.engine import _generic, _keyrank
+
+    assert Path(_keyrank.__file__).read_text(encoding="utf-8") == _generic.keyrank_source()
+
+
 @pytest.mark.parametrize("free", [True, False])
 def test_compiled_key_and_rank_equal_their_python_definition(free: bool) -> None:
     from numba import njit

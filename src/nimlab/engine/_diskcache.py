@@ -128,9 +128,10 @@ def _fingerprint() -> str:
     import numba
 
     from nimlab import __version__
-    from nimlab.engine import _generic
+    from nimlab.engine import _generic, _keyrank
 
-    engine = Path(_generic.__file__).read_bytes()
+    # the kernel's compiled helpers come from these files: numba does not see them change
+    engine = b"".join(Path(str(m.__file__)).read_bytes() for m in (_generic, _keyrank))
     parts = [sys.version, numba.__version__, __version__, hashlib.sha256(engine).hexdigest()]
     return "\n".join(parts)
 

@@ -212,7 +212,7 @@ def _wait_below(
                     lost.add(owner)  # its next parts: solved here, not waited for
                     break
                 if not wanted():
-                    raise _Dropped
+                    raise _Dropped(_DROPPED)
                 time.sleep(pause)
                 pause = min(2 * pause, 0.002)  # a stat and a sleep: cheap
     return max(ready, upto)
@@ -226,8 +226,9 @@ def worker_loop(run: Run, tasks: list[list[tuple[int, list[int]]]], me: int, way
     times this worker's last task when longer) is solved here, and so are the later
     parts of its worker (lost, or far behind: a part solved twice is written twice, the
     same) without waiting for them. A loop its client dropped (a Ctrl-C, a lost client or
-    scheduler: Dask cannot stop a running task) stops between parts instead of solving the
-    rest of the table for no one. Returns the positions solved here."""
+    scheduler: Dask cannot stop a running task) stops between parts with an error (never
+    a result: its parts are not all on disk) instead of solving the rest of the table for
+    no one. Returns the positions solved here."""
     w = _worker(run)
     wanted = _still_wanted()
     ready = 0
@@ -237,23 +238,23 @@ def worker_loop(run: Run, tasks: list[list[tuple[int, list[int]]]], me: int, way
         (li, p): turn % ways for turn, task in enumerate(tasks) for li, ps in task for p in ps
     }
     lost: set[int] = set()
-    try:
-        for turn, task in enumerate(tasks):
-            ready = _wait_below(run, w, task[0][0], ready, patience, (owner_of, lost), wanted)
-            if turn % ways == me:
-                if not wanted():
-                    raise _Dropped
-                t0 = time.perf_counter()
-                solved += solve_levels(run, task)
-                if turn >= ways:  # the first task loads or compiles the kernels: no measure
-                    patience = max(run.patience, 8 * (time.perf_counter() - t0))
-    except _Dropped:
-        pass  # what is solved is on disk; the result goes to no one
+    for turn, task in enumerate(tasks):
+        ready = _wait_below(run, w, task[0][0], ready, patience, (owner_of, lost), wanted)
+        if turn % ways == me:
+            if not wanted():
+                raise _Dropped(_DROPPED)
+            t0 = time.perf_counter()
+            solved += solve_levels(run, task)
+            if turn >= ways:  # the first task loads or compiles the kernels: not a measure
+                patience = max(run.patience, 8 * (time.perf_counter() - t0))
     return solved
 
 
-class _Dropped(Exception):
-    """The Dask task of this loop is no longer wanted."""
+class _Dropped(RuntimeError):
+    """The Dask task of this loop is no longer wanted (what it solved is on disk)."""
+
+
+_DROPPED = "the solve's task was cancelled (its client stopped) or its worker is closing"
 
 
 def _still_wanted() -> Callable[[], bool]:

@@ -380,12 +380,13 @@ class CompiledSolver:
         Outcome tables (values -1, 0, 1) are solved in a copy of two bits a position
         (:func:`._levels.pack`), when the memory budget has room for it beside the
         engine's array: a sixteenth of the memory traffic, within a core's cache."""
-        from nimlab.engine import _levels
+        from nimlab.engine import _levelcache, _levels
 
         n = self.heaps
         lo = min(self.lo, side)
         done = 0
-        self._compile_model()
+        if not _levelcache.available(self.game):  # else its module has the move model
+            self._compile_model()
         words = (self.state.size + 31) // 32
         small = self.code != 0 and self.state.nbytes + 8 * words <= self.max_bytes
         state = self.state
@@ -399,9 +400,9 @@ class CompiledSolver:
                     continue
                 counts = np.zeros((tasks.shape[0], 2), dtype=np.int64)
                 try:
-                    _levels.solve_level(
-                        self.gen, self.zero, state, self.side, self.ranks, self.code, lo,
-                        total, tasks, counts,
+                    _levelcache.solve_level(
+                        self.game, self.gen, self.zero, state, self.side, self.ranks,
+                        self.code, lo, total, tasks, counts,
                     )  # fmt: skip
                 except Exception as exc:
                     if not _is_compile_error(exc):

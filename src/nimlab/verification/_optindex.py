@@ -78,6 +78,8 @@ def _cached_walks(spec: Any, note: Any, reaches: Any) -> tuple[Any, Any] | None:
     import inspect
     import sys
 
+    from nimlab.engine._diskcache import is_cached_module
+
     files = [__file__, _WALKS_FILE]
     imports = []
     for obj, alias in ((note, "note"), (reaches, "reaches")):
@@ -90,7 +92,13 @@ def _cached_walks(spec: Any, note: Any, reaches: Any) -> tuple[Any, Any] | None:
     if got is None:
         return None
     made = _CLAIM_SOURCES.get(id(got[0]))
-    if made is not None and made[3] is got[0]:
+    home = getattr(getattr(got[0], "py_func", None), "__module__", "") or ""
+    if made is not None and made[3] is got[0] and is_cached_module(home):
+        # the claim's own module of the cache directory: its machine code is shared (one
+        # compile of the claim per process at most, none once on disk), not written again
+        claim_src = f"from nimlab.engine._diskcache import load_module\nclaim = load_module({home!r}).claim\n"
+        files += made[2]
+    elif made is not None and made[3] is got[0]:
         claim_src = made[0]
         imports += made[1]
         files += made[2]

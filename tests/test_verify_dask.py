@@ -560,3 +560,18 @@ def test_a_theorem_or_a_reproduce_on_dask_local_starts_one_cluster(
     assert made == [2, 2] and len(seen) == 2 and seen[0] == seen[1] and seen[0] is not None
     assert [f.theorem for f in found] == ids
     assert all(f.result is not None and f.result.ok for f in found)
+
+
+def test_futures_cancelled_for_a_lost_scheduler_are_told_from_other_cancellations() -> None:
+    # distributed cancels a client's futures with this reason code when its scheduler is
+    # gone; a task cancelled for another reason is not a lost scheduler
+    from distributed.client import FutureCancelledError
+
+    from nimlab._dask import cluster_lost
+
+    gone = FutureCancelledError("k", "scheduler-connection-lost")
+    lost = cluster_lost(None, gone, "again", "checking")
+    assert str(lost).startswith("lost the local Dask cluster while checking (its connection")
+    other = cluster_lost(None, FutureCancelledError("k", "lost dependencies"), "again", "checking")
+    assert "its connection closed" not in str(other)
+    assert "FutureCancelledError" in str(other)

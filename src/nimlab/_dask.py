@@ -80,9 +80,9 @@ def _scheduler_gone(exc: BaseException) -> bool:
     """Whether *exc* says the client lost its scheduler (not a failed task or worker)."""
     if type(exc).__name__ in _GONE:
         return True
-    # the futures of a client that lost its scheduler are cancelled with this reason
-    cancelled = type(exc).__name__.endswith("CancelledError")
-    return cancelled and "scheduler-connection-lost" in str(exc)
+    # the futures of a client that lost its scheduler are cancelled with this reason code
+    # (distributed's FutureCancelledError.reason: a field, not the error's text)
+    return getattr(exc, "reason", None) == "scheduler-connection-lost"
 
 
 def check_connected(client: Any) -> None:

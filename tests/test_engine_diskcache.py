@@ -125,6 +125,8 @@ def test_second_process_loads_catalog_kernels_from_disk(tmp_path: Path) -> None:
         assert bool(tab[x][y][z]) == (str(want) == "P")
     modules = list((cache / "compiled").glob("nimlab_compiled_*.py"))
     assert len(modules) == 1 and "def gen(h, _nimlab_p):" in modules[0].read_text()
+    # compiled under the module's lock file (processes needing it at once compile it once)
+    assert modules[0].with_suffix(".lock").is_file()
     second = _run(cache)
     assert second == {"compiles": [], "table": tab}  # loaded, not compiled
     # a cache directory that cannot be created: compiled in memory, the same table (damaged

@@ -211,11 +211,56 @@ def cached_solve(game: Ruleset[Any]) -> Any:
     loaded = cached_module(text)
     if loaded is None:
         return None
-    solve = loaded[1].solve
+    solve = kernel = loaded[1].solve
     if params is not None:
-        solve = _with_params(solve, params)
+        solve = _with_params(kernel, params)
     _LOADED[game] = (loaded[0], solve)
+    _KERNELS[game] = (loaded[0], kernel, params)
     return solve
+
+
+#: game -> (module name, its solve dispatcher, the parameters it is called with or None)
+_KERNELS: dict[Ruleset[Any], tuple[str, Any, tuple[Any, ...] | None]] = {}
+
+
+def prepare_solve(game: Ruleset[Any], args: tuple[Any, ...]) -> None:
+    """Before a first call: compile *game*'s cached solve kernel for the types of *args*
+    (:func:`cached_solve`'s arguments), or load it from numba's cache, holding a lock
+    file of its module, so that processes needing it at once (pytest's workers, Dask
+    workers) compile it once and the others load the machine code. Nothing when there
+    is no such kernel (the call then compiles as usual)."""
+    hit = _KERNELS.get(game)
+    if hit is not None:
+        name, kernel, params = hit
+        compile_locked(name, kernel, args if params is None else (*args, params))
+
+
+def compile_locked(name: str, kernel: Any, args: tuple[Any, ...]) -> None:
+    """Compile the function *kernel* of the cached module *name* for the types of *args*,
+    or load it from numba's cache, holding the lock file ``NAME.lock`` of the cache
+    directory (an exclusive ``flock``, released when this process is done or dies).
+    Nothing when this process has that specialisation already, or the types or the lock
+    cannot be had (the call then compiles as usual)."""
+    try:
+        import fcntl
+
+        from numba.core.typing.typeof import Purpose, typeof
+
+        type_of: Any = typeof
+        sig = tuple(type_of(a, Purpose.argument) for a in args)
+    except Exception:  # a value numba types only at the call, or no fcntl here
+        return
+    if sig in kernel.overloads:
+        return
+    try:
+        fd = os.open(cache_dir() / f"{name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        kernel.compile(sig)  # numba looks in its cache first: the machine code of another
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def _with_params(solve: Any, params: tuple[Any, ...]) -> Any:
@@ -289,5 +334,6 @@ def _purge(name: str, path: Path) -> None:
 def discard(game: Ruleset[Any]) -> None:
     """Forget *game*'s cached kernel and delete its files (numba could not load them)."""
     hit = _LOADED.pop(game, None)
+    _KERNELS.pop(game, None)
     if hit is not None:
         _purge(hit[0], cache_dir() / f"{hit[0]}.py")

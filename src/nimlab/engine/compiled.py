@@ -258,11 +258,11 @@ class CompiledSolver:
         # heaps (seconds): a spinner with the elapsed time says so on a terminal
         what = f"{self.game.label()}: compiling the engine for {self.heaps} heaps"
         with Activity(f"{what} (once per process)"):
-            code = self._solve_now(args)
+            code = self._solve_now(args, first=True)
         _RAN.add(key)
         return code
 
-    def _solve_now(self, args: tuple[Any, ...]) -> int:
+    def _solve_now(self, args: tuple[Any, ...], first: bool = False) -> int:
         from nimlab.engine import _diskcache, _generic
 
         if not self._cache_tried:
@@ -270,6 +270,8 @@ class CompiledSolver:
             self._cached = _diskcache.cached_solve(self.game)
         if self._cached is not None:
             try:
+                if first:  # compiled once when processes need it at once
+                    _diskcache.prepare_solve(self.game, args)
                 return int(self._cached(*args))
             except Exception as exc:
                 if _is_compile_error(exc):

@@ -15,7 +15,7 @@ import pytest
 
 import nimlab
 from nimlab.core.ruleset import Ruleset
-from nimlab.verification._columns import ColumnRun
+from nimlab.verification._columns import ColumnRun, _Offer
 from nimlab.verification.chunks import check_chunk
 from nimlab.verification.local import Claim
 from nimlab.verification.pool import thread_chunks
@@ -74,31 +74,42 @@ def _by_threads(spec: Any, workers: int) -> dict[int, Any]:
     return got
 
 
-@pytest.mark.parametrize("cede", [False, True])
+@pytest.mark.parametrize("move", ["", "cede", "give", "cede give"])
 @pytest.mark.parametrize(
     ("name", "line", "workers"),
     [("ryuo", "row", 2), ("ryuo", "row", 3), ("wythoff", "diag", 2), ("wythoff", "diag", 3)],
 )
 def test_bands_hand_their_lines_over(
-    name: str, line: str, workers: int, cede: bool, monkeypatch: pytest.MonkeyPatch
+    name: str, line: str, workers: int, move: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    moved: list[int] = []
-    if cede:  # every band cedes 3 columns after each chunk (with their line state)
+    moved: list[str] = []
+    if "cede" in move:  # every band cedes 3 columns to the next after each chunk
 
         def cede3(self: ColumnRun, k: int, lo: int, hi: int, top: int) -> int:
-            new = hi - 3 if k + 1 < self.workers and hi - 3 > lo + 1 else hi
-            moved.append(hi - new)
+            if k + 1 >= self.workers or self.offers[k] is not None:
+                return hi
+            new = max(self._keep(k, lo), hi - 3)
+            moved.extend(["cede"] * (new < hi))
             return new
 
         monkeypatch.setattr(ColumnRun, "_cede", cede3)
+    if "give" in move:  # and gives 2 columns to the one before, when none are on their way
+
+        def give2(self: ColumnRun, k: int, c: int, lo: int, hi: int) -> None:
+            if k and self.offers[k - 1] is None and self.tops[k - 1] == lo and hi - lo > 3:
+                self.offers[k - 1] = _Offer(max(c + 1, self.started[k - 1] + 1), lo, 2)
+                moved.append("give")
+
+        monkeypatch.setattr(ColumnRun, "_give", give2)
     g = nimlab.game(name, p=3) if name == "ryuo" else nimlab.game(name)
     t = _search(g)
     base = conjecture_spec(g, "a", bound=N, heaps=2, chunk_size=4 * N)
-    lo = N // workers - 3 * cede  # left of the second band's first column
+    lo = N // workers - 3 * ("cede" in move)  # left of the second band's first column
     pos = _plant(g, t, line, lo)
     planted = t.copy()
     planted[pos] = 0
-    for kind, table in (("grundy", t), ("grundy", planted), ("p-set", planted == 0)):
+    claims: list[tuple[Any, Any]] = [("grundy", t), ("grundy", planted), ("p-set", planted == 0)]
+    for kind, table in claims:
         spec = replace(base, kind=kind, claim=_TableClaim(table))
         assert spec.fast
         got = _by_threads(spec, workers)
@@ -110,8 +121,8 @@ def test_bands_hand_their_lines_over(
         for i, r in got.items():
             want = check_chunk(spec, i)
             assert (r.count, r.failure) == (want.count, want.failure)
-    if cede:
-        assert sum(moved) > 20 * (workers - 1)
+    for kind in move.split():  # each kind of move happened
+        assert kind in moved
 
 
 @pytest.mark.parametrize("formula", ["3*((a//3)^(b//3)) + (a+b)%3", "a ^ b"])

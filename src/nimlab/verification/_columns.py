@@ -32,12 +32,14 @@ from nimlab.verification.local import Failure, check_position
 # k + 1 starts one chunk after thread k (the pipeline's fill: one chunk of a band).
 #
 # The bands balance themselves: each boundary starts a little right of equal widths
-# (START_SHIFT of a band), and after each chunk thread k compares its CPU seconds per
-# column with thread k + 1's on the same chunks (later rows cost more; thread k + 1
-# lags), and when its band costs more than CEDE_SLACK above thread k + 1's, cedes half
-# of the columns that would equalise them, with their line state, to thread k + 1 from
-# its next chunk. Only thread k, ahead in the pipeline, gives columns away: the columns
-# it cedes are complete up to the rows thread k + 1 is about to take.
+# (START_SHIFT of a band); after each chunk thread k compares its CPU seconds per column
+# with its neighbours' on the same chunks (later rows cost more; the threads are not at
+# the same chunk), and when its band costs more than CEDE_SLACK above a neighbour's,
+# moves half of the columns that would equalise them, with their line state: its last
+# columns to thread k + 1 from its next chunk (they are complete up to the rows thread
+# k + 1 is about to take), or its first columns to thread k - 1 from the first chunk
+# thread k - 1 has not started (thread k - 1 waits there for their state, complete once
+# thread k has finished the chunk before). One move at a time across each boundary.
 
 #: Each boundary starts this fraction of a band right of equal widths (then moves left).
 START_SHIFT = 0.05
@@ -50,10 +52,9 @@ CEDE_SLACK = 0.03
 
 
 class _ThreadLines:
-    """One thread's line state in a :class:`ColumnRun`: the bitsets (or flags) of the
-    columns ``0..top`` (its band's used; columns left of the band filled when thread
-    k - 1 cedes them), every diagonal's, and their width in 64-bit words (0: P-set
-    flags)."""
+    """One thread's line state in a :class:`ColumnRun`: the bitsets (or flags) of every
+    column (its band's used; others filled when a neighbour cedes them), every
+    diagonal's, and their width in 64-bit words (0: P-set flags)."""
 
     def __init__(self, model: MoveModel, top: int, n: int, width: int) -> None:
         import numpy as np
@@ -70,8 +71,8 @@ class _ThreadLines:
             self.col = np.zeros((max(top, 1) if model.line_a else 1, width), np.uint64)
             self.diag = np.zeros((2 * n - 1 if model.line_d else 1, width), np.uint64)
 
-    def widen(self, width: int, lo: int) -> None:
-        """At least *width* words per bitset (the columns from *lo* and the diagonals
+    def widen(self, width: int, lo: int, hi: int) -> None:
+        """At least *width* words per bitset (the columns ``lo..hi`` and the diagonals
         copied into wider arrays)."""
         import numpy as np
 
@@ -79,7 +80,7 @@ class _ThreadLines:
             return
         col = np.zeros((self.col.shape[0], width), np.uint64)
         diag = np.zeros((self.diag.shape[0], width), np.uint64)
-        col[lo:, : self.width] = self.col[lo:]
+        col[lo:hi, : self.width] = self.col[lo:hi]
         diag[:, : self.width] = self.diag
         self.col, self.diag, self.width, self.full = col, diag, width, None
 
@@ -109,6 +110,19 @@ class _ThreadLines:
             self.diag[d0 : d0 + rows, :w] |= state[:, :w]
 
 
+def _used_words(*states: Any) -> int:
+    """The words up to the last one holding a value in any of the bitsets *states* (0
+    for none, or flags): a neighbour's arrays are wider than its values (their slack)."""
+    import numpy as np
+
+    top = 0
+    for a in states:
+        if a is not None and a.ndim == 2:
+            used = np.flatnonzero(a.any(axis=0))
+            top = max(top, int(used[-1]) + 1 if len(used) else 0)
+    return top
+
+
 class _Hand:
     """What thread k hands thread k + 1 for one chunk: the rows' state over the bands up
     to k's (bitsets and full words, or flags); *lo*, thread k + 1's first column in this
@@ -124,11 +138,26 @@ class _Hand:
         self.d0 = 0
 
     def words(self) -> int:
-        """The widest bitsets handed over (0 for none)."""
-        return max(
-            [a.shape[1] for a in (self.cols, self.diag) if a is not None and a.ndim == 2],
-            default=0,
-        )
+        """The words the values of the columns and diagonals handed over need."""
+        return _used_words(self.cols, self.diag)
+
+
+class _Offer:
+    """The columns ``at..at + count`` that thread k + 1 gives thread k from chunk
+    *chunk* on; once *ready*: their line state *cols* and the diagonals ``d0..`` through
+    them at the chunk's first row (*ok* False: thread k + 1 has no state)."""
+
+    def __init__(self, chunk: int, at: int, count: int) -> None:
+        self.chunk, self.at, self.count = chunk, at, count
+        self.ready = threading.Event()
+        self.ok = False
+        self.cols: Any = None
+        self.diag: Any = None
+        self.d0 = 0
+
+    def words(self) -> int:
+        """The words the values of the columns and diagonals given need."""
+        return _used_words(self.cols, self.diag)
 
 
 class ColumnRun(BoxRun):
@@ -165,6 +194,9 @@ class ColumnRun(BoxRun):
         # spent[k][c]: thread k's CPU seconds on chunk c and its band's width then
         self.spent: list[list[tuple[float, int]]] = [[] for _ in range(W)]
         self.tops = self.cols[1:]  # each band's right end in its next chunk
+        self.los = self.cols[:-1]  # and its left end in its current one
+        self.started = [-1] * W  # the chunk each thread started last
+        self.offers: list[_Offer | None] = [None] * W  # offers[k]: from thread k + 1 to k
         self.left = [W] * self.last
         self.outcomes: list[list[Any]] = [[] for _ in range(self.last)]
         self.failed_at = self.last  # the first chunk with a failure found so far
@@ -228,8 +260,9 @@ class ColumnRun(BoxRun):
     def _cede(self, k: int, lo: int, hi: int, top: int) -> int:
         """Thread *k*'s right end for its next chunk (the columns from it ceded to
         thread k + 1), its band ``lo..hi`` and thread k + 1's ending at *top*: the two
-        compared on the same chunks (rows further down cost more)."""
-        if k + 1 >= self.workers:
+        compared on the same chunks (rows further down cost more). Called under the
+        lock."""
+        if k + 1 >= self.workers or self.offers[k] is not None:
             return hi
         common = min(len(self.spent[k]), len(self.spent[k + 1]))
         mine, theirs = self._rate(k, common), self._rate(k + 1, common)
@@ -238,7 +271,13 @@ class ColumnRun(BoxRun):
         load, load1 = (hi - lo) * mine, (top - hi) * theirs
         if load - load1 <= CEDE_SLACK * load:
             return hi
-        return max(lo + 1, hi - int((load - load1) / (mine + theirs) * CEDE_GAIN))
+        return max(self._keep(k, lo), hi - int((load - load1) / (mine + theirs) * CEDE_GAIN))
+
+    def _keep(self, k: int, lo: int) -> int:
+        """The least right end of thread *k*'s band from *lo*: one column past those it
+        has offered thread k - 1."""
+        off = self.offers[k - 1] if k else None
+        return lo + 1 + (off.count if off is not None else 0)
 
     def run(
         self,
@@ -260,25 +299,39 @@ class ColumnRun(BoxRun):
                 if self._stopped(c):
                     return
                 wide = True  # no row state from the left: this band too takes the exact path
+            off = self._offered(k, c)
+            if off is not None:  # thread k + 1's first columns join this band
+                wide = wide or not off.ok
+                hi = was = off.at + off.count
             t0 = time.thread_time()
             lo = got.lo if got is not None else lo
+            self.los[k] = lo
             a0, a1 = self.spec.space.row_range(c)
             h0, fc = max(0, a0 - self.hist), max(0, lo - self.back)
             F = _eval_rows(self.fn, h0, a1, hi, fc)
             need = _need(F[:, lo - fc :], a0 - h0) if self.grundy else 0
             need = max(need, got.words() if got is not None else 0)  # the left's values
+            if off is not None and off.ok:
+                need = max(need, off.words())  # the values of the columns joining
             if self.grundy and 3 * self.n * need * 8 > MAX_STATE_BYTES:
                 wide = True
             if not wide:
                 if lines is None:
                     width = need + need // 2 + 1 if need else 0
-                    lines = _ThreadLines(self.model, hi, self.n, width)
+                    lines = _ThreadLines(self.model, self.n, self.n, width)
                 elif need > lines.width:
-                    lines.widen(need + need // 2 + 1, lo)
+                    lines.widen(need + need // 2 + 1, lo, max(hi, was))  # and the ceded
             if wide or lines is None:
                 self._hand(k, c, None, None, hi, was)
                 self._done(c, "exact", emit, exact)
+                self._pay(k, c, None)
                 continue
+            if off is not None:
+                lines.take(off.at, off.cols)
+                if off.diag is not None:
+                    lines.diagonals(off.d0, off.diag)
+                with self.lock:
+                    self.offers[k], self.tops[k] = None, hi
             hand = self._fit(got, a1 - a0, lines.width)
             outcome = self._band(c, lines, hand, F, h0, (fc, lo, hi))
             self._hand(k, c, hand, lines, hi, was)
@@ -286,8 +339,58 @@ class ColumnRun(BoxRun):
             if isinstance(outcome, tuple) or hand.upto < a1 - a0:
                 return  # no later chunk matters
             self.spent[k].append((time.thread_time() - t0, hi - lo))
-            was, hi = hi, self._cede(k, lo, hi, self.tops[k + 1] if k + 1 < self.workers else 0)
-            self.tops[k] = hi
+            with self.lock:
+                was, hi = hi, self._cede(k, lo, hi, self.tops[k + 1] if k + 1 < self.workers else 0)
+                self.tops[k] = hi
+                self._give(k, c, lo, hi)
+            self._pay(k, c, lines)
+
+    def _give(self, k: int, c: int, lo: int, hi: int) -> None:
+        """Thread *k* (band ``lo..hi``) offers its first columns to thread k - 1 when
+        its band costs more than CEDE_SLACK above thread k - 1's (on the same chunks),
+        from the first chunk thread k - 1 has not started (it waits there for their state
+        if need be). Called under the lock, when no columns are on their way between
+        the two."""
+        if k == 0 or self.offers[k - 1] is not None or self.tops[k - 1] != lo:
+            return
+        common = min(len(self.spent[k]), len(self.spent[k - 1]))
+        mine, theirs = self._rate(k, common), self._rate(k - 1, common)
+        if not (mine > 0 and theirs > 0):
+            return
+        load, load1 = (hi - lo) * mine, (lo - self.los[k - 1]) * theirs
+        if load - load1 <= CEDE_SLACK * load:
+            return
+        count = min(hi - lo - 1, int((load - load1) / (mine + theirs) * CEDE_GAIN))
+        if count > 0:
+            self.offers[k - 1] = _Offer(max(c + 1, self.started[k - 1] + 1), lo, count)
+
+    def _pay(self, k: int, c: int, lines: _ThreadLines | None) -> None:
+        """After chunk *c*: the state of the columns thread *k* offered thread k - 1
+        from chunk c + 1 on, if any (complete up to chunk c)."""
+        off = self.offers[k - 1] if k else None
+        if off is None or off.chunk != c + 1 or off.ready.is_set():
+            return
+        if lines is not None:
+            if lines.per_col:
+                off.cols = lines.band(off.at, off.at + off.count).copy()
+            if self.model.line_d:
+                off.d0 = off.at - self.spec.space.row_range(c + 1)[0] + self.n - 1
+                off.diag = lines.diag[off.d0 : off.d0 + off.count].copy()
+            off.ok = True
+        off.ready.set()
+
+    def _offered(self, k: int, c: int) -> _Offer | None:
+        """Thread *k* starting chunk *c*: the columns thread k + 1 gives it from this
+        chunk on, once their state is ready (None: none, or stopped)."""
+        with self.lock:
+            self.started[k] = c
+            off = self.offers[k]
+        if off is None or off.chunk != c:
+            return None
+        while not off.ready.wait(0.2):
+            if self._stopped(c):
+                return None
+        return off
 
     def _band(
         self,

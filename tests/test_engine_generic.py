@@ -131,6 +131,35 @@ def test_sorting_networks_sort_every_input(n: int) -> None:
         assert a == sorted(bits)
 
 
+def test_start_rows_are_the_sorted_positions_in_colex_order() -> None:
+    """The start rows of an order-free table (one compiled function for every number of
+    heaps), whole and in blocks, against itertools, with their colex ranks."""
+    import math
+
+    from nimlab.engine import _generic
+    from nimlab.engine.compiled import _ranks
+
+    for n in range(1, 7):
+        for lo, side in [(0, 5), (2, 4)]:
+            cb = _ranks(side, n)
+            want = sorted(
+                itertools.combinations_with_replacement(range(lo, side), n), key=lambda t: t[::-1]
+            )
+            start = np.full((1, n), lo, np.int64)
+            rows, ix = _generic.multisets(lo, side, start, len(want), cb)
+            assert [tuple(r) for r in rows.tolist()] == want
+            assert ix.tolist() == [
+                sum(math.comb(h + i, i + 1) for i, h in enumerate(t)) for t in want
+            ]
+            got: list[tuple[int, ...]] = []
+            while len(got) < len(want):  # in blocks, each from the row after the last
+                count = min(7, len(want) - len(got))
+                rows, _ = _generic.multisets(lo, side, start, count + 1, cb)
+                start = rows[-1:].copy()
+                got += [tuple(r) for r in rows[:count].tolist()]
+            assert got == want
+
+
 def test_keyrank_module_is_its_generated_text() -> None:
     """The key and rank functions are a real file (numba caches them on disk, shared by
     every move model's kernel); it is exactly the text its generator writes."""

@@ -449,26 +449,29 @@ def expand(
 
 
 @njit(cache=True)
-def multisets(
-    zero: Any, lo: int, side: int, first: Any, count: int, cb: Any
-) -> Any:  # pragma: no cover - compiled
-    """*count* sorted tuples from *first* on in colex order (entries ``lo..side-1``), and
-    their indices."""
-    n = len(zero)
+def multisets(lo: int, side: int, first: Any, count: int, cb: Any) -> Any:  # pragma: no cover
+    """*count* sorted rows of heaps from the row ``first[0]`` on in colex order (entries
+    ``lo..side-1``), and their indices (colex ranks, ``sum cb[i, row[i]]``). Rows of an
+    array, not tuples: one compilation serves every number of heaps."""
+    n = first.shape[1]
     out = np.empty((count, n), np.int64)
     ix = np.empty(count, np.int64)
-    t = _load(first, 0, zero)
+    t = np.empty(n, np.int64)
+    for i in range(n):
+        t[i] = first[0, i]
     for k in range(count):
+        r = 0
         for i in range(n):
             out[k, i] = t[i]
-        ix[k] = rank(t, True, side + 1, cb)
+            r += cb[i, t[i]]
+        ix[k] = r
         i = 0
         while i < n:
             limit = t[i + 1] if i + 1 < n else side - 1
             if t[i] < limit:
-                t = setitem(t, i, t[i] + 1)
+                t[i] += 1
                 for j in range(i):
-                    t = setitem(t, j, lo)
+                    t[j] = lo
                 break
             i += 1
     return out, ix

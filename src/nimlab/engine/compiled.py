@@ -329,9 +329,7 @@ class CompiledSolver:
             state = {"next": np.full((1, n), lo, dtype=np.int64)}
 
             def block(first: int, count: int) -> npt.NDArray[np.int64]:
-                rows, _ = _generic.multisets(
-                    self.zero, lo, side, state["next"], count + 1, self.ranks
-                )
+                rows, _ = _generic.multisets(lo, side, state["next"], count + 1, self.ranks)
                 state["next"] = rows[-1:].copy()
                 return np.ascontiguousarray(rows[:count])
 

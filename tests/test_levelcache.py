@@ -41,7 +41,7 @@ with CompileWatch() as w:
         out["tables"].append([s.value(p) for p in __import__("itertools").product(
             range(side), repeat=heaps)])
 out["compiles"] = [n for n, _ in w.compiles]
-out["modules"] = sorted(m for m, _ in _levelcache._LOADED.values())
+out["modules"] = sorted(v[0] for v in _levelcache._LOADED.values())
 print(json.dumps(out))
 """
 
@@ -63,6 +63,8 @@ def test_a_second_process_loads_the_wavefront_and_compiles_nothing(tmp_path: Pat
     first = _run(tmp_path)
     assert len(first["modules"]) == 2  # both games ran the cached wavefront
     assert sum(n.endswith(".solve_level") for n in map(str, first["compiles"])) == 2
+    # compiled under the lock file of its module (processes at once compile it once)
+    assert all((tmp_path / "compiled" / f"{m}.lock").is_file() for m in first["modules"])
     second = _run(tmp_path)
     assert second == {**first, "compiles": []}  # loaded, not compiled: the same values
     # the values: the exact Python search (data we did not make with the kernel)

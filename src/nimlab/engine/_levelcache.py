@@ -29,7 +29,8 @@ from nimlab.core.ruleset import Ruleset
 __all__: list[str] = []
 
 _PREFIX = "_nimlab_levels_"
-_LOADED: dict[Ruleset[Any], tuple[str, Any]] = {}
+#: game -> (module name, its solve_level dispatcher, the move model's parameters or None)
+_LOADED: dict[Ruleset[Any], tuple[str, Any, tuple[Any, ...] | None]] = {}
 _FAILED: set[Ruleset[Any]] = set()
 
 
@@ -183,7 +184,7 @@ def cached_levels(game: Ruleset[Any]) -> Any:
     """
     hit = _LOADED.get(game)
     if hit is not None:
-        return hit[1]
+        return hit[1] if hit[2] is None else _with_params(hit[1], hit[2])
     if game in _FAILED:
         return None
     from nimlab.engine import _diskcache
@@ -201,11 +202,8 @@ def cached_levels(game: Ruleset[Any]) -> Any:
     loaded = _diskcache.cached_module(text)
     if loaded is None:
         return None
-    kernel = loaded[1].solve_level
-    if params is not None:
-        kernel = _with_params(kernel, params)
-    _LOADED[game] = (loaded[0], kernel)
-    return kernel
+    _LOADED[game] = (loaded[0], loaded[1].solve_level, params)
+    return cached_levels(game)
 
 
 def _with_params(kernel: Any, params: tuple[Any, ...]) -> Any:
@@ -233,10 +231,12 @@ def solve_level(game: Ruleset[Any], gen: Any, *args: Any) -> None:
     as before."""
     from nimlab.engine import _diskcache, _levels
 
-    kernel = _LOADED[game][1] if available(game) else None
-    if kernel is not None:
+    if available(game):
+        name, kernel, params = _LOADED[game]
+        full = args if params is None else (*args, params)
         try:
-            kernel(*args)
+            _diskcache.compile_locked(name, kernel, full)  # processes at once: one compile
+            kernel(*full)
             return
         except Exception:
             hit = _LOADED.pop(game, None)

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -224,3 +225,27 @@ def test_a_new_parameter_value_in_a_new_process_compiles_nothing(tmp_path: Path)
         g = nimlab.game(name, **{key: param})
         want = nimlab.table(g, (40,) if name == "subtraction" else (7, 7), engine="generic")
         assert tab == want.tolist()
+
+
+def test_a_cached_walk_is_compiled_under_its_modules_lock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the verification's walks of the disk cache are compiled (or loaded) under their
+    # module's lock like the engine's kernels (two processes needing one at once compile
+    # it once: the lock itself is tested with the engine's kernels above)
+    from nimlab.engine import _diskcache
+
+    locked: list[str] = []
+    real = _diskcache.compile_locked
+
+    def spy(name: str, kernel: Any, args: tuple[Any, ...]) -> None:
+        locked.append(name)
+        real(name, kernel, args)
+
+    monkeypatch.setattr(_diskcache, "compile_locked", spy)
+    got = nimlab.check_theorem("S19-T7", bound=6, store=False)
+    assert got.ok
+    walks = [n for n in set(locked) if hasattr(_diskcache.load_module(n), "walk")]
+    assert walks, "the check ran a walk of the disk cache, under its lock"
+    for name in walks:
+        assert (_diskcache.cache_dir() / f"{name}.lock").is_file(), name

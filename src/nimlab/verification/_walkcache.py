@@ -39,38 +39,6 @@ def _walk_text(
     return head + "\n".join(pre) + "\n" + got[0], got[1]
 
 
-def _compile_locked(name: str, walk: Any, args: tuple[Any, ...]) -> None:
-    """Compile *walk* of the cached module *name* for the types of *args*, or load it
-    from numba's cache, holding a lock file of the module: two processes that need the
-    same walk at once (pytest's two workers, Dask workers starting together) compile it
-    once, the second loading the first's machine code. Nothing when this process has it
-    already, or the types or the lock cannot be had (the call then compiles as usual)."""
-    import os
-
-    try:
-        import fcntl
-
-        from numba.core.typing.typeof import Purpose, typeof
-
-        type_of: Any = typeof
-        sig = tuple(type_of(a, Purpose.argument) for a in args)
-    except Exception:  # a value numba types only at the call, or no fcntl here
-        return
-    if sig in walk.overloads:
-        return
-    from nimlab.engine._diskcache import cache_dir
-
-    try:
-        fd = os.open(cache_dir() / f"{name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError:
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        walk.compile(sig)
-    finally:
-        os.close(fd)  # releases the lock
-
-
 def call_walk(
     key: tuple[Any, ...], kernel: Any, named: tuple[tuple[str, Any], ...], *args: Any
 ) -> Any:
@@ -81,7 +49,10 @@ def call_walk(
     (:func:`nimlab.engine._diskcache.cached_module`), so numba keeps the machine code
     and every later process (workers too) loads it; when they cannot be written as
     source or the cache cannot be used, the kernel compiled in memory runs. *key* names
-    the kernel (with *named*, the entry of this process's table of loaded walks).
+    the kernel (with *named*, the entry of this process's table of loaded walks). A
+    walk's first call for its argument types compiles (or loads) it under its module's
+    lock file (:func:`nimlab.engine._diskcache.compile_locked`), so two processes needing
+    it at once compile it once.
     """
     from nimlab.engine import _diskcache
 
@@ -97,7 +68,7 @@ def call_walk(
             _DISK[full] = disk
     if disk is not None:
         try:
-            _compile_locked(disk[0], disk[1], (*args, disk[2]))
+            _diskcache.compile_locked(disk[0], disk[1], (*args, disk[2]))
             return disk[1](*args, disk[2])
         except Exception:  # numba could not load or keep its files: compile in memory
             _diskcache.discard_module(disk[0])

@@ -218,109 +218,102 @@ def _zeros(n: int) -> Any:  # pragma: no cover - compiled
     return np.zeros(n, np.int64)
 
 
+# Columns of a frame (a row of the frames' stack, after the position's n heaps): its
+# position's index, the start, count and cursor of its unknown options (start -1: not
+# scanned yet). A row of the stack of unknown options: the option's heaps, then its index.
+# One array each, not one per column: every array a kernel holds costs numba's IR
+# reference counts at each call and assignment, and LLVM time to compile them away.
+IX, START, COUNT, CURSOR = 0, 1, 2, 3
+
+
 @njit(cache=True)
 def _stacks(n: int) -> Any:  # pragma: no cover - compiled
-    """The frames' stacks (positions, indices, start, count and cursor of their unknown
-    options), the stack of unknown options (positions, indices), which grow on demand,
-    and the values seen by a mex."""
-    fbuf = np.empty((64, n), np.int64)
-    fix = np.empty(64, np.int64)
-    fst = np.empty(64, np.int64)  # start of the frame's unknown options (-1: not scanned)
-    fcnt = np.empty(64, np.int64)
-    fcur = np.empty(64, np.int64)
-    obuf, oix = np.empty((1024, n), np.int64), np.empty(1024, np.int64)
-    return fbuf, fix, fst, fcnt, fcur, obuf, oix, _zeros(64)
+    """The frames' stack and the stack of unknown options (they grow on demand), and
+    the values seen by a mex."""
+    return np.empty((64, n + 4), np.int64), np.empty((1024, n + 1), np.int64), _zeros(64)
 
 
 @njit(cache=True)
-def _grow_frames(
-    fbuf: Any, fix: Any, fst: Any, fcnt: Any, fcur: Any, depth: int
-) -> Any:  # pragma: no cover - compiled
-    """The frames' stacks with room for frame *depth*."""
-    return (
-        _grow2(fbuf, depth),
-        _grow1(fix, depth),
-        _grow1(fst, depth),
-        _grow1(fcnt, depth),
-        _grow1(fcur, depth),
-    )
-
-
-@njit(cache=True)
-def _enter(
-    fbuf: Any, fix: Any, fst: Any, depth: int, src: Any, row: int, ix: int
-) -> None:  # pragma: no cover - compiled
+def _enter(frames: Any, depth: int, src: Any, row: int, ix: int) -> None:  # pragma: no cover
     """Frame *depth*: the position ``src[row]`` of index *ix*, not scanned yet."""
-    for i in range(fbuf.shape[1]):
-        fbuf[depth, i] = src[row, i]
-    fix[depth] = ix
-    fst[depth] = -1
+    n = frames.shape[1] - 4
+    for i in range(n):
+        frames[depth, i] = src[row, i]
+    frames[depth, n + IX] = ix
+    frames[depth, n + START] = -1
 
 
 @njit(cache=True)
-def _start(
-    fbuf: Any, fix: Any, fst: Any, src: Any, row: int, ix: int
-) -> Any:  # pragma: no cover - compiled
+def _start(frames: Any, src: Any, row: int, ix: int) -> Any:  # pragma: no cover - compiled
     """Frame 0: the start position ``src[row]`` of index *ix*; the depth of the frames and
     the top of the stack of unknown options after it, as int64, not the literals 1 and 0
     (a literal argument compiles the helper it is passed to once more, for its type)."""
     depth: Any = np.int64(1)
     otop: Any = np.int64(0)
-    _enter(fbuf, fix, fst, otop, src, row, ix)
+    _enter(frames, otop, src, row, ix)
     return depth, otop
 
 
 @njit(cache=True)
-def _open(fst: Any, fcnt: Any, fcur: Any, f: int, otop: int) -> int:  # pragma: no cover
+def _frame(frames: Any, f: int) -> Any:  # pragma: no cover - compiled
+    """Frame *f*'s position index and the start of its unknown options (-1: not scanned)."""
+    n = frames.shape[1] - 4
+    return frames[f, n + IX], frames[f, n + START]
+
+
+@njit(cache=True)
+def _open(frames: Any, f: int, otop: int) -> int:  # pragma: no cover - compiled
     """Frame *f*'s first scan: its unknown options will start at *otop* (returned)."""
-    fst[f] = otop
-    fcnt[f] = 0
-    fcur[f] = 0
+    n = frames.shape[1] - 4
+    frames[f, n + START] = otop
+    frames[f, n + COUNT] = 0
+    frames[f, n + CURSOR] = 0
     return otop
 
 
 @njit(cache=True)
-def _keep(obuf: Any, oix: Any, otop: int, c: Any, ci: int) -> Any:  # pragma: no cover
-    """The stacks of unknown options with option *c* (index *ci*) at *otop*."""
-    obuf = _grow2(obuf, otop)
-    oix = _grow1(oix, otop)
-    for i in range(obuf.shape[1]):
-        obuf[otop, i] = c[i]
-    oix[otop] = ci
-    return obuf, oix
+def _keep(opts: Any, otop: int, c: Any, ci: int) -> Any:  # pragma: no cover - compiled
+    """The stack of unknown options with option *c* (index *ci*) at *otop*."""
+    opts = _grow2(opts, otop)
+    n = opts.shape[1] - 1
+    for i in range(n):
+        opts[otop, i] = c[i]
+    opts[otop, n] = ci
+    return opts
 
 
 @njit(cache=True)
 def _report(report: Any, c: Any) -> None:  # pragma: no cover - compiled
-    """The position *c* an error code is about, in ``report[:n]``."""
-    for i in range(len(c)):
+    """The position *c* (its first n entries) an error code is about, in ``report[:n]``."""
+    for i in range(report.shape[0] - 1):
         report[i] = c[i]
 
 
 @njit(cache=True)
 def _resume(
-    state: Any, obuf: Any, oix: Any, base: int, fcur: Any, fcnt: Any, f: int, kind: int, report: Any
+    state: Any, opts: Any, base: int, frames: Any, f: int, kind: int, report: Any
 ) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """Frame *f* goes on with the options its first scan left unknown (from its cursor):
     ``(child, result, code)``, *child* the row of the next one still unknown, or *result*
     1 at a P option and 0 when every option is N (outcomes; Grundy values: -1, the mex
     is scanned again); *code* LOOP at an option on the stack."""
+    n = opts.shape[1] - 1
     child = -1
     result = -1
-    k = fcur[f]
-    while k < fcnt[f]:
-        v = state[oix[base + k]]
+    k = frames[f, n + CURSOR]
+    while k < frames[f, n + COUNT]:
+        v = state[opts[base + k, n]]
         if v == UNKNOWN:
             child = base + k
             break
         if v == ONSTACK:
-            _report(report, obuf[base + k])
+            _report(report, opts[base + k])
             return child, result, LOOP
         if kind != 0 and v == 0:
             result = 1
             break
         k += 1
-    fcur[f] = k
+    frames[f, n + CURSOR] = k
     if child < 0 and result < 0 and kind != 0:
         result = 0
     return child, result, OK
@@ -328,13 +321,13 @@ def _resume(
 
 @njit(cache=True)
 def _settle(
-    first: bool, unknown: int, kind: int, nopt: int, seen: Any, stamp: int, fcnt: Any, f: int
+    first: bool, unknown: int, kind: int, nopt: int, seen: Any, stamp: int, frames: Any, f: int
 ) -> int:  # pragma: no cover - compiled
     """After a scan of frame *f* that found no P option: -1 when it is a first scan that
     left *unknown* > 0 options unknown (counted in the frame), else the value: the
     outcome, or the mex of the values stamped in *seen* (REGROW: *seen* is too small)."""
     if first and unknown > 0:
-        fcnt[f] = unknown
+        frames[f, frames.shape[1] - 4 + COUNT] = unknown
         return -1
     if kind != 0:
         return (1 if kind == 2 else 0) if nopt == 0 else 0
@@ -365,29 +358,29 @@ def solve(
     for N). Returns an error code; ``report[:n]`` gets the position of a loop, a negative
     heap or an option outside the array, ``report[n]`` the number of positions solved.
     """
-    fbuf, fix, fst, fcnt, fcur, obuf, oix, seen = _stacks(report.shape[0] - 1)
+    frames, opts, seen = _stacks(report.shape[0] - 1)
     nseen = seen.shape[0]
     stamp = solved = 0
     for s in range(starts.shape[0]):
         if state[start_ix[s]] != UNKNOWN:
             continue
-        depth, otop = _start(fbuf, fix, fst, starts, s, start_ix[s])
+        depth, otop = _start(frames, starts, s, start_ix[s])
         while depth > 0:
             f = depth - 1
-            pix, base = fix[f], fst[f]
+            pix, base = _frame(frames, f)
             result = child = -1
             if base >= 0:  # the options that were unknown at the first scan
-                child, result, code = _resume(state, obuf, oix, base, fcur, fcnt, f, kind, report)
+                child, result, code = _resume(state, opts, base, frames, f, kind, report)
                 if code != OK:
                     return code
             if base < 0 or (child < 0 and result < 0):  # first scan, or the mex again
                 first = base < 0
                 if first:
                     state[pix] = ONSTACK
-                    base = _open(fst, fcnt, fcur, f, otop)
+                    base = _open(frames, f, otop)
                 nopt = 0
                 stamp += 1
-                for o in gen(_load(fbuf, f, zero)):
+                for o in gen(_load(frames, f, zero)):
                     nopt += 1
                     c = key(o, order_free)
                     ci = rank(c, order_free, side, cb)
@@ -406,10 +399,10 @@ def solve(
                         _report(report, c)
                         return LOOP
                     elif first:
-                        obuf, oix = _keep(obuf, oix, otop, c, ci)
+                        opts = _keep(opts, otop, c, ci)
                         otop += 1
                 if result < 0:
-                    result = _settle(first, otop - base, kind, nopt, seen, stamp, fcnt, f)
+                    result = _settle(first, otop - base, kind, nopt, seen, stamp, frames, f)
                 if result == REGROW:  # the mex again, with room for every value
                     seen, stamp = _zeros(2 * nopt + 2), 0
                     nseen = seen.shape[0]
@@ -420,10 +413,10 @@ def solve(
                 continue
             if child < 0:
                 child = base  # first unknown option (after a first scan)
-                if state[oix[child]] != UNKNOWN:
+                if state[opts[child, len(zero)]] != UNKNOWN:
                     continue
-            fbuf, fix, fst, fcnt, fcur = _grow_frames(fbuf, fix, fst, fcnt, fcur, depth)
-            _enter(fbuf, fix, fst, depth, obuf, child, oix[child])
+            frames = _grow2(frames, depth)
+            _enter(frames, depth, opts, child, opts[child, len(zero)])
             depth += 1
     report[len(zero)] = solved
     return OK

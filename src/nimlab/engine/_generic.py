@@ -187,24 +187,15 @@ def _load(buf: Any, k: int, zero: Any) -> Any:  # pragma: no cover - compiled
 
 @njit(cache=True)
 def _grow2(a: Any, need: int) -> Any:  # pragma: no cover - compiled
+    """*a* with room for row *need* (twice the rows, or more)."""
     if need < a.shape[0]:
         return a
     b = np.empty((max(2 * a.shape[0], need + 1), a.shape[1]), a.dtype)
-    for i in range(a.shape[0]):  # a loop, not a slice copy: see _grow1
-        for j in range(a.shape[1]):
-            b[i, j] = a[i, j]
-    return b
-
-
-@njit(cache=True)
-def _grow1(a: Any, need: int) -> Any:  # pragma: no cover - compiled
-    if need < a.shape[0]:
-        return a
-    b = np.empty(max(2 * a.shape[0], need + 1), a.dtype)
     # a loop, not ``b[: len(a)] = a``: numba compiles a slice copy with the text of its
     # shape-mismatch error (string formatting), seconds of compilation in every process
     for i in range(a.shape[0]):
-        b[i] = a[i]
+        for j in range(a.shape[1]):
+            b[i, j] = a[i, j]
     return b
 
 

@@ -6,6 +6,7 @@ import atexit
 import copy
 import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Iterator
 from typing import Any
@@ -25,6 +26,16 @@ if "NIMLAB_CACHE_DIR" not in os.environ:
         _dir = os.path.join(os.path.dirname(os.path.dirname(__file__)), ".nimlab-test-cache")
         os.makedirs(_dir, exist_ok=True)
     os.environ["NIMLAB_CACHE_DIR"] = _dir
+
+
+# The Ctrl-C tests send SIGINT to the processes they start, which must stop as a user's
+# would. A shell that starts the suite in the background (``.ci/run &`` in a script,
+# ``nohup``) makes its processes ignore SIGINT, and an ignored signal stays ignored across
+# exec: every nimlab process of the tests would then run to its end. Python's own handler
+# here is reset to the default at exec, so the processes the tests start get SIGINT as in
+# a terminal.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _slow_ids() -> set[str]:

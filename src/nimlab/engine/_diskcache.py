@@ -21,6 +21,7 @@ import importlib.util
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,8 @@ __all__ = [
     "discard_module",
     "is_cached_module",
     "load_module",
+    "model_module",
+    "with_params",
 ]
 
 _PREFIX = "_nimlab_engine_"
@@ -188,6 +191,29 @@ def model_source(game: Ruleset[Any]) -> tuple[str, tuple[Any, ...] | None] | Non
     return generator_source(gen)
 
 
+def model_module(
+    game: Ruleset[Any], kernel_source: Callable[..., str]
+) -> tuple[str, Any, tuple[Any, ...] | None] | None:
+    """``(name, module, params)``: the module of the cache directory holding *game*'s
+    move model followed by ``kernel_source()`` (``kernel_source(PARAMS)`` for a catalog
+    game, whose parameters *params* its kernels take as a last argument; else params is
+    None). None when the game gives no source, or the cache directory cannot be used."""
+    got = model_source(game)
+    if got is None:
+        return None
+    text, params = got
+    if params is None:
+        text += kernel_source()
+    else:
+        from nimlab.catalog._source import PARAMS
+
+        text += kernel_source(PARAMS)
+    loaded = cached_module(text)
+    if loaded is None:
+        return None
+    return loaded[0], loaded[1], params
+
+
 def cached_solve(game: Ruleset[Any]) -> Any:
     """The solve kernel of *game* from its module in the cache directory, or None.
 
@@ -198,24 +224,15 @@ def cached_solve(game: Ruleset[Any]) -> Any:
     hit = _LOADED.get(game)
     if hit is not None:
         return hit[1]
-    got = model_source(game)
-    if got is None:
-        return None
-    text, params = got
-    if params is None:
-        text += _solve_source()
-    else:
-        from nimlab.catalog._source import PARAMS
-
-        text += _solve_source(PARAMS)
-    loaded = cached_module(text)
+    loaded = model_module(game, _solve_source)
     if loaded is None:
         return None
-    solve = kernel = loaded[1].solve
+    name, module, params = loaded
+    solve = kernel = module.solve
     if params is not None:
-        solve = _with_params(kernel, params)
-    _LOADED[game] = (loaded[0], solve)
-    _KERNELS[game] = (loaded[0], kernel, params)
+        solve = with_params(kernel, params)
+    _LOADED[game] = (name, solve)
+    _KERNELS[game] = (name, kernel, params)
     return solve
 
 
@@ -263,9 +280,12 @@ def compile_locked(name: str, kernel: Any, args: tuple[Any, ...]) -> None:
         os.close(fd)  # releases the lock
 
 
-def _with_params(solve: Any, params: tuple[Any, ...]) -> Any:
+def with_params(kernel: Any, params: tuple[Any, ...]) -> Any:
+    """*kernel* of a catalog game's cached module, called with *params* as its last
+    argument."""
+
     def run(*args: Any) -> Any:
-        return solve(*args, params)
+        return kernel(*args, params)
 
     return run
 

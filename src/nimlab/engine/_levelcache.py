@@ -184,33 +184,20 @@ def cached_levels(game: Ruleset[Any]) -> Any:
     """
     hit = _LOADED.get(game)
     if hit is not None:
-        return hit[1] if hit[2] is None else _with_params(hit[1], hit[2])
+        if hit[2] is None:
+            return hit[1]
+        from nimlab.engine._diskcache import with_params
+
+        return with_params(hit[1], hit[2])
     if game in _FAILED:
         return None
     from nimlab.engine import _diskcache
 
-    got = _diskcache.model_source(game)
-    if got is None:
-        return None
-    text, params = got
-    if params is None:
-        text += levels_source()
-    else:
-        from nimlab.catalog._source import PARAMS
-
-        text += levels_source(PARAMS)
-    loaded = _diskcache.cached_module(text)
+    loaded = _diskcache.model_module(game, levels_source)
     if loaded is None:
         return None
-    _LOADED[game] = (loaded[0], loaded[1].solve_level, params)
+    _LOADED[game] = (loaded[0], loaded[1].solve_level, loaded[2])
     return cached_levels(game)
-
-
-def _with_params(kernel: Any, params: tuple[Any, ...]) -> Any:
-    def run(*args: Any) -> None:
-        kernel(*args, params)
-
-    return run
 
 
 def available(game: Ruleset[Any]) -> bool:

@@ -92,22 +92,24 @@ class _ThreadLines:
         """The state of columns ``lo..`` ceded by thread k - 1 (at most *width* words)."""
         if not self.per_col or state is None:
             return
-        rows = state.shape[0]
-        if self.width == 0:
-            self.col[lo : lo + rows] |= state
-        else:
-            w = min(self.width, state.shape[1])
-            self.col[lo : lo + rows, :w] |= state[:, :w]
+        _or_rows(self.col, lo, state, self.width)
+        if self.width:
             self.full = None
 
     def diagonals(self, d0: int, state: Any) -> None:
         """OR the diagonals ``d0..`` handed over by thread k - 1 into this state."""
-        rows = state.shape[0]
-        if self.width == 0:
-            self.diag[d0 : d0 + rows] |= state
-        else:
-            w = min(self.width, state.shape[1])
-            self.diag[d0 : d0 + rows, :w] |= state[:, :w]
+        _or_rows(self.diag, d0, state, self.width)
+
+
+def _or_rows(dst: Any, at: int, state: Any, width: int) -> None:
+    """OR the rows of *state* into ``dst[at:]``: whole rows when *width* is 0 (flags),
+    else their first *width* words at most."""
+    rows = state.shape[0]
+    if width == 0:
+        dst[at : at + rows] |= state
+    else:
+        w = min(width, state.shape[1])
+        dst[at : at + rows, :w] |= state[:, :w]
 
 
 def _used_words(*states: Any) -> int:

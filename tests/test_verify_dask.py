@@ -236,11 +236,14 @@ class _Waiting:
     [("nim", "a ^ b ^ c", 1), ("nim", "a ^ b ^ c", 6), ("ryuo", "3*((a//3)^(b//3)) + (a+b)%3", 3)],
 )
 def test_tasks_submitted_after_the_scheduler_was_lost_end_the_run(
-    game: str, formula: str, lost_at: int
+    game: str, formula: str, lost_at: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # the client cancels the tasks it holds when its scheduler dies, but a task submitted
     # after that (as the runner submits the next round, or a vectorised block's parts)
     # never ends: the run ends with the scheduler's loss instead of waiting for it
+    from dataclasses import replace
+
+    from nimlab import planner
     from nimlab.verification.backends import _cluster_lost, chunk_results, dumps_spec
     from nimlab.verification.cluster import dask_chunks
     from nimlab.verification.runner import conjecture_spec
@@ -251,6 +254,10 @@ def test_tasks_submitted_after_the_scheduler_was_lost_end_the_run(
     pending = list(range(spec.space.n_chunks))
     assert len(pending) >= 8 and spec.fast == (game == "ryuo")
     serial = {r.index: r.count for r in chunk_results(spec, "serial", pending, 1, [])}
+    # tasks of one chunk until the rate is known: a run of rounds (a short run goes out
+    # at once, with nothing submitted later)
+    small = replace(planner.DEFAULT_BUDGETS, cluster_task_positions=128)
+    monkeypatch.setattr(planner, "DEFAULT_BUDGETS", small)
     client = _LosingClient(lost_at)
     got: dict[int, int] = {}
     addr = "tcp://10.0.0.1:8786"
@@ -583,3 +590,40 @@ def test_futures_cancelled_for_a_lost_scheduler_are_told_from_other_cancellation
     other = cluster_lost(None, FutureCancelledError("k", "lost dependencies"), "again", "checking")
     assert "its connection closed" not in str(other)
     assert "FutureCancelledError" in str(other)
+
+
+def test_a_short_compiled_run_goes_out_at_once_in_tasks_of_equal_positions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Sh-T6*'s space (4 sorted heaps): its chunks hold 1 to 8,000 positions, in runs that
+    # alternate large and small ones (every other chunk, as the old rounds shared them
+    # out, gave one worker a fifth more work). A run of at most two budgets of positions
+    # per worker goes out in the first rounds, each worker's task within one chunk of the
+    # others'; a longer one in tasks of about one budget until the rate is known.
+    import types
+    from dataclasses import replace
+
+    from nimlab import planner
+    from nimlab.verification.cluster import ROUNDS_AHEAD, _Rounds, chunk_positions
+    from nimlab.verification.spaces import SortedBoxSpace
+
+    space = SortedBoxSpace(4, 64, low=1, target=8192)
+    spec = types.SimpleNamespace(compiled=True, space=space)
+    pending = list(range(space.n_chunks))
+    pos = dict(zip(pending, chunk_positions(spec, pending) or [], strict=True))
+    assert sum(pos.values()) == space.size
+    rounds = _Rounds(spec, pending, 2)
+    tasks = [rounds.next_round() for _ in range(ROUNDS_AHEAD)]
+    assert not rounds.todo  # the whole run at once: no round trip for a later round
+    assert sorted(i for r in tasks for t in r for i in t) == pending
+    for r in tasks:
+        loads = [sum(pos[i] for i in t) for t in r]
+        assert len(r) == 2 and max(loads) - min(loads) <= max(pos.values())
+    budget = space.size // 8  # 4 budgets per worker: a long run
+    monkeypatch.setattr(
+        planner, "DEFAULT_BUDGETS", replace(planner.DEFAULT_BUDGETS, cluster_task_positions=budget)
+    )
+    rounds = _Rounds(spec, pending, 2)
+    first = rounds.next_round()
+    assert rounds.todo and len(first) == 2
+    assert all(abs(sum(pos[i] for i in t) - budget) <= max(pos.values()) for t in first)

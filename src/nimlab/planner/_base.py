@@ -125,6 +125,12 @@ class Budgets:
         candidates (automata on sums of heaps) are built and proved by compiled loops
         (before, Python's loops: a computation that ends sooner takes less time than
         loading numba in a new process).
+    cluster_task_positions : int
+        A Dask task of a compiled check takes about this many positions until the rate
+        of checking is measured (a few tenths of a second of kernel: the scheduler's
+        round trips, milliseconds a task, stay a few per cent); a run of at most twice
+        this many positions per worker goes out at once, in two tasks per worker of
+        equal positions (no round trip to this process between them).
 
     Examples
     --------
@@ -152,6 +158,7 @@ class Budgets:
     engine_min_positions: int = 20_000
     parallel_min_positions: int = 1_000_000
     misere_compiled_after_steps: int = 3_000_000
+    cluster_task_positions: int = 1 << 24
 
     def default_search(self) -> bool:
         """Whether the search's budgets (``max_positions``, ``max_moves``) are the defaults.

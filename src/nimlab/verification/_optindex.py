@@ -9,6 +9,7 @@ place that chooses between the index and the scan).
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -339,7 +340,7 @@ def _index_mismatch(game: Any, sp: Any, got: Any) -> tuple[Any, ...] | None:
     return None
 
 
-def record_part(spec: Any, chunks: range) -> Any:
+def record_part(spec: Any, chunks: Iterable[int]) -> Any:
     """The option index (packed bits) recorded from the claimed P-positions of *chunks*
     of *spec*, whose compiled check runs, or None when it uses no index. Parts are merged
     by :func:`install_index`."""

@@ -9,7 +9,7 @@ circle among them.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from nimlab.core.errors import InvalidParameterError, NimlabError
@@ -30,7 +30,7 @@ __all__ = [
 SLEEP_ENV = "NIMLAB_VERIFY_CHUNK_SLEEP"
 
 
-def prepare_part(spec: Any, chunks: range) -> Any:
+def prepare_part(spec: Any, chunks: Iterable[int]) -> Any:
     """The part of a spec's shared set-up that *chunks* contribute (the compiled P-set
     check's option index, recorded from their claimed P-positions), or None when the
     spec's chunks need no set-up. Parts are independent: workers compute them in

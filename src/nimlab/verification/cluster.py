@@ -37,7 +37,7 @@ import hashlib
 import pickle
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from nimlab._dask import check_connected
@@ -49,7 +49,7 @@ from nimlab.verification.chunks import (
     prepare_part,
 )
 from nimlab.verification.local import ChunkResult
-from nimlab.verification.spaces import is_indexed
+from nimlab.verification.spaces import heap_walk, is_indexed
 
 __all__ = [
     "TASK_SECONDS",
@@ -169,11 +169,10 @@ def check_task(blob: bytes, chunks: list[int], *parts: Any) -> list[ChunkResult]
         return [check(i) for i in chunks]
 
 
-def prepare_task(blob: bytes, first: int, stop: int, step: int = 1) -> Any:
-    """The set-up part (option index) of chunks ``range(first, stop, step)`` (a Dask
-    task)."""
+def prepare_task(blob: bytes, chunks: list[int]) -> Any:
+    """The set-up part (option index) of *chunks* (a Dask task)."""
     with _kept_heap():
-        return prepare_part(_spec(blob), range(first, stop, step))
+        return prepare_part(_spec(blob), chunks)
 
 
 #: The claim's values of the chunks of the last block this worker summarised (for its
@@ -293,47 +292,138 @@ def block_task(
     return out
 
 
-class _Sizer:
-    """How many chunks the next task takes, from the seconds per chunk measured so far.
+def chunk_positions(spec: Any, chunks: list[int]) -> list[int] | None:
+    """Positions of each of *chunks* of a compiled heap walk (its kernel's time is about
+    proportional), from the space's own figures (no kernel loaded); None for another
+    space or path (its chunks then count as equal).
 
     Examples
     --------
-    >>> s = _Sizer(workers=2)
-    >>> s.next_size(400)  # nothing measured: a quarter of the chunks per worker
-    50
-    >>> s.record([ChunkResult(0, 10, 0.01)] * 50)  # 10 ms a chunk: 100 chunks a second
-    >>> s.next_size(300), s.next_size(60), s.next_size(1)  # 60 left: 0.3 s a worker, all now
-    (75, 30, 1)
-    >>> s.record([ChunkResult(0, 10, 0.0001)] * 950)  # now about 0.6 ms a chunk: 84 in 50 ms
-    >>> s.next_size(400), s.next_size(300)  # 0.12 s a worker left: all now
-    (200, 150)
+    >>> from nimlab.verification.runner import conjecture_spec
+    >>> spec = conjecture_spec("nim", "a ^ b ^ c", bound=6, chunk_size=72)
+    >>> chunk_positions(spec, [0, 2])
+    [72, 72]
+    """
+    sp = spec.space
+    if not getattr(spec, "compiled", False) or not heap_walk(sp) or is_indexed(sp):
+        return None
+    if getattr(sp, "walk", None) == "box":
+        row = (sp.bound - sp.low) ** (sp.n_heaps - 1)
+        return [(b - a) * row for a, b in (sp.row_range(i) for i in chunks)]
+    return [int(sp.start(i)[1]) for i in chunks]
+
+
+def share_out(chunks: list[int], cost: Mapping[int, float], n: int) -> list[list[int]]:
+    """*chunks* shared out among at most *n* tasks of about equal *cost* (the costliest
+    first, each to the task with least so far), each task's chunks in increasing order.
+
+    Examples
+    --------
+    >>> share_out([0, 1, 2, 3, 4], {0: 1, 1: 8, 2: 1, 3: 8, 4: 2}, 2)
+    [[1, 4], [0, 2, 3]]
+    >>> share_out([5, 6, 7], dict.fromkeys([5, 6, 7], 1), 2)  # equal costs: interleaved
+    [[5, 7], [6]]
+    """
+    import heapq
+
+    loads = [(0.0, k) for k in range(max(1, n))]
+    out: list[list[int]] = [[] for _ in loads]
+    for i in sorted(chunks, key=lambda i: -cost[i]):
+        load, k = heapq.heappop(loads)
+        out[k].append(i)
+        heapq.heappush(loads, (load + cost[i], k))
+    return [sorted(task) for task in out if task]
+
+
+class _Sizer:
+    """How much work the next round's tasks take, in the chunks' costs (positions, or 1 a
+    chunk when unknown), from the seconds per cost measured so far.
+
+    Before any rate is measured a task takes *per_task* (the planner's
+    ``Budgets.cluster_task_positions`` for a compiled check; a run of at most
+    :data:`ROUNDS_AHEAD` such tasks per worker is shared out evenly over the first
+    rounds, so it goes out at once), or a quarter of what is left per worker.
+
+    Examples
+    --------
+    >>> s = _Sizer(workers=2, total=400)
+    >>> s.next_cost(400)  # nothing measured: a quarter of the chunks per worker
+    50.0
+    >>> s.record(50, 0.5)  # 10 ms a chunk: 100 chunks a second
+    >>> s.next_cost(300), s.next_cost(60)  # 60 left: 0.3 s a worker, all now
+    (75.0, 30.0)
+    >>> s = _Sizer(workers=2, total=1000, per_task=100.0)  # 2 tasks of 100 a worker, or less
+    >>> s.next_cost(1000)
+    100.0
+    >>> _Sizer(workers=2, total=300, per_task=100.0).next_cost(300)  # all in 2 rounds
+    75.0
     """
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, total: float, per_task: float | None = None) -> None:
         self.workers = max(1, workers)
+        self.cost = 0.0
         self.seconds = 0.0
-        self.chunks = 0
         self.last = 0.0
+        self.per_task = per_task
+        if per_task is not None and total <= ROUNDS_AHEAD * self.workers * per_task:
+            self.per_task = total / (ROUNDS_AHEAD * self.workers)  # a short run: all at once
 
-    def record(self, results: list[ChunkResult]) -> None:
-        seconds = sum(r.seconds for r in results)
+    def record(self, cost: float, seconds: float) -> None:
+        """Note that chunks of *cost* took *seconds*."""
+        self.cost += cost
         self.seconds += seconds
-        self.chunks += len(results)
-        if results:  # the latest rate too: the first chunks are often the cheapest
-            self.last = seconds / len(results)
+        if cost:  # the latest rate too: the first chunks are often the cheapest
+            self.last = seconds / cost
 
-    def next_size(self, left: int) -> int:
-        """Chunks of the next task (a round of tasks takes *workers* times as many)."""
-        cap = max(1, int(left * SHARE / self.workers))
-        if not self.chunks:
-            return max(1, cap // 2)  # the first round: a quarter of the chunks per worker
-        rate = max(self.seconds / self.chunks, self.last)
-        even = -(-left // self.workers)  # all that is left, shared out
+    def next_cost(self, left: float) -> float:
+        """The cost of the next task (a round of tasks takes *workers* times as much)."""
+        cap = left * SHARE / self.workers
+        even = left / self.workers  # all that is left, shared out
+        if not self.cost:
+            return min(self.per_task, even) if self.per_task is not None else cap / 2
+        rate = max(self.seconds / self.cost, self.last)
         if left * rate <= TASK_SECONDS * self.workers:
             return even  # a short run's tail in one round: no round trips for tiny tasks
-        want = int(TASK_SECONDS / rate) if rate > 0 else left
-        floor = int(MIN_TASK_SECONDS / rate) if rate > 0 else left
-        return max(1, min(want, max(cap, floor), even))
+        want = TASK_SECONDS / rate if rate > 0 else left
+        floor = MIN_TASK_SECONDS / rate if rate > 0 else left
+        return min(want, max(cap, floor), even)
+
+
+class _Rounds:
+    """The pending chunks of a run, handed out in rounds of one task per worker: the next
+    run of consecutive chunks of about :meth:`_Sizer.next_cost` times the workers,
+    shared out by cost (:func:`share_out`)."""
+
+    def __init__(self, spec: Any, pending: list[int], workers: int) -> None:
+        from nimlab.planner import DEFAULT_BUDGETS
+
+        positions = chunk_positions(spec, pending)
+        self.cost = dict(zip(pending, positions or [1] * len(pending), strict=True))
+        self.todo = list(pending)
+        self.left = float(sum(self.cost.values()))
+        per_task = float(DEFAULT_BUDGETS.cluster_task_positions) if positions else None
+        self.sizer = _Sizer(workers, self.left, per_task)
+        self.workers = max(1, workers)
+
+    def next_round(self) -> list[list[int]]:
+        """The tasks of the next round (each a list of chunks), taken from what is left."""
+        want = self.sizer.next_cost(self.left) * self.workers
+        n, got = 0, 0.0
+        while n < len(self.todo) and (got < want or n < self.workers):
+            got += self.cost[self.todo[n]]
+            n += 1
+        take, self.todo[:n] = self.todo[:n], []
+        self.left -= got
+        return share_out(take, self.cost, self.workers)
+
+    def record(self, results: list[ChunkResult]) -> None:
+        """Note the seconds the chunks of *results* took."""
+        self.sizer.record(sum(self.cost[r.index] for r in results), sum(r.seconds for r in results))
+
+    def drop_after(self, stop: int) -> None:
+        """Forget the chunks after *stop* (the first failure)."""
+        self.todo = [i for i in self.todo if i <= stop]
+        self.left = float(sum(self.cost[i] for i in self.todo))
 
 
 def dask_chunks(
@@ -356,19 +446,17 @@ def dask_chunks(
             client, spec, where, blob_f, blocks, pending, stop, lost, as_completed
         )
         return
-    todo = list(pending)
-    sizer = _Sizer(n_workers)
+    rounds = _Rounds(_spec(blob), pending, n_workers)
     tag = hashlib.sha1(blob).hexdigest()[:10]
     futs: dict[Any, list[int]] = {}
+    order = [0]  # the rounds' priority: a worker runs an earlier round's task first
 
     def submit_round() -> list[Any]:
-        """One task per worker, each of every n_workers-th chunk of the next run of
-        consecutive chunks (tasks of equal cost, a failure still cancels later rounds)."""
-        size = sizer.next_size(len(todo)) * n_workers
-        take, todo[:size] = todo[:size], []
+        """One task per worker, of chunks of equal cost from the next run of consecutive
+        chunks (a failure still cancels later rounds)."""
         out = []
-        for k in range(min(n_workers, len(take))):
-            mine = take[k::n_workers]
+        order[0] -= 1
+        for k, mine in enumerate(rounds.next_round()):
             # task k of each round on worker k (else the scheduler may queue a round's
             # tasks on one worker while the other idles); another when it is lost
             pin = {"workers": [where[k % len(where)]], "allow_other_workers": True} if where else {}
@@ -379,6 +467,7 @@ def dask_chunks(
                 *parts,
                 pure=False,
                 key=f"nimlab-{tag}-{mine[0]}-{time.time_ns()}",
+                priority=order[0],
                 **pin,
             )
             futs[f] = mine
@@ -391,7 +480,7 @@ def dask_chunks(
 
     first: list[Any] = []
     for _ in range(ROUNDS_AHEAD):
-        if todo:
+        if rounds.todo:
             first += submit_round()
     ac = as_completed(first)
     for f in ac:
@@ -405,14 +494,14 @@ def dask_chunks(
             raise
         except Exception as exc:
             raise lost(exc) from None
-        sizer.record(results)
+        rounds.record(results)
         yield from results
         if stop:
-            todo[:] = [i for i in todo if i <= stop[0]]
+            rounds.drop_after(stop[0])
             for g, js in list(futs.items()):
                 if js[0] > stop[0]:
                     g.cancel()
-        while todo and len(futs) < ROUNDS_AHEAD * n_workers:
+        while rounds.todo and len(futs) < ROUNDS_AHEAD * n_workers:
             for g in submit_round():
                 ac.add(g)
 
@@ -449,20 +538,20 @@ def _prepare(
     where: list[str] | None = None,
 ) -> list[Any]:
     """The futures of the set-up parts of the chunks, :data:`PREPARE_PARTS` per worker,
-    each of every so many chunks (interleaved: chunks of unequal cost are shared out
-    evenly; none when the chunks need no set-up), part k on worker k of *where* (another
-    if it is lost); every chunk task merges them where it runs."""
+    each of chunks of about equal positions (:func:`share_out`; none when the chunks need
+    no set-up), part k on worker k of *where* (another if it is lost); every chunk task
+    merges them where it runs."""
     spec = _spec(blob)
     # whether the chunks share a set-up is decided on the workers (prepare_part gives
     # None when they do not): this process loads no kernel
     if not pending or not getattr(spec, "compiled", False) or is_indexed(spec.space):
         return []
-    n = spec.space.n_chunks
-    parts = max(1, min(PREPARE_PARTS * n_workers, n))
+    every = list(range(spec.space.n_chunks))
+    cost = dict(zip(every, chunk_positions(spec, every) or [1] * len(every), strict=True))
     out = []
-    for k in range(parts):
+    for k, chunks in enumerate(share_out(every, cost, PREPARE_PARTS * n_workers)):
         pin = {"workers": [where[k % len(where)]], "allow_other_workers": True} if where else {}
-        out.append(client.submit(prepare_task, blob_f, k, n, parts, pure=False, **pin))
+        out.append(client.submit(prepare_task, blob_f, chunks, pure=False, **pin))
     return out
 
 

@@ -23,7 +23,7 @@ when a spec asks for the compiled path.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -86,7 +86,7 @@ def tabulated_in_python(spec: Any) -> bool:
     return supports_compiled(spec) and spec.key() in _claims._TABULATED
 
 
-def index_part(spec: Any, chunks: range) -> Any:
+def index_part(spec: Any, chunks: Iterable[int]) -> Any:
     """The option index (packed bits) recorded from the claimed P-positions of *chunks*,
     or None when *spec* does not use one. Parts are merged by :func:`install_index`."""
     if not supports_compiled(spec):

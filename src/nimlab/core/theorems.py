@@ -87,4 +87,5 @@ class TheoremSpec:
     deep_bound: int | None = None
     claim: Callable[[Ruleset[Any], Any], Any] | None = None
     scalar_claim: Callable[..., Any] | None = None
+    claim_params: tuple[str, ...] = ()
     vector_claim: Callable[[Ruleset[Any], tuple[Any, ...]], Any] | None = None

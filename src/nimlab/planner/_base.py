@@ -131,6 +131,13 @@ class Budgets:
         round trips, milliseconds a task, stay a few per cent); a run of at most twice
         this many positions per worker goes out at once, in two tasks per worker of
         equal positions (no round trip to this process between them).
+    compiled_claim_min_positions : int
+        The vectorised check of a box of this many positions or more evaluates its
+        claim's rows compiled when the claim has a compiled form (a theorem's
+        ``scalar_claim``, an expression): one call per chunk that does not hold Python's
+        lock, so the threads of a run evaluate their bands in parallel, at about half
+        numpy's CPU (S18-T8). Smaller boxes use numpy: the first compile of a claim
+        (about half a second, then kept in the disk cache) would not pay.
 
     Examples
     --------
@@ -159,6 +166,7 @@ class Budgets:
     parallel_min_positions: int = 1_000_000
     misere_compiled_after_steps: int = 3_000_000
     cluster_task_positions: int = 1 << 24
+    compiled_claim_min_positions: int = 4_000_000
 
     def default_search(self) -> bool:
         """Whether the search's budgets (``max_positions``, ``max_moves``) are the defaults.

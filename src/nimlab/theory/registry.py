@@ -131,7 +131,11 @@ class Theorem:
     scalar_claim : callable, optional
         ``scalar_claim(*heaps)``: the claim as a function of the heaps written with plain
         integer operations, so that numba compiles the same function for the compiled
-        local check of any number of heaps (used as the claim when *claim* is None).
+        local check of any number of heaps, and for the rows of the vectorised check
+        (used as the claim when *claim* is None).
+    claim_params : tuple of str
+        The names of the game's parameters *scalar_claim* takes after the heaps (their
+        values are constants of the compiled claim).
     """
 
     id: str
@@ -149,6 +153,7 @@ class Theorem:
     deep_bound: int | None = None
     vector_claim: Callable[[Ruleset[Any], tuple[Any, ...]], Any] | None = None
     scalar_claim: Callable[..., Any] | None = None
+    claim_params: tuple[str, ...] = ()
 
     @property
     def status(self) -> ResultStatus:
@@ -167,11 +172,22 @@ class Theorem:
         if self.claim is not None:
             return self.claim(game, position)
         if self.scalar_claim is not None:
-            return self.scalar_claim(*position)
+            return self.scalar_claim(*position, *self.claim_args(game))
         question = _CLAIMED.get(self.kind)
         if question is not None:  # the theorem is the game's closed form (the planner's)
             return closed_value(game, question, position)
         raise TypeError(f"{self.id}: a custom theorem has no pointwise claim")
+
+    def claim_args(self, game: Ruleset[Any]) -> tuple[int, ...]:
+        """The values of *game*'s parameters that *scalar_claim* takes after the heaps.
+
+        Examples
+        --------
+        >>> from nimlab import game, theorem
+        >>> theorem("S18-T9").claim_args(game("restricted-ryuo", p=2, q=4))
+        (2, 4)
+        """
+        return tuple(int(getattr(game, name)) for name in self.claim_params)
 
 
 #: The closed form a theorem of each kind claims (a Grundy value, a normal or misère P-set).
@@ -264,6 +280,7 @@ def from_spec(spec: TheoremSpec) -> Theorem:
         deep_bound=spec.deep_bound,
         vector_claim=spec.vector_claim,
         scalar_claim=spec.scalar_claim,
+        claim_params=spec.claim_params,
     )
 
 
@@ -740,6 +757,9 @@ class TheoremClaim(Claim):
         fn = theorem(self.tid).scalar_claim
         return None if fn is None else (fn, True)
 
+    def scalar_args(self, game: Ruleset[Any]) -> tuple[int, ...]:
+        return theorem(self.tid).claim_args(game)
+
     def vectorised(self, game: Ruleset[Any], bound: int) -> Callable[..., Any] | None:
         vc = theorem(self.tid).vector_claim
         if vc is None:
@@ -769,6 +789,9 @@ class ObjectTheoremClaim(Claim):
     def scalar(self) -> tuple[Callable[..., Any], bool] | None:
         fn = self.theorem.scalar_claim
         return None if fn is None else (fn, True)
+
+    def scalar_args(self, game: Ruleset[Any]) -> tuple[int, ...]:
+        return tuple(self.theorem.claim_args(game))
 
     def vectorised(self, game: Ruleset[Any], bound: int) -> Callable[..., Any] | None:
         vc = self.theorem.vector_claim

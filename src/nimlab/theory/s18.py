@@ -2,7 +2,9 @@
 
 Positions are boxes of heaps below the bound, in increasing order: every move lowers
 heaps, so the sets are move-closed. The two Ryuo theorems give their claims over numpy
-arrays too (``vector_claim``), so their local check runs vectorised. (S18-T7 and S18-T11
+arrays too (``vector_claim``), so their local check runs vectorised, and as a function of
+the heaps and the game's parameters (``scalar_claim``, ``claim_params``) that numba
+compiles for the rows of large boxes. (S18-T7 and S18-T11
 are declared by their families: :mod:`nimlab.catalog.wythoff.theorems`,
 :mod:`nimlab.catalog.onepile.theorems`.)
 """
@@ -61,19 +63,28 @@ def _restricted(bound: int) -> Iterator[Instance]:
         yield _box(game("restricted-ryuo", p=p, q=q), bound)
 
 
+def _ryuo_scalar(x: Any, y: Any, p: Any) -> Any:
+    """S18-T8 at heaps ``(x, y)`` of Ryuo Nim(p), with integer operations only (Python
+    ints, numpy int64 arrays, or compiled by numba with *p* a constant)."""
+    return p * ((x // p) ^ (y // p)) + (x + y) % p
+
+
+def _restricted_scalar(x: Any, y: Any, p: Any, q: Any) -> Any:
+    """S18-T9 at heaps ``(x, y)`` of restricted Ryuo Nim(p, q), ``p | q`` (as
+    :func:`_ryuo_scalar`)."""
+    return p * (((x % q) // p) ^ ((y % q) // p)) + (x + y) % p
+
+
 def _ryuo_vector(g: Ruleset[Any], heaps: tuple[Any, ...]) -> Any:
     """S18-T8 over arrays of heaps (numpy int64 or Python ints)."""
     x, y = heaps
-    p: int = g.p  # type: ignore[attr-defined]
-    return p * ((x // p) ^ (y // p)) + (x + y) % p
+    return _ryuo_scalar(x, y, g.p)  # type: ignore[attr-defined]
 
 
 def _restricted_vector(g: Ruleset[Any], heaps: tuple[Any, ...]) -> Any:
     """S18-T9 over arrays of heaps (numpy int64 or Python ints); ``p | q``."""
     x, y = heaps
-    p: int = g.p  # type: ignore[attr-defined]
-    q: int = g.q  # type: ignore[attr-defined]
-    return p * (((x % q) // p) ^ ((y % q) // p)) + (x + y) % p
+    return _restricted_scalar(x, y, g.p, g.q)  # type: ignore[attr-defined]
 
 
 def _rgames(bound: int) -> Iterator[Instance]:
@@ -92,6 +103,8 @@ register_theorem(
         kind="grundy",
         instances=_ryuo,
         vector_claim=_ryuo_vector,
+        scalar_claim=_ryuo_scalar,
+        claim_params=("p",),
         default_bound=12953,
         params="p = 1..5",
     )
@@ -106,6 +119,8 @@ register_theorem(
         kind="grundy",
         instances=_restricted,
         vector_claim=_restricted_vector,
+        scalar_claim=_restricted_scalar,
+        claim_params=("p", "q"),
         default_bound=6477,
         params="(p, q) = " + ", ".join(f"({p},{q})" for p, q in RESTRICTED_RYUO_PQ),
     )

@@ -18,7 +18,7 @@ from numba import njit
 from nimlab.verification._heapwalks import _NO_RIDX, BOX, DISTINCT, SORTED, TOTAL, _mode
 from nimlab.verification._heapwalks import __file__ as _WALKS_FILE
 
-__all__ = ["compiled_claim"]
+__all__ = ["compiled_claim", "compiled_rows"]
 
 #: Largest box whose expression table is built (int64 cells).
 MAX_TABLE_CELLS = 1 << 26
@@ -99,16 +99,19 @@ def _cached_module(text: str) -> Any:
     return None
 
 
-def _scalar_source(fn: Any, spread: bool) -> tuple[str, list[str], list[str]] | None:
-    """``(claim source, imports, files)`` of the kernel's claim wrapping the scalar *fn*,
-    or None when *fn* cannot be imported by name."""
+def _scalar_source(
+    fn: Any, spread: bool, args: tuple[int, ...] = ()
+) -> tuple[str, list[str], list[str]] | None:
+    """``(claim source, imports, files)`` of the kernel's claim wrapping the scalar *fn*
+    (called with the integers *args*, as constants, after the heaps), or None when *fn*
+    cannot be imported by name."""
     import inspect
     import sys
 
     where = _importable(fn)
     if where is None:
         return None
-    call = "_f(*h)" if spread else "_f(h)"
+    call = ("_f(*h" if spread else "_f(h") + "".join(f", {int(v)}" for v in args) + ")"
     src = (
         "_f = njit(cache=True)(claim_fn)\n\n\n"
         f"@njit(cache=True)\ndef claim(h, table, radix):\n    return {call}\n"
@@ -146,9 +149,9 @@ def _expr_claim(expr: Any, low: int, bound: int, n: int) -> Any:
     return c
 
 
-def _cached_scalar(fn: Any, spread: bool) -> Any:
-    """The claim wrapping the scalar *fn* from the disk cache, or None."""
-    got = _scalar_source(fn, spread)
+def _cached_scalar(fn: Any, spread: bool, args: tuple[int, ...] = ()) -> Any:
+    """The claim wrapping the scalar *fn* (with *args*) from the disk cache, or None."""
+    got = _scalar_source(fn, spread, args)
     if got is None:
         return None
     src, imports, files = got
@@ -160,20 +163,21 @@ def _cached_scalar(fn: Any, spread: bool) -> Any:
     return module.claim
 
 
-def _wrap_scalar(fn: Any, spread: bool) -> Any:
-    """A claim ``c(h, table, radix)`` calling the compiled *fn* on the heaps."""
+def _wrap_scalar(fn: Any, spread: bool, args: tuple[int, ...] = ()) -> Any:
+    """A claim ``c(h, table, radix)`` calling the compiled *fn* on the heaps (and *args*)."""
     jf = njit(fn)
+    extra = tuple(int(v) for v in args)
     if spread:
 
         @njit
         def c(h: Any, table: Any, radix: Any) -> Any:  # pragma: no cover - compiled
-            return jf(*h)
+            return jf(*h, *extra)
 
     else:
 
         @njit
         def c(h: Any, table: Any, radix: Any) -> Any:  # pragma: no cover - compiled
-            return jf(h)
+            return jf(h, *extra)
 
     return c
 
@@ -190,6 +194,78 @@ def _scalar_of(claim: Any) -> tuple[Callable[..., Any], bool] | None:
     """The plain function behind a claim, and whether it takes the heaps spread."""
     got = claim.scalar() if hasattr(claim, "scalar") else None
     return got if got is None else (got[0], bool(got[1]))
+
+
+def _args_of(claim: Any, game: Any) -> tuple[int, ...]:
+    """The integers the claim's scalar function takes after the heaps in *game*."""
+    args = getattr(claim, "scalar_args", None)
+    return tuple(int(v) for v in args(game)) if args is not None else ()
+
+
+#: The rows of the vectorised check (:mod:`nimlab.verification.fast`) from the compiled
+#: ``claim`` above it, in one call without Python's lock: ``F[a - h0, b - fc]`` is the
+#: claim at ``(a, b)`` for ``h0 <= a < a1``, ``fc <= b < hi``; returns the largest value
+#: at rows ``r0..`` and columns ``c0..`` (a very negative number when there is none).
+_ROWS_SOURCE = """
+@njit(cache=True, nogil=True)
+def rows(F, h0, a1, fc, hi, r0, c0, table):
+    top = -(1 << 62)
+    for a in range(h0, a1):
+        r = a - h0
+        for b in range(fc, hi):
+            F[r, b - fc] = claim((a, b), table, table)
+        if a >= r0:
+            for b in range(c0, hi):
+                if F[r, b - fc] > top:
+                    top = F[r, b - fc]
+    return top
+"""
+_ROWS: dict[Any, Any] = {}
+
+
+def compiled_rows(spec: Any) -> Any:
+    """The compiled rows of the claim of *spec* (two heaps from 0): a function
+    ``rows(F, h0, a1, fc, hi, r0, c0, table)`` (see :data:`_ROWS_SOURCE`; *table* any
+    int64 array), or None when the claim has no compiled form (a theorem's
+    ``scalar_claim`` with its game's parameters, or an expression) or numba does not
+    compile it. Written as a module of the disk cache: one compile per claim and game
+    on a machine, loaded by later processes."""
+    key = spec.key()
+    with _LOCK:
+        hit = _ROWS.get(key)
+    if hit is None:
+        hit = _rows_module(spec) or False
+        with _LOCK:
+            _ROWS[key] = hit
+    return hit or None
+
+
+def _rows_module(spec: Any) -> Any:
+    from nimlab.verification import expr as expr_module
+    from nimlab.verification.expr import scalar_source
+    from nimlab.verification.local import ExprClaim
+
+    claim, bound = spec.claim, spec.space.bound
+    got: tuple[str, list[str], list[str]] | None = None
+    if isinstance(claim, ExprClaim):
+        src = scalar_source(claim.expr, 0, bound)
+        got = None if src is None else (src, [], [expr_module.__file__])
+    else:
+        scalar = _scalar_of(claim)
+        if scalar is not None:
+            got = _scalar_source(*scalar, _args_of(claim, spec.game))
+    if got is None:
+        return None
+    src, imports, files = got
+    module = _cached_module(_walks_source(src + _ROWS_SOURCE, imports, [__file__, *files]))
+    if module is None:
+        return None
+    try:  # compiled (or loaded) here, once: a claim numba cannot type has no rows
+        F = np.zeros((1, 1), dtype=np.int64)
+        module.rows(F, 0, 1, 0, 1, 0, 0, _NO_RIDX[0])
+    except Exception:
+        return None
+    return module.rows
 
 
 def compiled_claim(spec: Any) -> tuple[Any, Any, Any] | None:
@@ -230,10 +306,11 @@ def compiled_claim(spec: Any) -> tuple[Any, Any, Any] | None:
         got = _scalar_of(spec.claim)
         if got is not None:
             try:
-                c = _SCALARS.get(got)
-                if c is None:  # one compile per function, whatever the bound
-                    c = _cached_scalar(*got) or _wrap_scalar(*got)
-                    _SCALARS[got] = c
+                at = (*got, _args_of(spec.claim, spec.game))
+                c = _SCALARS.get(at)
+                if c is None:  # one compile per function (and game), whatever the bound
+                    c = _cached_scalar(*at) or _wrap_scalar(*at)
+                    _SCALARS[at] = c
                 v = c((low,) * n, dummy, radix)
                 int(v)
                 out = (c, dummy, radix)

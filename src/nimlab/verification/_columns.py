@@ -12,9 +12,8 @@ from nimlab.verification.fast import (
     MAX_STATE_BYTES,
     BoxRun,
     MoveModel,
-    _eval_rows,
-    _need,
     _strip,
+    _words,
     row_state,
 )
 from nimlab.verification.local import Failure, check_position
@@ -310,8 +309,8 @@ class ColumnRun(BoxRun):
             self.los[k] = lo
             a0, a1 = self.spec.space.row_range(c)
             h0, fc = max(0, a0 - self.hist), max(0, lo - self.back)
-            F = _eval_rows(self.fn, h0, a1, hi, fc)
-            need = _need(F[:, lo - fc :], a0 - h0) if self.grundy else 0
+            F, top = self.rows(h0, a1, hi, fc, (a0, lo))
+            need = _words(top) if self.grundy else 0
             need = max(need, got.words() if got is not None else 0)  # the left's values
             if off is not None and off.ok:
                 need = max(need, off.words())  # the values of the columns joining

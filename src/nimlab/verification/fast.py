@@ -3,7 +3,9 @@
 For a claim that can be evaluated over numpy arrays (an expression of
 :mod:`nimlab.verification.expr`, or a theorem's ``vector_claim``) on a
 :class:`~nimlab.verification.spaces.BoxSpace` of two heaps, the claim is evaluated over
-whole rows and the local rule is checked by a compiled kernel. Moves are described by a
+whole rows (compiled, in one call without Python's lock, when the claim has a compiled
+form and the box is large: :class:`ClaimRows`) and the local rule is checked by a
+compiled kernel. Moves are described by a
 :class:`MoveModel`: *lines* (take any amount along a direction: from heap 1, from heap 2,
 or the same from both) and finitely many *offsets* (fixed amounts). Along a line the
 options' values form a prefix of the line, kept as a bitset of values, so a position
@@ -174,10 +176,78 @@ def _eval_rows(fn: Callable[..., Any], a0: int, a1: int, n: int, lo: int = 0) ->
     return out
 
 
-def _row_blocks(fn: Callable[..., Any], a0: int, a1: int, n: int) -> Iterator[tuple[int, Any]]:
+class ClaimRows:
+    """The claim of a vectorised check over rows of its box: compiled when the claim
+    has a compiled form (a theorem's ``scalar_claim``, an expression) and the box has
+    at least the planner's ``compiled_claim_min_positions`` (*compiled* True or False
+    forces the choice), else its numpy form (:func:`_eval_rows`). The compiled rows are
+    one call that does not hold Python's lock: threads evaluate their bands in parallel.
+
+    Examples
+    --------
+    >>> from nimlab.verification.runner import conjecture_spec
+    >>> spec = conjecture_spec("nim", "a ^ b", bound=8, heaps=2)
+    >>> F, top = ClaimRows(spec, compiled=False)(2, 4, 8, 5, (3, 6))
+    >>> F.tolist(), top
+    ([[7, 4, 5], [6, 5, 4]], 5)
+    """
+
+    def __init__(self, spec: Any, compiled: bool | None = None) -> None:
+        import numpy as np
+
+        from nimlab.planner import DEFAULT_BUDGETS
+
+        self.fn = spec.claim.vectorised(spec.game, spec.space.bound)
+        if compiled is None:
+            compiled = spec.space.bound**2 >= DEFAULT_BUDGETS.compiled_claim_min_positions
+        self.compiled: Any = None
+        if compiled:
+            from nimlab.verification._claims import compiled_rows
+
+            self.compiled = compiled_rows(spec)
+        self.table = np.zeros(1, dtype=np.int64)
+
+    def __call__(
+        self, a0: int, a1: int, n: int, lo: int = 0, at: tuple[int, int] | None = None
+    ) -> tuple[Any, int]:
+        """``(F, top)``: the claim's values at rows ``a0..a1`` and columns ``lo..n``
+        (as :func:`_eval_rows`) and the largest at rows and columns from ``at`` (-1 when
+        *at* is None)."""
+        import numpy as np
+
+        r0, c0 = at if at is not None else (a1, n)
+        if self.compiled is not None:
+            F = np.empty((a1 - a0, n - lo), dtype=np.int64)
+            return F, max(-1, int(self.compiled(F, a0, a1, lo, n, r0, c0, self.table)))
+        F = _eval_rows(self.fn, a0, a1, n, lo)
+        part = F[r0 - a0 :, c0 - lo :]
+        return F, max(-1, int(part.max())) if part.size else -1
+
+
+_ROWS_OF: dict[str, ClaimRows] = {}
+
+
+def _claim_rows(spec: Any) -> ClaimRows:
+    """The :class:`ClaimRows` of *spec* (made once per spec, the last 16 kept)."""
+    key = spec.key()
+    got = _ROWS_OF.get(key)
+    if got is None:
+        got = ClaimRows(spec)
+        while len(_ROWS_OF) >= 16:
+            _ROWS_OF.pop(next(iter(_ROWS_OF)), None)
+        _ROWS_OF[key] = got
+    return got
+
+
+def _words(top: int) -> int:
+    """Words a bitset needs for values up to *top* (at least 1)."""
+    return max(1, (max(top, 0) >> 6) + 1)
+
+
+def _row_blocks(rows: ClaimRows, a0: int, a1: int, n: int) -> Iterator[tuple[int, Any]]:
     """Rows ``a0..a1`` of the claim, ``_BLOCK`` rows at a time: ``(first row, values)``."""
     for s in range(a0, a1, _BLOCK):
-        yield s, _eval_rows(fn, s, min(a1, s + _BLOCK), n)
+        yield s, rows(s, min(a1, s + _BLOCK), n)[0]
 
 
 def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
@@ -189,12 +259,11 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
     sp: BoxSpace = spec.space
     model = move_model(spec.game)
     assert model is not None
-    fn = spec.claim.vectorised(spec.game, sp.bound)
-    assert fn is not None
+    rows = _claim_rows(spec)
     n = sp.bound
     a0, a1 = sp.row_range(i)
     h0 = max(0, a0 - max((da for da, _ in model.offsets), default=0))
-    F = _eval_rows(fn, h0, a1, n)
+    F, top = rows(h0, a1, n, 0, (a0, 0))
     offs = np.array(model.offsets or [(0, 0)], dtype=np.int64).reshape(-1, 2)
     shape = (model.line_a, model.line_b, model.line_d, offs, len(model.offsets))
     key = (spec.key(), spec.kind)
@@ -204,14 +273,14 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
     if st is not None and (st["key"] != key or st["row"] > a0):
         st = None
     if spec.kind == "grundy":
-        st = _grundy_state(st, key, model, n, int(F[a0 - h0 :].max()) if a1 > a0 else 0)
+        st = _grundy_state(st, key, model, n, top)
         if st is None:
             return None
         # the columns' full words, kept with the state, made again when rows were added
         rebuild = st["row"] < a0 or "cfull" not in st
         if "cfull" not in st:
             st["cfull"] = row_state(st["col"].shape[0], st["W"])[1]
-        _catch_up(st, model, fn, a0, n)
+        _catch_up(st, model, rows, a0, n)
         row, full = row_state(a1 - a0, st["W"])
         status, idx = _kernels().grundy_cols(
             F, h0, 0, a0, a1, n, st["W"], *shape, st["col"], st["cfull"], rebuild, st["diag"],
@@ -221,7 +290,7 @@ def fast_chunk(spec: Any, i: int) -> tuple[int, Failure | None] | None:
         if st is None:
             st = {"key": key, "row": 0, "col": np.zeros(n, np.bool_)}
             st["diag"] = np.zeros(2 * n - 1, dtype=np.bool_)
-        _catch_up(st, model, fn, a0, n)
+        _catch_up(st, model, rows, a0, n)
         row, _ = row_state(a1 - a0, 0)
         status, idx = _kernels().pset_cols(
             F, h0, 0, a0, a1, n, *shape, st["col"], st["diag"], row, 0, n, True
@@ -295,14 +364,12 @@ def _grundy_state(
     }
 
 
-def _catch_up(
-    st: dict[str, Any], model: MoveModel, fn: Callable[..., Any], a0: int, n: int
-) -> None:
+def _catch_up(st: dict[str, Any], model: MoveModel, rows: ClaimRows, a0: int, n: int) -> None:
     """Add the rows from ``st["row"]`` to *a0* (not yet in the line state) to *st*."""
     if not (model.line_a or model.line_d):
         return
     k = _kernels()
-    for s, blk in _row_blocks(fn, st["row"], a0, n):
+    for s, blk in _row_blocks(rows, st["row"], a0, n):
         if "W" in st:
             k.fill_bits(blk, s, n, st["W"], model.line_a, model.line_d, st["col"], st["diag"])
         else:
@@ -440,8 +507,8 @@ def split_blocks(costs: list[float], parts: int) -> list[list[int]]:
 class BoxRun:
     """What every vectorised check of a box on several threads shares: the spec, the
     runner's *stop* list (the first failing chunk once known) and *cancel* event, the
-    pending chunks, the game's move model and its offsets as an array, the vectorised
-    claim and the side ``n`` of the box."""
+    pending chunks, the game's move model and its offsets as an array, the claim's rows
+    (:class:`ClaimRows`) and the side ``n`` of the box."""
 
     def __init__(
         self, spec: Any, pending: list[int], stop: list[int], cancel: threading.Event
@@ -453,7 +520,7 @@ class BoxRun:
         model = move_model(spec.game)
         assert model is not None
         self.model = model
-        self.fn = spec.claim.vectorised(spec.game, spec.space.bound)
+        self.rows = _claim_rows(spec)
         self.n: int = spec.space.bound
         self.hist = max((da for da, _ in model.offsets), default=0)
         self.offs = np.array(model.offsets or [(0, 0)], dtype=np.int64).reshape(-1, 2)
@@ -500,7 +567,7 @@ class BlockRun(BoxRun):
         ``(F, h0, a0, a1)``."""
         a0, a1 = self.spec.space.row_range(c)
         h0 = max(0, a0 - self.hist)
-        return _eval_rows(self.fn, h0, a1, self.n), h0, a0, a1
+        return self.rows(h0, a1, self.n)[0], h0, a0, a1
 
     def summarise(self, j: int, kept: dict[int, Any]) -> int:
         """Evaluate block *j* (kept in *kept*), publish its summary; the words its

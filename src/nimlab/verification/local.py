@@ -56,6 +56,12 @@ class Claim:
         (``f(*heaps)``) rather than as one tuple; None when there is none."""
         return None
 
+    def scalar_args(self, game: Ruleset[Any]) -> tuple[int, ...]:
+        """The integers the :meth:`scalar` function takes after the heaps in *game* (the
+        game's parameters it reads; none by default). The compiled claim has them as
+        constants: one compiled form per game."""
+        return ()
+
 
 @dataclass(frozen=True)
 class ExprClaim(Claim):

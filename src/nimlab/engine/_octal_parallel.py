@@ -26,6 +26,7 @@ from typing import Any
 # threads that wait between the parallel steps sleep instead of spinning (see _levels)
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+import numpy as np
 from numba import njit, prange
 
 from nimlab.engine._octal_kernels import _mark_parts, _mark_single, _witnesses
@@ -74,7 +75,9 @@ def _verify_row(
             nm += 1
     if nm == 0:
         return -1, 0
-    left, tried = _witnesses(splits, uneq, out, h, m, nm, orders, row, 1)
+    # nm as np.int64: a count from the constant 0 is first typed Literal[int](0), and numba
+    # would compile _witnesses twice
+    left, tried = _witnesses(splits, uneq, out, h, m, np.int64(nm), orders, row, 1)
     return (m[0] if left > 0 else -1), tried
 
 

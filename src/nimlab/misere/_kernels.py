@@ -247,6 +247,23 @@ def _least_words(delta: Any, weights: Any) -> Any:
 
 
 @njit(cache=True)
+def _sorted_word(wflat: Any, start: Any, length: Any, buf: Any) -> Any:
+    """The letters ``wflat[start:start + length]`` in increasing order, in *buf* (or a
+    larger array): an insertion sort (words are short; ``np.sort`` compiles numba's
+    quicksort, about 1.5 s of compilation)."""
+    if len(buf) < length:
+        buf = np.empty(2 * length, np.int64)
+    for i in range(length):
+        v = wflat[start + i]
+        j = i
+        while j > 0 and buf[j - 1] > v:
+            buf[j] = buf[j - 1]
+            j -= 1
+        buf[j] = v
+    return buf
+
+
+@njit(cache=True)
 def p_from_least_sums(delta: Any, weights: Any, optp: Any, wp: Any, wl: Any) -> Any:
     """``_candidates._p_from_least_sums``: P-membership of each state from the outcome
     rule on its least sum. The options of letter ``li`` are ``optp[li]:optp[li + 1]``,
@@ -256,10 +273,11 @@ def p_from_least_sums(delta: Any, weights: Any, optp: Any, wp: Any, wl: Any) -> 
     is_p = np.zeros(n, np.bool_)
     steps = n * nl
     seen = np.full((n, nl), -1, np.int8)
+    w = np.empty(16, np.int64)
     for idx in range(count):
         x = order[idx]
         length = wlen[x]
-        w = np.sort(wflat[wstart[x] : wstart[x] + length])
+        w = _sorted_word(wflat, wstart[x], length, w)
         any_opt = False
         p_here = True
         for k in range(length):
@@ -502,12 +520,33 @@ def _place(hw: Any, ht: Any, hp: Any, i: Any, w: Any, t: Any, p: Any) -> None:
 
 
 @njit(cache=True)
+def _doubled(a: Any) -> Any:
+    """*a* followed by as many unset entries (loops: ``np.concatenate`` compiles slowly)."""
+    out = np.empty(2 * len(a), a.dtype)
+    for i in range(len(a)):
+        out[i] = a[i]
+    return out
+
+
+@njit(cache=True)
+def _doubled_rows(a: Any, fill: Any) -> Any:
+    """The rows of *a* followed by as many rows of *fill*."""
+    m, k = a.shape
+    out = np.empty((2 * m, k), a.dtype)
+    for i in range(m):
+        for j in range(k):
+            out[i, j] = a[i, j]
+            out[m + i, j] = fill
+    return out
+
+
+@njit(cache=True)
 def _push(hw: Any, ht: Any, hp: Any, hn: Any, w: Any, t: Any, p: Any) -> Any:
     """Add the entry ``(w, t, p)`` after the *hn* entries; returns the (grown) arrays."""
     if hn == len(hw):
-        hw = np.concatenate((hw, np.empty(hn, np.int64)))
-        ht = np.concatenate((ht, np.empty(hn, np.int64)))
-        hp = np.concatenate((hp, np.empty(hn, np.int64)))
+        hw = _doubled(hw)
+        ht = _doubled(ht)
+        hp = _doubled(hp)
     _place(hw, ht, hp, hn, w, t, p)
     return hw, ht, hp
 
@@ -529,8 +568,8 @@ def _slot(htab: Any, pinfo: Any, pmask: Any, y: Any, t2: Any) -> Any:
 def _add_pair(htab: Any, pinfo: Any, pmask: Any, npairs: Any, slot: Any, y: Any, t2: Any) -> Any:
     """Store the pair ``(y, t2)`` as number *npairs* at *slot*; returns the (grown) arrays."""
     if npairs == len(pinfo):
-        pinfo = np.concatenate((pinfo, np.empty_like(pinfo)))
-        pmask = np.concatenate((pmask, np.zeros_like(pmask)))
+        pinfo = _doubled_rows(pinfo, np.int64(0))
+        pmask = _doubled_rows(pmask, np.uint64(0))
     pinfo[npairs, 0] = y
     for j in range(pmask.shape[1]):  # a loop, not a slice copy (the note above _INF)
         pmask[npairs, j] = t2[j]
@@ -550,7 +589,7 @@ def _start_pair(start: Any, nw: Any) -> Any:
     pinfo = np.empty((1024, 4), np.int64)
     pmask = np.zeros((1024, nw), np.uint64)
     slot = _slot(htab, pinfo, pmask, start, zero)
-    htab, pinfo, pmask = _add_pair(htab, pinfo, pmask, 0, slot, start, zero)
+    htab, pinfo, pmask = _add_pair(htab, pinfo, pmask, np.int64(0), slot, start, zero)
     pinfo[0, 1] = 0
     pinfo[0, 2] = -1
     pinfo[0, 3] = -1
@@ -589,6 +628,19 @@ def _bit_mask(flags: Any, nw: Any) -> Any:
 
 
 @njit(cache=True)
+def _nonempty_outside(t: Any, pm: Any) -> Any:
+    """Whether the bit mask *t* has a state and none of *pm*: ``t.any() and not (t &
+    pm).any()`` as loops (an array expression compiles slowly)."""
+    some = False
+    for k in range(len(t)):
+        if t[k] & pm[k]:
+            return False
+        if t[k]:
+            some = True
+    return some
+
+
+@njit(cache=True)
 def _dominated(chains: Any, clen: Any, x: Any, pmask: Any, t: Any) -> Any:
     """Whether a least option set of state *x* is contained in *t*."""
     for c in range(clen[x]):  # noqa: SIM110 (a loop numba compiles)
@@ -601,7 +653,9 @@ def _dominated(chains: Any, clen: Any, x: Any, pmask: Any, t: Any) -> Any:
 def _images(d: Any, use: Any, tm: Any, img: Any) -> Any:
     """``img[u]``: the states of *tm* (a bit mask) after letter ``use[u]``; returns the
     number of states of *tm*."""
-    img[:, :] = 0
+    for u in range(img.shape[0]):  # loops, not a slice assignment (the note above _INF)
+        for k in range(img.shape[1]):
+            img[u, k] = 0
     pop = 0
     for k in range(len(tm)):
         bits = tm[k]
@@ -653,11 +707,12 @@ def least_n_failure(
     nw = add.shape[2]
     pm = _bit_mask(is_p, nw)
     htab, pinfo, pmask = _start_pair(start, nw)
-    npairs = 1
+    npairs = np.int64(1)
     chains = np.empty((d.shape[0], 4), np.int64)
     clen = np.zeros(d.shape[0], np.int64)
+    z = np.int64(0)  # not the constant 0: numba would compile _push for Literal[int](0) too
     hw, ht, hp = _push(
-        np.empty(1024, np.int64), np.empty(1024, np.int64), np.empty(1024, np.int64), 0, 0, 0, 0
+        np.empty(1024, np.int64), np.empty(1024, np.int64), np.empty(1024, np.int64), z, z, z, z
     )
     hn = 1
     tick = 0
@@ -676,7 +731,7 @@ def least_n_failure(
             continue
         steps += clen[x] + len(use)
         chains = _keep_least(chains, clen, x, pid, pmask)
-        if pmask[pid].any() and not is_p[x] and not (pmask[pid] & pm).any():
+        if not is_p[x] and _nonempty_outside(pmask[pid], pm):
             return 1, _word(pinfo, pid), steps
         if steps > budget:
             return 3, np.empty(0, np.int64), steps

@@ -54,14 +54,17 @@ def test_play_with_nul_bytes_is_refused_in_one_line() -> None:
 @pytest.mark.slow
 def test_ctrl_c_on_dask_local_says_one_line(tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
-    args = ["verify", "--game", "nim", "--formula", "a ^ b", "--heaps", "2", "--bound", "40"]
+    # 160 chunks of 0.1 s each on one worker: the run is still going long after its first
+    # chunk (16 s), and the chunk the worker holds at Ctrl-C ends soon (the cluster's close
+    # waits for it: 0.5 s chunks made this test 10 s long)
+    args = ["verify", "--game", "nim", "--formula", "a ^ b", "--heaps", "2", "--bound", "80"]
     args += ["--chunk-size", "40", "--dask-local", "--workers", "1", "--store", str(db)]
     proc = subprocess.Popen(
         [*NIMLAB, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=_env(NIMLAB_VERIFY_CHUNK_SLEEP="0.5"),
+        env=_env(NIMLAB_VERIFY_CHUNK_SLEEP="0.1"),
     )
     try:
         t0 = time.monotonic()
@@ -74,7 +77,8 @@ def test_ctrl_c_on_dask_local_says_one_line(tmp_path: Path) -> None:
                     break
             except sqlite3.Error:
                 pass
-            time.sleep(0.3)
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run ended before its Ctrl-C"
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
     finally:  # a failure never leaves the run going for the rest of the suite

@@ -8,6 +8,7 @@ under ``test-artifacts/e2e/`` (git-ignored). Every wait is explicit and bounded.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import re
@@ -61,15 +62,71 @@ def browser() -> Iterator[object]:
         pw.stop()
 
 
-@pytest.fixture
-def page(browser: object) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})  # type: ignore[attr-defined]
-    p = context.new_page()
-    p.set_default_timeout(WAIT)
+DESKTOP = {"width": 1200, "height": 900}
+#: The two kinds of browser context: a desktop's, and a phone's (a touch screen).
+KINDS: dict[str, dict[str, bool]] = {"desktop": {}, "phone": {"is_mobile": True, "has_touch": True}}
+
+
+class _Pages:
+    """One page of each kind for the whole module: a new page starts a renderer process of
+    Chromium (0.3-0.6 s, 38 times), while a test's first ``goto`` replaces the page's
+    document anyway. Between tests a page is left as a new one is (a blank document, the
+    screen media, the mouse in the corner); the playground keeps no cookie or storage. A
+    page that cannot be reset is closed, and the next test gets a new one."""
+
+    def __init__(self, browser: object) -> None:
+        self.browser = browser
+        self.kept: dict[str, Page] = {}
+
+    def get(self, kind: str, viewport: dict[str, int]) -> Page:
+        p = self.kept.get(kind)
+        if p is None:
+            context = self.browser.new_context(viewport=viewport, **KINDS[kind])  # type: ignore[attr-defined]
+            p = self.kept[kind] = context.new_page()
+            p.set_default_timeout(WAIT)
+        else:
+            p.set_viewport_size(viewport)
+        return p
+
+    def release(self, kind: str) -> None:
+        p = self.kept[kind]
+        try:
+            p.emulate_media(media="screen")
+            p.mouse.move(0, 0)
+            p.goto("about:blank")
+        except playwright_api.Error:
+            del self.kept[kind]
+            with contextlib.suppress(playwright_api.Error):
+                p.context.close()
+
+    def close(self) -> None:
+        for p in self.kept.values():
+            with contextlib.suppress(playwright_api.Error):
+                p.context.close()
+
+
+@pytest.fixture(scope="module")
+def pages(browser: object) -> Iterator[_Pages]:
+    kept = _Pages(browser)
     try:
-        yield p
+        yield kept
     finally:
-        context.close()
+        kept.close()
+
+
+@contextlib.contextmanager
+def kept_page(pages: _Pages, kind: str, viewport: dict[str, int]) -> Iterator[Page]:
+    """The module's page of *kind* at *viewport*, reset for the next test on the way out."""
+    try:
+        yield pages.get(kind, viewport)
+    finally:
+        pages.release(kind)
+
+
+@pytest.fixture
+def page(pages: _Pages) -> Iterator[Page]:
+    with kept_page(pages, "desktop", DESKTOP) as p:
+        yield p
 
 
 def shot(page: Page, name: str) -> None:
@@ -276,25 +333,20 @@ def test_emperor_turtles_and_multiplayer_pages(server: str, page: Page) -> None:
     shot(page, "multiplayer")
 
 
-def test_home_api_and_phone_width(server: str, page: Page, browser: object) -> None:
+def test_home_api_and_phone_width(server: str, page: Page, pages: _Pages) -> None:
     page.goto(server)
     expect(page.get_by_role("link", name="wythoff")).to_be_visible()
     shot(page, "home")
     page.goto(f"{server}/api")
     expect(page.get_by_role("heading", name="POST /api/analysis")).to_be_visible()
     shot(page, "api")
-    phone = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True)  # type: ignore[attr-defined]
-    try:
-        p = phone.new_page()
-        p.set_default_timeout(WAIT)
+    with kept_page(pages, "phone", {"width": 375, "height": 740}) as p:
         p.goto(play_url(server, game="nim", position="3 4 5"))
         wait_turn(p)
         p.get_by_label("Show hints").check()
         width = p.evaluate("document.documentElement.scrollWidth")
         assert width <= 375, f"the page is {width}px wide at phone width"
         shot(p, "phone-play")
-    finally:
-        phone.close()
 
 
 # -- issue 24: the playground ready for a classroom ----------------------------------------
@@ -361,14 +413,9 @@ def _open_every_panel(p: Page, hints: bool = True) -> None:
     [320, pytest.param(360, marks=pytest.mark.slow), pytest.param(390, marks=pytest.mark.slow)],
 )
 def test_phones_no_horizontal_overflow_with_every_panel_open(
-    server: str, browser: object, width: int
+    server: str, pages: _Pages, width: int
 ) -> None:
-    ctx = browser.new_context(
-        viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True
-    )  # type: ignore[attr-defined]
-    try:
-        p = ctx.new_page()
-        p.set_default_timeout(WAIT)
+    with kept_page(pages, "phone", {"width": width, "height": 800}) as p:
         for game, position in (
             ("nim", "3 4 5"),
             ("wythoff", "4 6"),
@@ -381,17 +428,10 @@ def test_phones_no_horizontal_overflow_with_every_panel_open(
             box = p.locator("#show-tree").bounding_box()
             assert box is not None and box["x"] + box["width"] <= width
         shot(p, f"phone-{width}-every-panel")
-    finally:
-        ctx.close()
 
 
-def test_touch_targets_at_least_44px_on_a_phone(server: str, browser: object) -> None:
-    ctx = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
-    )  # type: ignore[attr-defined]
-    try:
-        p = ctx.new_page()
-        p.set_default_timeout(WAIT)
+def test_touch_targets_at_least_44px_on_a_phone(server: str, pages: _Pages) -> None:
+    with kept_page(pages, "phone", {"width": 390, "height": 844}) as p:
         for game, position in (("nim", "3 4 25"), ("turtles", "1,2 3,3"), ("emperor", "1,2 3,3 4")):
             p.goto(play_url(server, game=game, position=position))
             wait_turn(p)
@@ -413,8 +453,6 @@ def test_touch_targets_at_least_44px_on_a_phone(server: str, browser: object) ->
             for (_, bottom), (top, _) in itertools.pairwise(rows):
                 assert top >= bottom + 4, rows
         shot(p, "phone-touch-targets")
-    finally:
-        ctx.close()
 
 
 def _boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
@@ -428,12 +466,9 @@ def _boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 
 @pytest.mark.parametrize(("width", "position"), [(1280, "1234 5678 9012"), (390, "123 456 789")])
 def test_big_heap_sizes_do_not_overlap_their_label(
-    server: str, browser: object, width: int, position: str
+    server: str, pages: _Pages, width: int, position: str
 ) -> None:
-    ctx = browser.new_context(viewport={"width": width, "height": 900})  # type: ignore[attr-defined]
-    try:
-        p = ctx.new_page()
-        p.set_default_timeout(WAIT)
+    with kept_page(pages, "desktop", {"width": width, "height": 900}) as p:
         p.goto(play_url(server, game="nim", position=position))
         wait_turn(p)
         for k in range(3):
@@ -442,8 +477,6 @@ def test_big_heap_sizes_do_not_overlap_their_label(
             size = heap.locator(".heap-size").bounding_box()
             assert label and size and not _boxes_overlap(label, size), (label, size)
             assert heap.locator(".heap-size").inner_text() == position.split()[k]
-    finally:
-        ctx.close()
 
 
 def test_nine_digit_heaps_binary_table_and_chart_legible(server: str, page: Page) -> None:
@@ -501,18 +534,29 @@ def test_favicon_and_no_console_errors(server: str, page: Page) -> None:
         assert r.status == 200
         assert r.headers["content-type"].startswith("image/")
     problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on(
-        "response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None
-    )
-    for url in (
-        server,
-        f"{server}/game/nim",
-        play_url(server, game="nim", position="3 4 5"),
-        f"{server}/api",
-    ):
-        page.goto(url)
-        page.wait_for_load_state("load")
+
+    def console(m: playwright_api.ConsoleMessage) -> None:
+        if m.type == "error":
+            problems.append(m.text)
+
+    def response(r: playwright_api.Response) -> None:
+        if r.status >= 400:
+            problems.append(f"{r.status} {r.url}")
+
+    page.on("console", console)
+    page.on("response", response)
+    try:
+        for url in (
+            server,
+            f"{server}/game/nim",
+            play_url(server, game="nim", position="3 4 5"),
+            f"{server}/api",
+        ):
+            page.goto(url)
+            page.wait_for_load_state("load")
+    finally:  # the page serves the next tests
+        page.remove_listener("console", console)
+        page.remove_listener("response", response)
     assert problems == []
 
 
@@ -602,7 +646,7 @@ def test_docs_site_loads_nothing_from_the_internet() -> None:
             assert (DOCS_ROOT / "docs" / str(item)).is_file(), item
 
 
-def test_docs_copy_button_leaves_out_prompts_and_output(browser: object) -> None:
+def test_docs_copy_button_leaves_out_prompts_and_output(pages: _Pages) -> None:
     """Material copies ``innerText`` while the code has ``data-md-copying``: with the docs'
     stylesheet, prompts (``.gp``) and output (``.go``) are not part of it."""
     css = (DOCS_ROOT / "docs" / "stylesheets" / "nimlab.css").read_text(encoding="utf-8")
@@ -612,9 +656,7 @@ def test_docs_copy_button_leaves_out_prompts_and_output(browser: object) -> None
 
     session = ">>> import nimlab\n>>> nimlab.grundy('nim', (3, 4, 5))\n2\n>>> for h in (1, 2):\n...     print(h)\n1\n2\n"
     code = highlight(session, PythonConsoleLexer(), HtmlFormatter(nowrap=True))
-    context = browser.new_context()  # type: ignore[attr-defined]
-    try:
-        p = context.new_page()
+    with kept_page(pages, "desktop", {"width": 1280, "height": 720}) as p:
         p.set_content(
             f"<style>{css}</style><div class='highlight'><pre><code id='c'>{code}</code></pre></div>"
         )
@@ -632,11 +674,9 @@ def test_docs_copy_button_leaves_out_prompts_and_output(browser: object) -> None
         assert ">>>" not in copied and "..." not in copied and "\n2\n" not in copied
         compile(copied, "<pasted>", "exec")  # pastes into a plain python
         assert p.locator("#c").inner_text().startswith(">>> import nimlab")  # still shown
-    finally:
-        context.close()
 
 
-def test_docs_circled_symbols_drawn_without_the_font(browser: object) -> None:
+def test_docs_circled_symbols_drawn_without_the_font(pages: _Pages) -> None:
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
@@ -648,9 +688,7 @@ def test_docs_circled_symbols_drawn_without_the_font(browser: object) -> None:
     html = hooks.circled_html("<p><code>a ⓚ b</code> and 13 ① 3 = 14</p>")
     assert "ⓚ" not in html and "①" not in html
     css = (DOCS_ROOT / "docs" / "stylesheets" / "nimlab.css").read_text(encoding="utf-8")
-    context = browser.new_context()  # type: ignore[attr-defined]
-    try:
-        p = context.new_page()
+    with kept_page(pages, "desktop", {"width": 1280, "height": 720}) as p:
         p.set_content(f"<style>{css}</style>{html}")
         circles = p.locator(".nimlab-circled")
         expect(circles).to_have_count(2)
@@ -658,8 +696,6 @@ def test_docs_circled_symbols_drawn_without_the_font(browser: object) -> None:
         radius = circles.first.evaluate("(e) => getComputedStyle(e).borderTopLeftRadius")
         assert radius == "50%" or radius.endswith("px")
         assert p.locator("p").inner_text() == "a k b and 13 1 3 = 14"
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize(

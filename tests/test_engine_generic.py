@@ -195,3 +195,15 @@ def test_compiled_key_and_rank_equal_their_python_definition(free: bool) -> None
     # ranks are a bijection of the keys inside the array onto 0..size-1
     size = len({k for k, _ in seen})
     assert sorted(r for _, r in seen) == list(range(size))
+
+
+@pytest.mark.parametrize(("rows", "cols", "need"), [(64, 7, 64), (5, 3, 11), (1024, 4, 1030)])
+def test_grown_stacks_keep_their_rows(rows: int, cols: int, need: int) -> None:
+    # the solve kernel's stacks grow by one memcpy of the old rows (engine/_generic._grow2)
+    from nimlab.engine._generic import _grow2
+
+    a = np.random.default_rng(rows).integers(-(2**40), 2**40, size=(rows, cols))
+    assert _grow2(a, rows - 1) is a
+    b = _grow2(a, need)
+    assert b.shape == (max(2 * rows, need + 1), cols)
+    assert np.array_equal(b[:rows], a)

@@ -38,8 +38,9 @@ from typing import Any
 
 import numpy as np
 from numba import njit, types
+from numba.core import cgutils
 from numba.cpython.unsafe.tuple import tuple_setitem
-from numba.extending import overload
+from numba.extending import intrinsic, overload
 
 from nimlab.engine import _fastload
 
@@ -185,17 +186,44 @@ def _load(buf: Any, k: int, zero: Any) -> Any:  # pragma: no cover - compiled
     return t
 
 
+def _copy_into_typed(typingctx: Any, dst: Any, src: Any) -> Any:
+    """``dst``'s first ``src.size`` items become ``src``'s, as one ``memcpy`` (C-contiguous
+    arrays of one dtype, *dst* at least as large: the caller's promise).
+
+    Neither ``b[: len(a)] = a`` (numba compiles a slice copy with the text of its
+    shape-mismatch error: string formatting, seconds of compilation in every process) nor
+    a loop (LLVM vectorises it into 1,100 lines of IR, a third of a solve kernel's module,
+    optimised again in every kernel that links the helper): this is one call."""
+    ok = (
+        isinstance(dst, types.Array)
+        and isinstance(src, types.Array)
+        and dst.layout == src.layout == "C"
+        and dst.dtype == src.dtype
+    )
+    if not ok:
+        return None
+
+    memcpy: Any = cgutils.raw_memcpy
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        d = context.make_array(sig.args[0])(context, builder, args[0])
+        s = context.make_array(sig.args[1])(context, builder, args[1])
+        memcpy(builder, d.data, s.data, s.nitems, s.itemsize)
+        return context.get_dummy_value()
+
+    return types.void(dst, src), codegen
+
+
+_copy_into: Any = intrinsic(_copy_into_typed)
+
+
 @njit(cache=True)
 def _grow2(a: Any, need: int) -> Any:  # pragma: no cover - compiled
     """*a* with room for row *need* (twice the rows, or more)."""
     if need < a.shape[0]:
         return a
     b = np.empty((max(2 * a.shape[0], need + 1), a.shape[1]), a.dtype)
-    # a loop, not ``b[: len(a)] = a``: numba compiles a slice copy with the text of its
-    # shape-mismatch error (string formatting), seconds of compilation in every process
-    for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            b[i, j] = a[i, j]
+    _copy_into(b, a)  # the rows of a are the first of b (C order, as many columns)
     return b
 
 

@@ -347,8 +347,8 @@ def _on_dask(tid: str, bound: int) -> Callable[[], Any]:
 
 
 def _canonical(size: int, threads: int) -> Callable[[], Any]:
-    # the engine's wavefront sets OMP_WAIT_POLICY=PASSIVE when it is imported: before
-    # numba starts its threads (set_num_threads does), else the waiting thread spins
+    # the engine's wavefront sets OpenMP's waiting policy (nimlab.engine._omp) when it is
+    # imported: before numba starts its threads (set_num_threads does), else libgomp's own
     import numba
 
     import nimlab

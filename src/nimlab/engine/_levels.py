@@ -22,14 +22,10 @@ the engine's array (heaps from 0), in colex order. These are internal functions:
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-# threads that wait at the end of a level sleep instead of spinning (OpenMP's default spin
-# burns CPU that other work on a shared machine needs); set before numba loads OpenMP, and
-# only when the user has not chosen
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
+# OpenMP's waiting policy (a short spin, then sleep), before numba loads OpenMP
+import nimlab.engine._omp  # noqa: F401  (isort: skip)
 import numpy as np
 from numba import get_num_threads, njit, prange
 from numba.core import cgutils, types
@@ -343,6 +339,22 @@ def solve_level(
 def threads() -> int:
     """The number of threads numba's parallel loops use now."""
     return int(get_num_threads())
+
+
+#: A level runs on one thread when the level before it had fewer positions to solve
+#: (the smallest levels, at both ends of the wavefront, and those an earlier table solved):
+#: waking a sleeping thread for a millisecond of work costs more than it saves on a busy
+#: machine (5 heaps below 48 at load 5-8: levels below 1,000 positions took 0.5 ms each
+#: on one thread, 2-7 ms on two).
+LEVEL_MIN_POSITIONS = 1000
+
+
+def use_threads(k: int) -> None:
+    """Numba's parallel loops on *k* threads (of this Python thread; a thread of a loop
+    on one thread wakes no other)."""
+    from numba import set_num_threads
+
+    set_num_threads(k)
 
 
 @njit(cache=True)

@@ -20,12 +20,10 @@ a row of ``seen`` (bytes), so the threads never write to the same place.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-# threads that wait between the parallel steps sleep instead of spinning (see _levels)
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
+# OpenMP's waiting policy (a short spin, then sleep), before numba loads OpenMP
+import nimlab.engine._omp  # noqa: F401  (isort: skip)
 import numpy as np
 from numba import njit, prange
 

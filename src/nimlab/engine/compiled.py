@@ -393,12 +393,15 @@ class CompiledSolver:
         if small:
             state = np.empty(words, dtype=np.uint64)
             _levels.pack(self.state, state)
+        most = _levels.threads()
+        work = 0  # positions of the last level: a level after a small one runs serially
         try:
             for total in range(lo * n, (side - 1) * n + 1):
                 tasks = _levels.prefixes(n, lo, side - 1, total)
                 if tasks.shape[0] == 0:
                     continue
                 counts = np.zeros((tasks.shape[0], 2), dtype=np.int64)
+                _levels.use_threads(most if work >= _levels.LEVEL_MIN_POSITIONS else 1)
                 try:
                     _levelcache.solve_level(
                         self.game, self.gen, self.zero, state, self.side, self.ranks,
@@ -410,12 +413,14 @@ class CompiledSolver:
                     self.parallel = False  # the serial engine solves it
                     return False
                 done += int(counts[:, 0].sum())
+                work = int(counts.sum())
                 if bar is not None:
                     bar.update(done)
                 if counts[:, 1].any():
                     return False
             return True
         finally:
+            _levels.use_threads(most)
             if small:
                 _levels.unpack(state, self.state)
 

@@ -12,6 +12,37 @@ _LOCK = threading.Lock()
 _DISK: dict[tuple[Any, ...], tuple[str, Any, tuple[Any, ...]] | None] = {}
 
 
+def model_gen(game: Any) -> Any:
+    """*game*'s compiled move model for the walks: a game that writes its own source (a
+    user's game, :meth:`~nimlab.core.ruleset.HeapRuleset.compiled_source`) gets the
+    ``gen`` of its module in the disk cache (the compiled engine's module of the game),
+    so that its walks are written out and kept on disk too (loaded by every later
+    process: a check's workers, the next run) instead of compiled in memory by each
+    process; any other game (or a cache that cannot be used), ``compiled_options()``.
+
+    Examples
+    --------
+    >>> import nimlab
+    >>> model_gen(nimlab.game("nim")) is nimlab.game("nim").compiled_options()
+    True
+    """
+    gen = game.compiled_options()
+    source_of = getattr(game, "compiled_source", None)
+    if gen is None or source_of is None:
+        return gen
+    try:
+        if source_of() is None:
+            return gen
+        from nimlab.engine import _diskcache
+
+        got = _diskcache.model_module(game, _diskcache._solve_source)
+    except Exception:  # a cache directory that cannot be used: the move model in memory
+        return gen
+    if got is None or got[2] is not None or not hasattr(got[1], "gen"):
+        return gen
+    return got[1].gen
+
+
 def _walk_text(
     kernel: Any, named: tuple[tuple[str, Any], ...]
 ) -> tuple[str, tuple[Any, ...]] | None:

@@ -56,6 +56,7 @@ from nimlab.verification._optindex import (
     install_merged,
     note_chunk,
 )
+from nimlab.verification._walkcache import model_gen
 from nimlab.verification.local import Failure, check_position
 
 __all__ = [
@@ -176,7 +177,7 @@ def _walk(spec: Any, h: tuple[int, ...], count: int) -> tuple[int, int]:
     claim, table, radix = got
     sp = spec.space
     status, k = _kernel(
-        spec.game.compiled_options(),
+        model_gen(spec.game),
         claim,
         table,
         radix,
@@ -238,7 +239,7 @@ def chunk_walker(spec: Any) -> Callable[[int], tuple[int, Failure | None] | None
 
     else:
         args = (_mode(sp), sp.low, sp.bound, KIND_CODES[spec.kind], _marks(spec))
-        gen = spec.game.compiled_options()
+        gen = model_gen(spec.game)
 
         def kernel(h: tuple[Any, ...], count: int) -> tuple[int, int]:
             status, k = _kernel(gen, claim, table, radix, h, count, *args)

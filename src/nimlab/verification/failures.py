@@ -46,7 +46,9 @@ def _compiled_failures(spec: Any, i: int, limit: int) -> list[Failure] | None:
     sp = spec.space
     h, count = c._starts(sp, i)
     out: list[Failure] = []
-    gen = spec.game.compiled_options()
+    from nimlab.verification._walkcache import model_gen
+
+    gen = model_gen(spec.game)
     mode = c._mode(sp)
     while count > 0 and len(out) < limit:
         status, k = c._kernel(

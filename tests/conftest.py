@@ -38,6 +38,24 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def pytest_configure(config):  # type: ignore[no-untyped-def]
+    """``pytest -n N`` schedules with xdist's ``worksteal`` instead of its default ``load``
+    (unless ``--dist`` is given). ``load`` hands the tests out in small batches in
+    collection order, so at the end one worker can run a long test alone while the other
+    waits (about 18 s of the suite's 275 s, simulated from a CI run's per-test times), and
+    both workers run neighbouring tests at once, which compile the same kernels at the
+    same time. ``worksteal`` gives each worker half of the collection and lets an idle
+    worker take the not yet started half of the other's queue: about 1 s idle. Set here
+    rather than in ``addopts``, where ``--dist`` is an error when xdist is not loaded
+    (``-p no:xdist``, as mutmut runs the tests)."""
+    if getattr(config.option, "dist", None) != "load":
+        return  # no xdist, or no -n, or --dist given
+    given = [*map(str, config.invocation_params.args), os.environ.get("PYTEST_ADDOPTS", "")]
+    given += config.getini("addopts")
+    if not any(a.startswith("--dist") or a == "-d" or " --dist" in a for a in given):
+        config.option.dist = "worksteal"
+
+
 def _slow_ids() -> set[str]:
     """The node ids (or function ids without parameters) listed in tests/slow_tests.txt."""
     from pathlib import Path

@@ -102,6 +102,10 @@ def _idle(runs: list[dict[str, Any]]) -> float:
 
 
 IDLE: list[float] = []
+#: The seconds the threads of each vectorised run by bands waited for their neighbours
+#: inside the pipeline (``_columns.RUNS``: a chunk's rows from the band on the left,
+#: columns given by the band on the right), summed over the threads, per call of _timed.
+WAITS: list[float] = []
 
 
 def _timed(run: Callable[[], Any]) -> tuple[float, float, float, float]:
@@ -112,9 +116,13 @@ def _timed(run: Callable[[], Any]) -> tuple[float, float, float, float]:
     from nimlab.verification import pool
 
     pool.RUNS.clear()
+    from nimlab.verification import _columns
+
+    _columns.RUNS.clear()
     c0 = _cpu()  # before the clock: asking the Dask workers their CPU is no part of a run
     t0 = time.perf_counter()
     run()
+    WAITS.append(sum(sum(w) for w in _columns.RUNS))
     wall, cpu = time.perf_counter() - t0, _cpu() - c0
     inside = sum(r["end"] - r["start"] for r in pool.RUNS if "end" in r)
     critical = sum(max(r["cpu"], default=0.0) for r in pool.RUNS)
@@ -135,7 +143,7 @@ def _case(
         two()  # the cluster started, its workers' kernels loaded
     best: dict[int, tuple[float, float, float, float]] = {}
     loads = [os.getloadavg()[0]]
-    idle = 0.0
+    idle = waits = 0.0
     walls: dict[int, list[float]] = {1: [], 2: []}
     for _ in range(repeats):
         for k, run in ((1, one), (2, two)):
@@ -144,6 +152,7 @@ def _case(
             if k not in best or got[0] < best[k][0]:
                 best[k] = got
                 idle = IDLE[-1] if k == 2 else idle
+                waits = WAITS[-1] if k == 2 else waits
         loads.append(os.getloadavg()[0])
     (w1, c1, _s1, _k1), (w2, c2, s2, k2) = best[1], best[2]
     FIGURES[key] = {"w1": w1, "w2": w2, "c1": c1, "c2": c2, "serial": s2, "load": max(loads)}
@@ -151,6 +160,8 @@ def _case(
     free = "" if k2 != k2 else f" (on free cores, from CPU times: {c1 / (k2 + s2):.2f}x)"
     if idle:
         serial += f"; threads idle {1000 * idle:.1f} ms (waiting for each other)"
+    if waits:
+        serial += f"; waits inside the bands' pipeline {1000 * waits:.1f} ms (all threads)"
     # the spread of each side's runs: the machine's own speed drifts (a virtual machine:
     # the same 1-thread run took 0.20 s and 0.30 s of CPU in two quiet minutes)
     spread = ", ".join(f"{k} worker(s) {min(v):.2f}-{max(v):.2f} s" for k, v in walls.items())

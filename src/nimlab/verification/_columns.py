@@ -30,24 +30,42 @@ from nimlab.verification.local import Failure, check_position
 # rows from them while thread k takes the next chunk. No position is read twice; thread
 # k + 1 starts one chunk after thread k (the pipeline's fill: one chunk of a band).
 #
-# The bands balance themselves: each boundary starts a little right of equal widths
-# (START_SHIFT of a band); after each chunk thread k compares its CPU seconds per column
-# with its neighbours' on the same chunks (later rows cost more; the threads are not at
-# the same chunk), and when its band costs more than CEDE_SLACK above a neighbour's,
-# moves half of the columns that would equalise them, with their line state: its last
-# columns to thread k + 1 from its next chunk (they are complete up to the rows thread
-# k + 1 is about to take), or its first columns to thread k - 1 from the first chunk
-# thread k - 1 has not started (thread k - 1 waits there for their state, complete once
-# thread k has finished the chunk before). One move at a time across each boundary.
+# The bands balance themselves: each boundary starts right of equal widths (START_SHIFT
+# of a band: the values, and the words a position reads, grow with the heaps, so the
+# right bands cost more a column); after each chunk thread k compares its CPU seconds per
+# column with its neighbours' on the same chunks (later rows cost more; the threads are
+# not at the same chunk), aiming at a band LEAD cheaper than thread k + 1's (so that
+# thread k stays ahead and thread k + 1, which continues its rows, does not wait), and
+# moves half of the columns that would reach that, with their line state: its last
+# columns to thread k + 1 from its next chunk when its band costs more than CEDE_SLACK
+# above the aim (a cede: they are complete up to the rows thread k + 1 is about to
+# take), or, when thread k + 1's band costs GIVE_SLACK more, thread k + 1's first
+# columns to thread k from the first chunk thread k has not started (a give: thread k
+# waits there for their state, complete once thread k + 1 has finished the chunk
+# before, then thread k + 1 waits for thread k: the pipeline drains, so gives are kept
+# rare). One move at a time across each boundary.
 
 #: Each boundary starts this fraction of a band right of equal widths (then moves left).
-START_SHIFT = 0.05
+START_SHIFT = 0.3
 #: The part of the columns that would balance two bands that a boundary moves at once.
 CEDE_GAIN = 0.5
 #: The chunks over which two threads' CPU seconds per column are compared.
 RATE_CHUNKS = 16
 #: Bands closer than this (in CPU time) keep their boundary: noise moves none.
-CEDE_SLACK = 0.03
+CEDE_SLACK = 0.01
+#: Thread k + 1 gives columns to thread k only when its band costs this much more (a
+#: give drains the pipeline: thread k waits for thread k + 1 to reach it, then thread
+#: k + 1 waits for thread k's next chunk).
+GIVE_SLACK = 0.15
+#: Thread k's band is kept this much cheaper than thread k + 1's, so that thread k stays
+#: ahead (thread k + 1 continues its rows: it waits whenever thread k is behind).
+LEAD = 0.03
+
+
+#: Each thread's seconds waiting for its neighbours in the last 100 runs of this process
+#: (for benchmarks): for thread k + 1, thread k's rows of a chunk; for thread k, the
+#: state of the columns thread k + 1 gives it.
+RUNS: list[list[float]] = []
 
 
 class _ThreadLines:
@@ -201,6 +219,9 @@ class ColumnRun(BoxRun):
         self.left = [W] * self.last
         self.outcomes: list[list[Any]] = [[] for _ in range(self.last)]
         self.failed_at = self.last  # the first chunk with a failure found so far
+        # each thread's seconds waiting for its neighbours (for benchmarks: RUNS)
+        self.waits = [0.0] * W
+        RUNS[:] = [*RUNS[-99:], self.waits]
 
     def _stopped(self, c: int) -> bool:
         return c > self.failed_at or super()._stopped(c)
@@ -210,11 +231,24 @@ class ColumnRun(BoxRun):
         also when stopped or when thread k - 1 has no state: the exact path)."""
         if k == 0:
             return None
-        while not self.handed[k - 1][c].wait(0.2):
-            if self._stopped(c):
-                return None
+        if not self._wait(k, self.handed[k - 1][c], c):
+            return None
         with self.lock:
             return self.hands[k - 1].pop(c, None)
+
+    def _wait(self, k: int, event: threading.Event, c: int) -> bool:
+        """Thread *k* waits for *event* (False: stopped first, at chunk *c*); the time
+        is added to ``waits[k]``."""
+        if event.is_set():
+            return True
+        t0 = time.perf_counter()
+        try:
+            while not event.wait(0.2):
+                if self._stopped(c):
+                    return False
+            return True
+        finally:
+            self.waits[k] += time.perf_counter() - t0
 
     @staticmethod
     def _fit(hand: _Hand | None, rows: int, width: int) -> _Hand:
@@ -270,9 +304,11 @@ class ColumnRun(BoxRun):
         if not (mine > 0 and theirs > 0):
             return hi
         load, load1 = (hi - lo) * mine, (top - hi) * theirs
-        if load - load1 <= CEDE_SLACK * load:
+        excess = load - (1 - LEAD) * load1  # thread k's band costs LEAD less than k + 1's
+        if excess <= CEDE_SLACK * load:
             return hi
-        return max(self._keep(k, lo), hi - int((load - load1) / (mine + theirs) * CEDE_GAIN))
+        cols = int(excess / (mine + (1 - LEAD) * theirs) * CEDE_GAIN)
+        return max(self._keep(k, lo), hi - cols)
 
     def _keep(self, k: int, lo: int) -> int:
         """The least right end of thread *k*'s band from *lo*: one column past those it
@@ -348,7 +384,8 @@ class ColumnRun(BoxRun):
 
     def _give(self, k: int, c: int, lo: int, hi: int) -> None:
         """Thread *k* (band ``lo..hi``) offers its first columns to thread k - 1 when
-        its band costs more than CEDE_SLACK above thread k - 1's (on the same chunks),
+        its band costs more than GIVE_SLACK above its aim (LEAD above thread k - 1's, on
+        the same chunks),
         from the first chunk thread k - 1 has not started (it waits there for their state
         if need be). Called under the lock, when no columns are on their way between
         the two."""
@@ -359,9 +396,10 @@ class ColumnRun(BoxRun):
         if not (mine > 0 and theirs > 0):
             return
         load, load1 = (hi - lo) * mine, (lo - self.los[k - 1]) * theirs
-        if load - load1 <= CEDE_SLACK * load:
+        excess = (1 - LEAD) * load - load1
+        if excess <= GIVE_SLACK * load:
             return
-        count = min(hi - lo - 1, int((load - load1) / (mine + theirs) * CEDE_GAIN))
+        count = min(hi - lo - 1, int(excess / ((1 - LEAD) * mine + theirs) * CEDE_GAIN))
         if count > 0:
             self.offers[k - 1] = _Offer(max(c + 1, self.started[k - 1] + 1), lo, count)
 
@@ -388,10 +426,7 @@ class ColumnRun(BoxRun):
             off = self.offers[k]
         if off is None or off.chunk != c:
             return None
-        while not off.ready.wait(0.2):
-            if self._stopped(c):
-                return None
-        return off
+        return off if self._wait(k, off.ready, c) else None
 
     def _band(
         self,

@@ -38,7 +38,7 @@ import pickle
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from nimlab._dask import check_connected
 from nimlab.core.errors import NimlabError
@@ -438,7 +438,7 @@ def dask_chunks(
     """Check the *pending* chunks of the pickled spec *blob* on *client*'s cluster,
     yielding each chunk's result as its task ends; *lost* turns an error of the cluster
     into nimlab's one clear error."""
-    blob_f, where, n_workers, parts = _set_up(client, blob, pending, workers, lost)
+    blob_f, where, n_workers = _set_up(client, blob, pending, workers, lost)
     blocks = _blocks(blob, pending, n_workers)
     if blocks is not None:
         spec = _spec(blob)
@@ -446,42 +446,21 @@ def dask_chunks(
             client, spec, where, blob_f, blocks, pending, stop, lost, as_completed
         )
         return
-    rounds = _Rounds(_spec(blob), pending, n_workers)
+    tasks = _RoundTasks(client, blob_f, where, _Rounds(_spec(blob), pending, n_workers), lost)
     tag = hashlib.sha1(blob).hexdigest()[:10]
-    futs: dict[Any, list[int]] = {}
-    order = [0]  # the rounds' priority: a worker runs an earlier round's task first
 
-    def submit_round() -> list[Any]:
-        """One task per worker, of chunks of equal cost from the next run of consecutive
-        chunks (a failure still cancels later rounds)."""
-        out = []
-        order[0] -= 1
-        for k, mine in enumerate(rounds.next_round()):
-            # task k of each round on worker k (else the scheduler may queue a round's
-            # tasks on one worker while the other idles); another when it is lost
-            pin = {"workers": [where[k % len(where)]], "allow_other_workers": True} if where else {}
-            f = client.submit(
-                check_task,
-                blob_f,
-                mine,
-                *parts,
-                pure=False,
-                key=f"nimlab-{tag}-{mine[0]}-{time.time_ns()}",
-                priority=order[0],
-                **pin,
-            )
-            futs[f] = mine
-            out.append(f)
-        try:  # submitted after the scheduler was lost: never run, never cancelled
-            check_connected(client)
-        except Exception as exc:
-            raise lost(exc) from None
-        return out
+    def submit_first() -> list[Any]:
+        """The set-up parts and the first rounds."""
+        tasks.parts = _prepare(client, blob, blob_f, pending, n_workers, where)
+        return [f for _ in range(ROUNDS_AHEAD) if tasks.rounds.todo for f in tasks.submit(tag)]
 
-    first: list[Any] = []
-    for _ in range(ROUNDS_AHEAD):
-        if rounds.todo:
-            first += submit_round()
+    try:
+        first = at_once(client, submit_first)
+    except NimlabError:
+        raise
+    except Exception as exc:
+        raise lost(exc) from None
+    futs = tasks.futs
     ac = as_completed(first)
     for f in ac:
         chunks = futs.pop(f)
@@ -494,16 +473,61 @@ def dask_chunks(
             raise
         except Exception as exc:
             raise lost(exc) from None
-        rounds.record(results)
+        tasks.rounds.record(results)
         yield from results
         if stop:
-            rounds.drop_after(stop[0])
+            tasks.rounds.drop_after(stop[0])
             for g, js in list(futs.items()):
                 if js[0] > stop[0]:
                     g.cancel()
-        while rounds.todo and len(futs) < ROUNDS_AHEAD * n_workers:
-            for g in submit_round():
+        while tasks.rounds.todo and len(futs) < ROUNDS_AHEAD * n_workers:
+            for g in tasks.submit(tag):
                 ac.add(g)
+
+
+class _RoundTasks:
+    """The chunk tasks of a run on a cluster (:class:`_Rounds`), as submitted: their
+    futures and chunks (:attr:`futs`) and the set-up parts each task takes."""
+
+    def __init__(
+        self,
+        client: Any,
+        blob_f: Any,
+        where: list[str],
+        rounds: _Rounds,
+        lost: Callable[[BaseException], NimlabError],
+    ) -> None:
+        self.client, self.blob_f, self.where, self.rounds, self.lost = (
+            client, blob_f, where, rounds, lost,
+        )  # fmt: skip
+        self.parts: list[Any] = []
+        self.futs: dict[Any, list[int]] = {}
+
+    def submit(self, tag: str) -> list[Any]:
+        """The next round: one task per worker, of chunks of equal cost from the next
+        run of consecutive chunks (a failure still cancels later rounds)."""
+        out = []
+        where = self.where
+        for k, mine in enumerate(self.rounds.next_round()):
+            # task k of each round on worker k (else the scheduler may queue a round's
+            # tasks on one worker while the other idles); another when it is lost
+            pin = {"workers": [where[k % len(where)]], "allow_other_workers": True} if where else {}
+            f = self.client.submit(
+                check_task,
+                self.blob_f,
+                mine,
+                *self.parts,
+                pure=False,
+                key=f"nimlab-{tag}-{mine[0]}-{time.time_ns()}",
+                **pin,
+            )
+            self.futs[f] = mine
+            out.append(f)
+        try:  # submitted after the scheduler was lost: never run, never cancelled
+            check_connected(self.client)
+        except Exception as exc:
+            raise self.lost(exc) from None
+        return out
 
 
 def _set_up(
@@ -512,21 +536,43 @@ def _set_up(
     pending: list[int],
     workers: int,
     lost: Callable[[BaseException], NimlabError],
-) -> tuple[Any, list[str], int, list[Any]]:
-    """The spec as tasks take it, the workers' addresses, their number and the futures
-    of the chunks' set-up parts (:func:`_prepare`)."""
+) -> tuple[Any, list[str], int]:
+    """The spec as tasks take it, the workers' addresses and their number."""
     try:
         check_connected(client)  # a held client whose scheduler is gone: no 20 s wait below
         # a small spec travels with each task (no round trip to scatter it first)
         blob_f = blob if len(blob) <= SCATTER_BYTES else client.scatter(blob, broadcast=True)
         where = _addresses(client)  # one question to the scheduler (a round trip each)
-        n_workers = max(1, len(where) or workers)
-        parts = _prepare(client, blob, blob_f, pending, n_workers, where)
-        return blob_f, where, n_workers, parts
+        return blob_f, where, max(1, len(where) or workers)
     except NimlabError:
         raise
     except Exception as exc:
         raise lost(exc) from None
+
+
+_T = TypeVar("_T")
+
+
+def at_once(client: Any, submit: Callable[[], _T]) -> _T:
+    """*submit()* (calls of ``client.submit``) run in the client's event loop, so that its
+    tasks leave for the scheduler in one message: the client sends a message at once but
+    then waits 10 ms before the next (distributed's batched stream), and a run's second
+    worker started its first task 10 ms after the first worker. A client without a loop
+    of its own (an asynchronous client, a test's fake) submits as it is.
+
+    Examples
+    --------
+    >>> at_once(object(), lambda: "submitted")
+    'submitted'
+    """
+    sync = getattr(client, "sync", None)
+    if sync is None or getattr(client, "asynchronous", True):
+        return submit()
+
+    async def inside() -> _T:
+        return submit()
+
+    return cast(_T, sync(inside))
 
 
 def _prepare(

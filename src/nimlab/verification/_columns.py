@@ -110,8 +110,12 @@ class _ThreadLines:
         if not self.per_col or state is None:
             return
         _or_rows(self.col, lo, state, self.width)
-        if self.width:
-            self.full = None
+        if self.width and self.full is not None:  # those columns' full words made again
+            from nimlab.verification._kernels import _full_words
+
+            hi = lo + state.shape[0]
+            self.full[lo:hi] = 0
+            _full_words(self.col, lo, hi, self.width, self.full)
 
     def diagonals(self, d0: int, state: Any) -> None:
         """OR the diagonals ``d0..`` handed over by thread k - 1 into this state."""
@@ -221,6 +225,7 @@ class ColumnRun(BoxRun):
         self.failed_at = self.last  # the first chunk with a failure found so far
         # each thread's seconds waiting for its neighbours (for benchmarks: RUNS)
         self.waits = [0.0] * W
+        self.wide = 0  # the widest band's bitsets so far (words): thread 0's rows have it
         RUNS[:] = [*RUNS[-99:], self.waits]
 
     def _stopped(self, c: int) -> bool:
@@ -251,12 +256,14 @@ class ColumnRun(BoxRun):
             self.waits[k] += time.perf_counter() - t0
 
     @staticmethod
-    def _fit(hand: _Hand | None, rows: int, width: int) -> _Hand:
-        """*hand*'s row state on *width* words (a new, empty one for None)."""
+    def _fit(hand: _Hand | None, rows: int, width: int, wide: int = 0) -> _Hand:
+        """*hand*'s row state on at least *width* words (a new, empty one for None, on
+        at least *wide* words: the widest band's, so that the next band need not copy
+        it onto its own width)."""
         if hand is None:
-            bits, full = row_state(rows, width)
+            bits, full = row_state(rows, max(width, wide) if width else 0)
             return _Hand(bits, full, rows)
-        if width == 0 or hand.rows.shape[1] == width:
+        if width == 0 or hand.rows.shape[1] >= width:
             return hand
         bits, full = row_state(rows, width)
         w, m = min(width, hand.rows.shape[1]), min(full.shape[1], hand.full.shape[1])
@@ -369,7 +376,8 @@ class ColumnRun(BoxRun):
                     lines.diagonals(off.d0, off.diag)
                 with self.lock:
                     self.offers[k], self.tops[k] = None, hi
-            hand = self._fit(got, a1 - a0, lines.width)
+            self.wide = max(self.wide, lines.width)
+            hand = self._fit(got, a1 - a0, lines.width, self.wide)
             outcome = self._band(c, lines, hand, F, h0, (fc, lo, hi))
             self._hand(k, c, hand, lines, hi, was)
             self._done(c, outcome, emit, exact)
@@ -472,6 +480,8 @@ class ColumnRun(BoxRun):
         with bitsets, or the P-set rule with flags; ``F`` from column *fc*), the rows'
         state from row *skip* of *hand*: ``(0, 0)`` or ``(1, index of the first failing
         position)``; *check* False only adds the rows to the state."""
+        import numpy as np
+
         from nimlab.verification import _kernels as kern
 
         model, n = self.model, self.n
@@ -480,8 +490,8 @@ class ColumnRun(BoxRun):
         rows, col = hand.rows[skip:], lines.band(lo, hi)
         if lines.width:
             rebuild = lines.full is None
-            if rebuild:
-                lines.full = row_state(lines.col.shape[0], lines.width)[1]
+            if rebuild:  # the full words of every column (those of the band made here)
+                lines.full = np.zeros((lines.col.shape[0], (lines.width + 63) >> 6), np.uint64)
             full = lines.full[lo:hi] if lines.per_col else lines.full
             return kern.grundy_cols(
                 F, h0, fc, a0, a1, n, lines.width, *shape, col, full, rebuild, lines.diag, rows,

@@ -8,7 +8,7 @@ import nimlab
 from nimlab.engine import _diskcache
 from nimlab.verification import _walkcache
 
-GAME_FILE = '''
+GAME_FILE = """
 import nimlab
 
 
@@ -19,7 +19,7 @@ def walkcache_nim(h):
         yield (x - t, y)
     for t in range(1, y + 1):
         yield (x, y - t)
-'''
+"""
 
 
 def test_a_users_game_is_checked_by_walks_of_the_disk_cache(tmp_path: Path) -> None:

@@ -18,7 +18,10 @@ Cases (``--quick``: smaller bounds, no ``reproduce``; about a minute on 2 quiet 
   warm-up; the runs use this session's client, as in a user's session) against
   ``--workers 2``; ``dask-s18``: the same for the S18-T8 run (the
   vectorised check, one block per worker). CPU times include the Dask workers' (asked
-  from each worker; an idle worker uses about 1 % of a core), from the cluster's start on;
+  from each worker, before the clock starts; an idle worker uses about 1 % of a core),
+  from the cluster's start on; one more Sh-T6* run on the cluster prints its tasks'
+  timeline (the scheduler's task stream: each worker's tasks in ms from the call and the
+  share of the run it computed, the rest being messages and waiting);
 - ``canonical``: the canonical 5-heap Single-delete outcome table below 48, numba's
   wavefront with 1 and 2 threads (quick: below 40);
 - ``sh-t6-cli``: ``nimlab verify 'Sh-T6*' --bound 128 --no-store --workers N`` as a new
@@ -357,6 +360,35 @@ def _on_dask(tid: str, bound: int) -> Callable[[], Any]:
     return run
 
 
+def _dask_timeline(tid: str, bound: int) -> None:
+    """One more Dask run of *tid*, its tasks' timeline from the scheduler (distributed's
+    task stream): when the workers started and ended their tasks, in ms from the call,
+    and how much of the run each worker computed (the rest: messages and waiting)."""
+    from distributed import get_task_stream
+
+    run = _on_dask(tid, bound)
+    with get_task_stream(_CLIENT[0]) as ts:
+        t0 = time.time()
+        run()
+        wall = time.time() - t0
+    spans: dict[str, list[tuple[float, float, str]]] = {}
+    for d in ts.data:
+        for s in d["startstops"]:
+            if s["action"] == "compute":
+                name = str(d["key"]).split("-")[0]
+                spans.setdefault(d["worker"], []).append(
+                    (1000 * (s["start"] - t0), 1000 * (s["stop"] - t0), name)
+                )
+    parts = []
+    for k, (_w, got) in enumerate(sorted(spans.items())):
+        got.sort()
+        busy = sum(b - a for a, b, _ in got)
+        tasks = ", ".join(f"{n} {a:.0f}-{b:.0f}" for a, b, n in got)
+        parts.append(f"worker {k}: {tasks} (computing {busy / (10 * wall):.0f}% of the run)")
+    print(f"  {tid} on Dask, one more run, {1000 * wall:.0f} ms (tasks in ms from the call): "
+          + "; ".join(parts) + f"; load {_load()}")  # fmt: skip
+
+
 def _canonical(size: int, threads: int) -> Callable[[], Any]:
     # the engine's wavefront sets OpenMP's waiting policy (nimlab.engine._omp) when it is
     # imported: before numba starts its threads (set_num_threads does), else libgomp's own
@@ -433,6 +465,8 @@ def main() -> None:
     for key, (name, one, two) in zip(names, cases, strict=False):
         if not only or key in only:
             _case(key, name, one, two, args.repeats)
+    if _CLUSTER and (not only or "dask" in only):
+        _dask_timeline("Sh-T6*", sh)
     for client in _CLIENT:
         client.close()
     for cluster in _CLUSTER:

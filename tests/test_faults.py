@@ -78,7 +78,11 @@ class _LostClient:
     def scatter(self, blob: bytes, broadcast: bool = False) -> bytes:
         return blob
 
-    def submit(self, fn: Any, *args: Any, pure: bool = False, key: str = "") -> _LostFuture:
+    def submit(
+        self, fn: Any, *args: Any, pure: bool = False, key: str = "", **options: Any
+    ) -> _LostFuture:
+        # options: Dask's scheduling hints (priority, workers, ...), which a lost
+        # scheduler never reads
         return _LostFuture(key)
 
     def close(self) -> None:

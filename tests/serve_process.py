@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -26,12 +26,20 @@ def free_port() -> int:
 
 
 @contextmanager
-def nimlab_serve(args: Sequence[str], log_path: Path, *, start_timeout: float) -> Iterator[str]:
+def nimlab_serve(
+    args: Sequence[str],
+    log_path: Path,
+    *,
+    start_timeout: float,
+    meanwhile: Callable[[], object] | None = None,
+) -> Iterator[str]:
     """Run ``nimlab serve ARGS`` on a free loopback port; yield its URL once it answers.
 
     The server's output goes to ``log_path`` (a file: a full pipe would block the
     server), shown in the failure when it does not start within ``start_timeout``
-    seconds. The process is stopped (terminated, then killed) on exit.
+    seconds. *meanwhile* is called while the server starts (its imports take a second
+    or two: the browser tests start Chromium then). The process is stopped (terminated,
+    then killed) on exit.
     """
     port = free_port()
     log = log_path.open("wb")
@@ -39,8 +47,10 @@ def nimlab_serve(args: Sequence[str], log_path: Path, *, start_timeout: float) -
     cmd += ["--host", "127.0.0.1", "--port", str(port)]
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + start_timeout
     try:
+        if meanwhile is not None:
+            meanwhile()
+        deadline = time.monotonic() + start_timeout
         while True:
             try:
                 with urllib.request.urlopen(url + "/api/games", timeout=2) as r:

@@ -3,7 +3,7 @@
 Every command-line case must print exactly one line on stderr, starting with ``error:``
 and containing the expected fragment, and exit with status 2 (no traceback, no hang, no
 out-of-memory: each case has a time limit, and the cases that once filled memory run in a
-subprocess with a memory cap). Every API case must raise the named NimlabError subclass.
+process of its own with a memory cap). Every API case must raise the named NimlabError subclass.
 """
 
 from __future__ import annotations
@@ -11,14 +11,13 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import bad_inputs as probe
+import isolated_case
 import pytest
 
 import nimlab
@@ -58,33 +57,22 @@ def _time_limit(seconds: float, what: str) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
-def _limit_memory() -> None:
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
-
-
-def _run_isolated(code: str, args: list[str], cwd: Path, timeout: float) -> tuple[int, str]:
+def _run_isolated(kind: str, payload: Any, cwd: Path, timeout: float) -> tuple[int, str]:
+    """Exit status and standard error of one case run in a process of its own (forked from
+    a warm one: :mod:`isolated_case`) under the memory cap, killed after *timeout* s."""
     env = dict(os.environ)
     env.pop("NIMLAB_DEBUG", None)
+    err = cwd / "isolated-stderr.txt"
+    args = (kind, payload, str(cwd), env, MEMORY_CAP, str(err))
+    proc = isolated_case.context().Process(target=isolated_case.child, args=args)
     t0 = time.monotonic()
-    try:
-        res = subprocess.run(
-            [sys.executable, "-c", code, *args],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            cwd=cwd,
-            env=env,
-            preexec_fn=_limit_memory,
-            stdin=subprocess.DEVNULL,
-        )
-    except subprocess.TimeoutExpired:
+    isolated_case.start(proc)
+    proc.join(timeout)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
         pytest.fail(f"still running after {time.monotonic() - t0:.0f} s (a hang)")
-    return res.returncode, res.stderr
-
-
-_MAIN = "import sys; from nimlab.cli import main; sys.exit(main(sys.argv[1:]))"
+    return proc.exitcode, err.read_text(errors="replace")
 
 
 def _check_line(code: int, err: str, case: probe.Cli) -> None:
@@ -112,7 +100,7 @@ def test_cli(
     for name, value in case.env:
         monkeypatch.setenv(name, value)
     if case.isolate:
-        code, err = _run_isolated(_MAIN, argv, tmp_path, case.timeout)
+        code, err = _run_isolated("cli", argv, tmp_path, case.timeout)
     else:
         with _time_limit(case.timeout, case.id):
             code = main(argv)
@@ -120,25 +108,12 @@ def test_cli(
     _check_line(code, err, case)
 
 
-_CALL = (
-    "import sys, nimlab, bad_inputs as probe\n"
-    "tmp = sys.argv[2]\n"
-    "try:\n"
-    "    eval(sys.argv[1])\n"
-    "except nimlab.NimlabError as exc:\n"
-    "    print(type(exc).__name__, exc, file=sys.stderr); sys.exit(3)\n"
-)
-
-
 @pytest.mark.parametrize("case", probe.API_CASES, ids=lambda c: c.id)
 def test_api(case: probe.Api, files: Path, tmp_path: Path) -> None:
     error = getattr(nimlab, case.error)
     assert issubclass(error, nimlab.NimlabError)
     if case.isolate:
-        code = _CALL.replace(
-            "import sys,", f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import"
-        )
-        rc, err = _run_isolated(code, [case.call, str(files)], tmp_path, case.timeout)
+        rc, err = _run_isolated("api", (case.call, str(files)), tmp_path, case.timeout)
         assert rc == 3, f"exit {rc}: {err[-2000:]}"
         assert err.startswith(case.error + " "), err
         assert case.fragment in err, err

@@ -39,10 +39,13 @@ pytestmark = pytest.mark.timeout(60)
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+def server(request: pytest.FixtureRequest) -> Iterator[str]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    with nimlab_serve([], ARTIFACTS / f"server-{worker}.log", start_timeout=30) as url:
+    log = ARTIFACTS / f"server-{worker}.log"
+    # Chromium starts while the server imports its web stack (each takes 1-3 s)
+    start_browser = lambda: request.getfixturevalue("browser")  # noqa: E731
+    with nimlab_serve([], log, start_timeout=30, meanwhile=start_browser) as url:
         yield url
 
 

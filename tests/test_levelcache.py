@@ -1,4 +1,4 @@
-"""The canonical wavefront kernel (``_levels.solve_level``, numba's parallel loops) is kept
+"""The canonical wavefront kernel (``_levels.solve_levels``, numba's parallel loops) is kept
 on disk per move model: a second process loads it and compiles nothing.
 
 Each process here is new (``python -c``) and shares one cache directory with the other;
@@ -62,7 +62,7 @@ def _run(cache: Path) -> dict[str, list[object]]:
 def test_a_second_process_loads_the_wavefront_and_compiles_nothing(tmp_path: Path) -> None:
     first = _run(tmp_path)
     assert len(first["modules"]) == 2  # both games ran the cached wavefront
-    assert sum(n.endswith(".solve_level") for n in map(str, first["compiles"])) == 2
+    assert sum(n.endswith(".solve_levels") for n in map(str, first["compiles"])) == 2
     # compiled under the lock file of its module (processes at once compile it once)
     assert all((tmp_path / "compiled" / f"{m}.lock").is_file() for m in first["modules"])
     second = _run(tmp_path)
@@ -83,7 +83,7 @@ def test_the_written_kernels_call_the_modules_own_move_model() -> None:
     for params in (None, "_nimlab_p"):
         tree = ast.parse(levels_source(params))
         defs = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
-        assert "solve_level" in defs and len(defs) >= 3  # and the kernels it calls with gen
+        assert "solve_levels" in defs and len(defs) >= 3  # and the kernels it calls with gen
         for f in defs.values():
             names = [a.arg for a in f.args.args]
             assert "gen" not in names and (params is None or names[-1] == params)
@@ -112,9 +112,9 @@ def test_a_kernel_that_fails_from_its_module_runs_in_memory_and_is_forgotten(
 
     ran: list[tuple[object, ...]] = []
     monkeypatch.setitem(_levelcache._LOADED, g, ("nimlab_compiled_broken", broken, None))
-    monkeypatch.setattr(_levels, "solve_level", lambda *a: ran.append(a))
+    monkeypatch.setattr(_levels, "solve_levels", lambda *a: ran.append(a) or 0)
     monkeypatch.setattr(_levelcache, "_FAILED", set())
-    _levelcache.solve_level(g, "GEN", 1, 2)
+    _levelcache.solve_levels(g, "GEN", 1, 2)
     assert ran == [("GEN", 1, 2)]  # the level ran in memory with the move model
     assert g not in _levelcache._LOADED and not module.exists()  # its files deleted
     assert not _levelcache.available(g)  # not tried again in this process
@@ -136,6 +136,6 @@ def test_a_game_without_a_model_source_keeps_the_kernel_compiled_in_memory(
     g = NoSource()
     assert _levelcache.cached_levels(g) is None
     ran: list[tuple[object, ...]] = []
-    monkeypatch.setattr(_levels, "solve_level", lambda *a: ran.append(a))
-    _levelcache.solve_level(g, "GEN", 3)
+    monkeypatch.setattr(_levels, "solve_levels", lambda *a: ran.append(a) or 0)
+    _levelcache.solve_levels(g, "GEN", 3)
     assert ran == [("GEN", 3)]

@@ -12,34 +12,42 @@ from typing import Any
 import numpy as np
 import pytest
 
-from nimlab import game
-from nimlab.engine import _levels
+from nimlab import canonical_table, game
+from nimlab.engine import _levelcache, _levels
 from nimlab.engine.compiled import CompiledSolver
 
 
+@pytest.mark.parametrize("least", [0, 40, 10**9])
 def test_small_levels_on_one_thread_large_on_all_same_values(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, least: int
 ) -> None:
-    # a low threshold: the levels near both ends run on one thread, the middle on two
-    monkeypatch.setattr(_levels, "LEVEL_MIN_POSITIONS", 40)
-    asked: list[int] = []
-    real = _levels.use_threads
-
-    def spy(k: int) -> None:
-        asked.append(k)
-        real(k)
-
-    monkeypatch.setattr(_levels, "use_threads", spy)
-    before = _levels.threads()
+    # every level on all threads; the levels near both ends on one; every level on one
+    monkeypatch.setattr(_levels, "LEVEL_MIN_POSITIONS", least)
     a = CompiledSolver(game("single-delete"), 4, "outcome", parallel=False)
     b = CompiledSolver(game("single-delete"), 4, "outcome", parallel=True)
     a.solve_below(18)
     b.solve_below(18)
     assert np.array_equal(a.state, b.state)
     assert int((b.state == 0).sum()) > 0
-    assert 1 in asked[:3] and asked[-1] == before  # restored
-    if before > 1:
-        assert before in asked[:-1]  # some levels on every thread
+
+
+def test_a_progress_bar_runs_level_by_level_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_levels, "LEVEL_MIN_POSITIONS", 40)
+    calls: list[tuple[int, int]] = []
+    real = _levelcache.solve_levels
+
+    def spy(game: Any, gen: Any, *args: Any) -> int:
+        calls.append((args[7], args[8]))  # first, last
+        return real(game, gen, *args)
+
+    monkeypatch.setattr(_levelcache, "solve_levels", spy)
+    a = CompiledSolver(game("single-delete"), 4, "outcome", parallel=True)
+    a.solve_below(14)
+    b = CompiledSolver(game("single-delete"), 4, "outcome", parallel=True)
+    b.solve_below(14, progress=True)
+    assert calls[0] == (4, 52)  # one call for every level (heaps 1..13)
+    assert calls[1:] == [(t, t) for t in range(4, 53)]  # with a bar: one a level
+    assert np.array_equal(a.state, b.state)
 
 
 def _omp_env(extra: dict[str, str]) -> str:
@@ -70,3 +78,18 @@ def test_the_wait_policy_reaches_openmp_unless_the_user_chose() -> None:
     theirs = _omp_env({"OMP_WAIT_POLICY": "ACTIVE"})
     assert _setting(theirs, "OMP_WAIT_POLICY") == "ACTIVE"
     assert _setting(theirs, "GOMP_SPINCOUNT") != "10000"  # libgomp's own for ACTIVE
+
+
+@pytest.mark.slow
+def test_nim_p_positions_are_boutons_on_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Nim's wavefront (its own kernel: a compile of seconds): P iff the XOR is 0 (Bouton)
+    import itertools
+    from functools import reduce
+    from operator import xor
+
+    monkeypatch.setattr(_levels, "LEVEL_MIN_POSITIONS", 8)
+    t = canonical_table("nim", 14, heaps=4, kind="outcome", parallel=True)
+    want = sum(reduce(xor, p) == 0 for p in itertools.combinations_with_replacement(range(14), 4))
+    assert t.p_count == want and t.count == len(
+        list(itertools.combinations_with_replacement(range(14), 4))
+    )

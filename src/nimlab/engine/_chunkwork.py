@@ -284,8 +284,8 @@ def _solve(run: Run, w: _Worker, li: int, todo: list[int]) -> None:
     rows = np.ascontiguousarray(np.concatenate([tasks[spans[p][0] : spans[p][1]] for p in todo]))
     counts = np.zeros((rows.shape[0], 2), dtype=np.int64)
     code = _KINDS[run.kind]
-    _levelcache.solve_level(run.game, w.gen, w.zero, w.state, run.side, w.ranks, code,
-                            run.low, total, rows, counts)  # fmt: skip
+    _levelcache.solve_levels(run.game, w.gen, w.zero, w.state, run.side, w.ranks, code,
+                             run.low, run.side - 1, total, total, rows, counts, 0, 0)  # fmt: skip
     if counts[:, 1].any():
         raise InvalidParameterError(
             f"{run.game.label()}: some moves do not lower the number of stones (positions "

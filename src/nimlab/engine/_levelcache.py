@@ -1,16 +1,16 @@
 """The canonical wavefront kernel of a move model, kept on disk across processes.
 
-:func:`nimlab.engine._levels.solve_level` (numba's parallel loops) takes the game's
+:func:`nimlab.engine._levels.solve_levels` (numba's parallel loops) takes the game's
 compiled move model ``gen`` as an argument, so numba cannot keep its machine code on disk:
 every new process (a CLI run, a Dask worker of a chunked solve, a test) compiled it again,
 about 7 s of CPU. As for the solve kernel (:mod:`nimlab.engine._diskcache`), a game whose
 move model can be written as source gets a module in the cache directory holding the move
-model and a copy of the wavefront's kernels that take ``gen`` (``solve_level`` and the
+model and a copy of the wavefront's kernels that take ``gen`` (``solve_levels`` and the
 functions it calls with ``gen``), with ``gen`` a global of the module, ``cache=True``: the
 second process loads the machine code. The module's name hashes its text, the sources of
 ``_levels`` (its compiled helpers, which numba does not see change) and of the engine.
 
-:func:`solve_level` runs a level with the cached kernel when the game has one, else (no
+:func:`solve_levels` runs levels with the cached kernel when the game has one, else (no
 source, a cache directory that cannot be used, numba failing to load its files) with the
 kernel compiled in memory, as before.
 """
@@ -29,7 +29,7 @@ from nimlab.core.ruleset import Ruleset
 __all__: list[str] = []
 
 _PREFIX = "_nimlab_levels_"
-#: game -> (module name, its solve_level dispatcher, the move model's parameters or None)
+#: game -> (module name, its solve_levels dispatcher, the move model's parameters or None)
 _LOADED: dict[Ruleset[Any], tuple[str, Any, tuple[Any, ...] | None]] = {}
 _FAILED: set[Ruleset[Any]] = set()
 
@@ -88,7 +88,7 @@ def _rewrite(name: str, kernel: Any, kernels: dict[str, Any], params: str | None
 
 
 #: The kernel the module's users call, under its own name (the others get a prefix).
-_ENTRY = "solve_level"
+_ENTRY = "solve_levels"
 
 
 def _local(kernel: str) -> str:
@@ -126,7 +126,7 @@ def _usable_cacheable() -> set[str]:
 
 def levels_source(params: str | None = None) -> str:
     """The wavefront's kernels that take ``gen`` as the source appended to a move model's
-    module (``solve_level`` its entry point; with *params*, its last argument)."""
+    module (``solve_levels`` its entry point; with *params*, its last argument)."""
     from nimlab.engine import _levels
 
     kernels = _gen_kernels()
@@ -168,7 +168,7 @@ def levels_source(params: str | None = None) -> str:
 
 
 def cached_levels(game: Ruleset[Any]) -> Any:
-    """*game*'s ``solve_level`` from its module in the cache directory (without the
+    """*game*'s ``solve_levels`` from its module in the cache directory (without the
     ``gen`` argument; a catalog game's parameters passed by the function returned), or
     None when the game gives no source or the cache directory cannot be used.
 
@@ -196,7 +196,7 @@ def cached_levels(game: Ruleset[Any]) -> Any:
     loaded = _diskcache.model_module(game, levels_source)
     if loaded is None:
         return None
-    _LOADED[game] = (loaded[0], loaded[1].solve_level, loaded[2])
+    _LOADED[game] = (loaded[0], loaded[1].solve_levels, loaded[2])
     return cached_levels(game)
 
 
@@ -210,8 +210,8 @@ def available(game: Ruleset[Any]) -> bool:
         return False
 
 
-def solve_level(game: Ruleset[Any], gen: Any, *args: Any) -> None:
-    """:func:`nimlab.engine._levels.solve_level` ``(gen, *args)`` for *game*: its kernel
+def solve_levels(game: Ruleset[Any], gen: Any, *args: Any) -> int:
+    """:func:`nimlab.engine._levels.solve_levels` ``(gen, *args)`` for *game*: its kernel
     loaded from (or compiled into) the cache directory when it has one, else compiled in
     memory. A kernel numba cannot load or compile from its module is forgotten (its files
     deleted) and the level runs in memory, where a move model numba cannot compile raises
@@ -223,11 +223,10 @@ def solve_level(game: Ruleset[Any], gen: Any, *args: Any) -> None:
         full = args if params is None else (*args, params)
         try:
             _diskcache.compile_locked(name, kernel, full)  # processes at once: one compile
-            kernel(*full)
-            return
+            return int(kernel(*full))
         except Exception:
             hit = _LOADED.pop(game, None)
             _FAILED.add(game)
             if hit is not None:
                 _diskcache.discard_module(hit[0])
-    _levels.solve_level(gen, *args)
+    return int(_levels.solve_levels(gen, *args))

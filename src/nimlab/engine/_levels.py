@@ -3,7 +3,7 @@
 For an order-free game whose moves lower the number of stones (Single-delete, Nim, most
 take-away games), the options of a position all have a smaller total, so the positions
 of one total (one *level*) depend only on lower levels and are solved independently, on
-every core: :func:`solve_level` runs one level on numba's threads, its tasks (the two
+every core: :func:`solve_levels` runs the levels in turn, each on numba's threads, its tasks (the two
 largest heaps) handed out one by one from a shared atomic counter (numba's own ``prange``
 cuts a loop into one contiguous block per thread, and the later blocks of a level cost
 more), from the end when the level's last tasks are its largest (:func:`largest_last`),
@@ -92,6 +92,32 @@ def _fetch_or_typed(typingctx: Any, words: Any, index: Any, bits: Any) -> Any:
 
 
 _fetch_or: Any = intrinsic(_fetch_or_typed)
+
+
+def _set_threads_typed(typingctx: Any, count: Any) -> Any:
+    """numba's ``set_num_threads(count)`` for this thread's next parallel loops, as a call
+    of the threading layer's C function by name: numba's own compiled version calls a
+    ctypes pointer, which would keep the kernel off the disk cache (as
+    ``get_num_threads``, see :mod:`nimlab.engine._levelcache`)."""
+    import importlib
+
+    from numba.np.ufunc import parallel
+
+    ir: Any = importlib.import_module("llvmlite.ir")
+    launch: Any = parallel._launch_threads
+    launch()  # the threading layer's functions known to the linker
+    declare: Any = cgutils.get_or_insert_function
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        fnty = ir.FunctionType(ir.VoidType(), [ir.IntType(32)])
+        fn = declare(builder.module, fnty, "set_num_threads")
+        builder.call(fn, [builder.trunc(args[0], ir.IntType(32))])
+        return context.get_dummy_value()
+
+    return types.void(types.int64), codegen
+
+
+_set_threads: Any = intrinsic(_set_threads_typed)
 
 # -- the state of a level's solve: values, or outcomes packed two bits a position -----
 #
@@ -222,7 +248,7 @@ def _task(
     q: int,
     k: int,
 ) -> None:  # pragma: no cover - compiled
-    """Task *t* of :func:`solve_level`: the positions whose largest heaps are ``tasks[t]``."""
+    """Task *t* of a level of :func:`solve_levels`: the positions whose largest heaps are ``tasks[t]``."""
     seen = np.zeros(64, np.int64)
     stamp = 0
     solved = 0
@@ -290,7 +316,7 @@ def _spread(tasks: Any, t: int, n: int, lo: int, total: int) -> Any:  # pragma: 
 @njit(cache=True)
 def largest_last(tasks: Any, n: int, lo: int, total: int) -> bool:  # pragma: no cover
     """Whether a level's tasks grow along prefix order (its last task looks larger than
-    its first: the upper levels), so :func:`solve_level` hands them out from the end and
+    its first: the upper levels), so :func:`solve_levels` hands them out from the end and
     the level ends with its smallest tasks, no thread waiting long for another (5 heaps
     below 48, simulated from the tasks' sizes on 2 threads: 0.40 % over the even share in
     prefix order, 0.01 % so; the exact largest-first order gains no more)."""
@@ -299,7 +325,7 @@ def largest_last(tasks: Any, n: int, lo: int, total: int) -> bool:  # pragma: no
 
 
 @njit(parallel=True)
-def solve_level(
+def solve_levels(
     gen: Any,
     zero: Any,
     state: Any,
@@ -307,38 +333,69 @@ def solve_level(
     cb: Any,
     kind: int,
     lo: int,
-    total: int,
+    hi: int,
+    first: int,
+    last: int,
     tasks: Any,
     counts: Any,
-) -> None:  # pragma: no cover - compiled
-    """Solve the sorted positions of *total* stones (heaps ``lo..side-1``), in parallel.
+    least: int,
+    work: int,
+) -> int:  # pragma: no cover - compiled
+    """Solve the sorted positions of ``first..last`` stones (heaps ``lo..hi``), a level (a
+    number of stones) after the other, each in parallel, with no return to Python between
+    them (the threads find the next level while they still spin: :mod:`._omp`).
 
-    ``counts[t, 0]``: positions of task *t* solved, ``counts[t, 1]`` deferred (an option
-    unknown). ``kind``: 0 Grundy values, 1 normal outcome, 2 misère outcome.
+    With *tasks* (rows), the one level ``first`` of those tasks: ``counts[t, 0]``
+    positions of task *t* solved, ``counts[t, 1]`` deferred (an option unknown). Without
+    (no rows), each level's tasks from :func:`prefixes`, ``counts[0]`` the sums (solved,
+    deferred), stopping after the first level with a deferred position; a level runs on
+    one thread (no other woken) when the level before it had fewer than *least*
+    positions to solve (*work* the one before *first*). ``kind``: 0 Grundy values, 1
+    normal outcome, 2 misère outcome. Returns the positions of the last level run.
     """
     n = len(zero)
     q = 2 if n > 2 else 1
     k = n - q
-    ntasks = tasks.shape[0]
-    # the next task to hand out; not np.zeros: numba makes that a parallel loop of its
-    # own, and the counter was found not zeroed when the level had one task
-    handed = np.empty(1, np.int64)
-    handed[0] = 0
-    workers = min(get_num_threads(), ntasks)
-    back = workers > 1 and largest_last(tasks, n, lo, total)
-    for _w in prange(workers):  # one loop per thread; each takes the next task
-        while True:
-            t = _fetch_add(handed, 1)
-            if t >= ntasks:
-                break
-            if back:
-                t = ntasks - 1 - t
-            _task(gen, zero, state, side, cb, kind, lo, total, tasks, counts, t, n, q, k)
-
-
-def threads() -> int:
-    """The number of threads numba's parallel loops use now."""
-    return int(get_num_threads())
+    given = tasks.shape[0] > 0
+    most = get_num_threads()
+    for total in range(first, (first if given else last) + 1):
+        level = tasks if given else prefixes(n, lo, hi, total)
+        ntasks = level.shape[0]
+        if ntasks == 0:
+            continue
+        # not np.zeros (nor for the counter below): numba makes that a parallel loop of
+        # its own, and the counter was found not zeroed when the level had one task
+        per = counts if given else np.empty((ntasks, 2), np.int64)
+        for t in range(ntasks):
+            per[t, 0] = 0
+            per[t, 1] = 0
+        handed = np.empty(1, np.int64)  # the next task to hand out
+        handed[0] = 0
+        # this thread's number of threads: one after a small level (none woken)
+        _set_threads(most if given or work >= least else 1)
+        workers = min(most if given or work >= least else 1, ntasks)
+        back = workers > 1 and largest_last(level, n, lo, total)
+        for _w in prange(workers):  # one loop per thread; each takes the next task
+            while True:
+                t = _fetch_add(handed, 1)
+                if t >= ntasks:
+                    break
+                if back:
+                    t = ntasks - 1 - t
+                _task(gen, zero, state, side, cb, kind, lo, total, level, per, t, n, q, k)
+        solved = 0
+        deferred = 0
+        for t in range(ntasks):
+            solved += per[t, 0]
+            deferred += per[t, 1]
+        if not given:
+            counts[0, 0] += solved
+            counts[0, 1] += deferred
+        work = solved + deferred
+        if deferred:
+            break
+    _set_threads(most)
+    return work
 
 
 #: A level runs on one thread when the level before it had fewer positions to solve
@@ -349,12 +406,18 @@ def threads() -> int:
 LEVEL_MIN_POSITIONS = 1000
 
 
-def use_threads(k: int) -> None:
-    """Numba's parallel loops on *k* threads (of this Python thread; a thread of a loop
-    on one thread wakes no other)."""
-    from numba import set_num_threads
+def threads() -> int:
+    """The number of threads numba's parallel loops use now."""
+    return int(get_num_threads())
 
-    set_num_threads(k)
+
+def use_threads(k: int) -> None:
+    """Numba's parallel loops on *k* threads (of this Python thread): what it was before
+    a :func:`solve_levels` that raised (it runs small levels on one)."""
+    if get_num_threads() != k:
+        from numba import set_num_threads
+
+        set_num_threads(k)
 
 
 @njit(cache=True)

@@ -384,7 +384,6 @@ class CompiledSolver:
 
         n = self.heaps
         lo = min(self.lo, side)
-        done = 0
         if not _levelcache.available(self.game):  # else its module has the move model
             self._compile_model()
         words = (self.state.size + 31) // 32
@@ -393,30 +392,28 @@ class CompiledSolver:
         if small:
             state = np.empty(words, dtype=np.uint64)
             _levels.pack(self.state, state)
+        first, last = lo * n, (side - 1) * n
+        step = 1 if bar is not None else max(1, last - first + 1)  # a bar: level by level
+        counts = np.zeros((1, 2), dtype=np.int64)
+        none = np.zeros((0, 2), dtype=np.int64)
+        work = 0  # the positions of the level before
         most = _levels.threads()
-        work = 0  # positions of the last level: a level after a small one runs serially
         try:
-            for total in range(lo * n, (side - 1) * n + 1):
-                tasks = _levels.prefixes(n, lo, side - 1, total)
-                if tasks.shape[0] == 0:
-                    continue
-                counts = np.zeros((tasks.shape[0], 2), dtype=np.int64)
-                _levels.use_threads(most if work >= _levels.LEVEL_MIN_POSITIONS else 1)
+            for start in range(first, last + 1, step):
                 try:
-                    _levelcache.solve_level(
+                    work = _levelcache.solve_levels(
                         self.game, self.gen, self.zero, state, self.side, self.ranks,
-                        self.code, lo, total, tasks, counts,
+                        self.code, lo, side - 1, start, min(last, start + step - 1), none,
+                        counts, _levels.LEVEL_MIN_POSITIONS, work,
                     )  # fmt: skip
                 except Exception as exc:
                     if not _is_compile_error(exc):
                         raise
                     self.parallel = False  # the serial engine solves it
                     return False
-                done += int(counts[:, 0].sum())
-                work = int(counts.sum())
                 if bar is not None:
-                    bar.update(done)
-                if counts[:, 1].any():
+                    bar.update(int(counts[0, 0]))
+                if counts[0, 1]:
                     return False
             return True
         finally:

@@ -424,6 +424,11 @@ def test_a_killed_worker_loses_nothing_and_says_so(tmp_path: Path) -> None:
             assert "allowed-failures = 0" in err and "--resume" in err, err
             kept = _stored_chunks(db)
             assert before <= kept < n
+            # the slow chunks were for the kill to come mid-run: the worker left checks the
+            # rest at about full speed (0.2 s a chunk made the resume 2-3 s long; not 0,
+            # which would choose another path for the chunks)
+            with Client(addr, timeout="30s") as client:
+                client.run(exec, "import os; os.environ['NIMLAB_VERIFY_CHUNK_SLEEP'] = '0.001'")
             again = verify("nim", "a ^ b ^ c", heaps=3, bound=16, chunk_size=128,
                            scheduler=addr, store=str(db), resume=True)  # fmt: skip
             assert again.ok and again.positions_checked == 16**3

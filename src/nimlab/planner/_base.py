@@ -135,9 +135,10 @@ class Budgets:
         The vectorised check of a box of this many positions or more evaluates its
         claim's rows compiled when the claim has a compiled form (a theorem's
         ``scalar_claim``, an expression): one call per chunk that does not hold Python's
-        lock, so the threads of a run evaluate their bands in parallel, at about half
-        numpy's CPU (S18-T8). Smaller boxes use numpy: the first compile of a claim
-        (about half a second, then kept in the disk cache) would not pay.
+        lock, at about half numpy's CPU (S18-T8 at 6000: 0.30 s against 0.76 s of a
+        3.1 s run). Smaller boxes use numpy: the first compile of a claim for a game
+        (0.3-0.5 s of CPU, then kept in the disk cache; S18-T8 has five games) would
+        not pay.
 
     Examples
     --------

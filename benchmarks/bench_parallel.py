@@ -44,7 +44,8 @@ case: wall and CPU seconds (this process and its children), the speed-up (1-work
 2-worker run: its wall time outside the threads' parallel work (set-up before the first
 chunk, merging, the end), as a share of the 1-worker wall time, and the speed-up that
 the CPU times predict on free cores (1-worker CPU over the busiest thread's CPU plus the
-serial part), the threads' idle time (waiting for each other) and the range of each
+serial part), the threads' idle time (waiting for each other at the end; for the
+vectorised check by bands also the waits inside its pipeline) and the range of each
 side's wall times over the repeats (the machine's own speed drifts between minutes, even
 when it is quiet: a spread as wide as the targets' margins says to run again). The
 machine's load average is printed with each case: on a shared machine, wall times are inflated and the

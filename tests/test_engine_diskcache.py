@@ -20,27 +20,73 @@ from nimlab.catalog._source import generator_source
 
 pytestmark = pytest.mark.timeout(600)
 
-#: A table by the compiled engine (3 heaps of Single-delete: no hand kernel), the numba
-#: compilations it needed, and a few values (checked against the Python search).
+#: The jobs of one process, each with the numba compilations it needed (``compiles``) and
+#: the engine's modules it added to the cache directory (``modules``): ``table NAME
+#: [KEY=VALUE]`` a table by the compiled engine (3 heaps of Single-delete: no hand kernel;
+#: a one-heap game 40 long; others 7 x 7) with the module its kernel came from,
+#: ``verify THEOREM BOUND`` the CLI's check of a theorem (the verification's walks), and
+#: ``njit`` a function compiled after the loads.
 _RUN = """
 import json, sys
 import numpy as np
+from numba import njit
 import nimlab
+from nimlab.cli import main
+from nimlab.engine import _diskcache
 from nimlab.engine._compilewatch import CompileWatch
-with CompileWatch() as w:
-    t = nimlab.table("single-delete", (9, 9, 9), kind="outcome", engine="compiled")
-print(json.dumps({"compiles": [n for n, _ in w.compiles], "table": np.asarray(t).tolist()}))
+out = {}
+for job in sys.argv[1:]:
+    kind, *args = job.split()
+    before = set(_diskcache.cache_dir().glob("nimlab_compiled_*.py"))
+    got = {}
+    with CompileWatch() as w:
+        if kind == "table":  # table NAME SHAPE KIND [KEY=VALUE]
+            key, _, value = (args[3:] or [""])[0].partition("=")
+            g = nimlab.game(args[0], **({key: value} if key else {}))
+            shape = tuple(map(int, args[1].split("x")))
+            t = nimlab.table(g, shape, kind=args[2], engine="compiled")
+            got["table"] = np.asarray(t).tolist()
+            got["module"] = _diskcache._LOADED[g][0] if g in _diskcache._LOADED else None
+        elif kind == "verify":
+            got["code"] = main(["verify", args[0], "--bound", args[1], "--json"])
+        else:
+            got["value"] = njit(lambda x: x + 1)(41)  # compiling after the loads still works
+    got["compiles"] = [n for n, _ in w.compiles]
+    after = set(_diskcache.cache_dir().glob("nimlab_compiled_*.py"))
+    got["modules"] = sorted(p.stem for p in after - before)
+    out[job] = got
+print(json.dumps(out))
 """
 
+_SINGLE_DELETE = "table single-delete 9x9x9 outcome"
+#: the walks of a heap game; an index space's walks (indexed.py)
+_VERIFY = {"Sh-T6*": "verify Sh-T6* 14", "S19-T6": "verify S19-T6 6"}
+#: a first parameter value of each game, and a new value of the same size for the second
+_PARAMS = {
+    "table subtraction 40 grundy S=1,3,4": "table subtraction 40 grundy S=2,5,7",
+    "table moore 7x7 grundy k=2": "table moore 7x7 grundy k=1",
+}
 
-def _run(cache: Path) -> dict[str, object]:
+
+def _run(cache: Path, *jobs: str) -> dict[str, dict[str, Any]]:
     env = {**os.environ, "NIMLAB_CACHE_DIR": str(cache)}
     r = subprocess.run(
-        [sys.executable, "-c", _RUN], capture_output=True, text=True, timeout=500, env=env
+        [sys.executable, "-c", _RUN, *jobs], capture_output=True, text=True, timeout=500, env=env
     )
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
-    out: dict[str, object] = json.loads(r.stdout)
+    out: dict[str, dict[str, Any]] = json.loads(r.stdout.strip().splitlines()[-1])
     return out
+
+
+@pytest.fixture(scope="module")
+def two_processes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A first process on a fresh cache directory and a second on the cache it filled,
+    each running the jobs of every test below (one process start and one numba start-up
+    for all, instead of two a test): each test checks its own jobs."""
+    cache = tmp_path_factory.mktemp("diskcache") / "cache"
+    first = _run(cache, _SINGLE_DELETE, *_PARAMS, *_VERIFY.values())
+    second = _run(cache, _SINGLE_DELETE, *_PARAMS.values(), *_VERIFY.values(), "njit")
+    return {"cache": cache, "first": first, "second": second}
 
 
 def test_catalog_move_models_become_modules(tmp_path: Path) -> None:
@@ -114,9 +160,11 @@ def test_a_module_is_named_by_every_file_compiled_into_it() -> None:
 
 
 @pytest.mark.slow
-def test_second_process_loads_catalog_kernels_from_disk(tmp_path: Path) -> None:
-    cache = tmp_path / "cache"
-    first = _run(cache)
+def test_second_process_loads_catalog_kernels_from_disk(
+    two_processes: dict[str, Any], tmp_path: Path
+) -> None:
+    cache: Path = two_processes["cache"]
+    first = two_processes["first"][_SINGLE_DELETE]
     assert first["compiles"], "a fresh cache compiles"
     g = nimlab.game("single-delete")
     tab = first["table"]
@@ -124,107 +172,47 @@ def test_second_process_loads_catalog_kernels_from_disk(tmp_path: Path) -> None:
     for x, y, z in [(1, 1, 1), (1, 3, 5), (2, 4, 6), (8, 7, 3), (5, 5, 2)]:
         want = nimlab.outcome(g, (x, y, z), method="search")
         assert bool(tab[x][y][z]) == (str(want) == "P")
-    modules = list((cache / "compiled").glob("nimlab_compiled_*.py"))
-    assert len(modules) == 1 and "def gen(h, _nimlab_p):" in modules[0].read_text()
+    # the table wrote one module, the one its kernel came from
+    assert first["modules"] == [first["module"]]
+    module = cache / "compiled" / f"{first['module']}.py"
+    assert "def gen(h, _nimlab_p):" in module.read_text()
     # compiled under the module's lock file (processes needing it at once compile it once)
-    assert modules[0].with_suffix(".lock").is_file()
-    second = _run(cache)
-    assert second == {"compiles": [], "table": tab}  # loaded, not compiled
+    assert module.with_suffix(".lock").is_file()
+    second = two_processes["second"][_SINGLE_DELETE]
+    assert second == {**first, "compiles": [], "modules": []}  # loaded, not compiled
     # a cache directory that cannot be created: compiled in memory, the same table (damaged
     # files take the same fallback: see test_user_games.py)
     blocked = tmp_path / "a-file"
     blocked.write_text("")
-    assert _run(blocked / "cache")["table"] == tab
-
-
-_VERIFY = """
-import json, sys
-from nimlab.engine._compilewatch import CompileWatch
-from nimlab.cli import main
-with CompileWatch() as w:
-    code = main(["verify", sys.argv[1], "--bound", sys.argv[2], "--json"])
-print(json.dumps({"code": code, "compiles": [n for n, _ in w.compiles]}))
-"""
+    assert _run(blocked / "cache", _SINGLE_DELETE)[_SINGLE_DELETE]["table"] == tab
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    ("theorem", "bound"),
-    [("Sh-T6*", "14"), ("S19-T6", "6")],  # heap walks; an index space's walks (indexed.py)
-)
+@pytest.mark.parametrize("theorem", sorted(_VERIFY))
 def test_second_process_loads_verification_walks_from_disk(
-    tmp_path: Path, theorem: str, bound: str
+    two_processes: dict[str, Any], theorem: str
 ) -> None:
-    env = {**os.environ, "NIMLAB_CACHE_DIR": str(tmp_path)}
-
-    def run() -> dict[str, object]:
-        r = subprocess.run(
-            [sys.executable, "-c", _VERIFY, theorem, bound],
-            capture_output=True,
-            text=True,
-            timeout=500,
-            env=env,
-        )
-        assert r.returncode == 0, r.stderr
-        out: dict[str, object] = json.loads(r.stdout.strip().splitlines()[-1])
-        return out
-
-    first = run()
+    job = _VERIFY[theorem]
+    first, second = two_processes["first"][job], two_processes["second"][job]
     assert first["code"] == 0 and first["compiles"], "a fresh cache compiles the walks"
-    assert run() == {"code": 0, "compiles": []}  # the walk and the claim: loaded
+    assert second == {"code": 0, "compiles": [], "modules": []}  # the walk and the claim: loaded
 
 
-#: A table by the compiled engine for each ``name:param=value`` argument, the numba
-#: compilations it needed, the tables, and a function compiled after the loads.
-_PARAMS_RUN = """
-import json, sys
-import numpy as np
-from numba import njit
-import nimlab
-from nimlab.engine._compilewatch import CompileWatch
-out = {"tables": []}
-with CompileWatch() as w:
-    for arg in sys.argv[1:]:
-        name, _, param = arg.partition(":")
+@pytest.mark.slow
+def test_a_new_parameter_value_in_a_new_process_compiles_nothing(
+    two_processes: dict[str, Any],
+) -> None:
+    for job, new in _PARAMS.items():
+        assert two_processes["first"][job]["compiles"], "a fresh cache compiles"
+        second = two_processes["second"][new]
+        assert second["compiles"] == [] and second["modules"] == []  # loaded, not compiled
+        # the values: the exact Python search (data we did not make with the kernel)
+        _, name, shape, _, param = new.split()
         key, _, value = param.partition("=")
         g = nimlab.game(name, **{key: value})
-        size = (40,) if g.heap_count() == 1 else (7, 7)
-        out["tables"].append(np.asarray(nimlab.table(g, size, engine="compiled")).tolist())
-out["compiles"] = [n for n, _ in w.compiles]
-out["after"] = njit(lambda x: x + 1)(41)  # compiling after the cached loads still works
-print(json.dumps(out))
-"""
-
-
-@pytest.mark.slow
-def test_a_new_parameter_value_in_a_new_process_compiles_nothing(tmp_path: Path) -> None:
-    env = {**os.environ, "NIMLAB_CACHE_DIR": str(tmp_path / "cache")}
-
-    def run(*games: str) -> dict[str, object]:
-        r = subprocess.run(
-            [sys.executable, "-c", _PARAMS_RUN, *games],
-            capture_output=True,
-            text=True,
-            timeout=500,
-            env=env,
-        )
-        assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
-        out: dict[str, object] = json.loads(r.stdout.strip().splitlines()[-1])
-        return out
-
-    first = run("subtraction:S=1,3,4", "moore:k=2")
-    assert first["compiles"], "a fresh cache compiles"
-    games = ["subtraction:S=2,5,7", "moore:k=1"]  # a set of the same size
-    second = run(*games)
-    assert second["compiles"] == [] and second["after"] == 42  # loaded, not compiled
-    tables = second["tables"]
-    assert isinstance(tables, list)
-    # the values: the exact Python search (data we did not make with the kernel)
-    for (name, param), tab in zip([("subtraction", "2,5,7"), ("moore", 1)], tables, strict=True):
-        key = "S" if name == "subtraction" else "k"
-        g = nimlab.game(name, **{key: param})
-        want = nimlab.table(g, (40,) if name == "subtraction" else (7, 7), engine="generic")
-        assert tab == want.tolist()
+        want = nimlab.table(g, tuple(map(int, shape.split("x"))), engine="generic")
+        assert second["table"] == want.tolist()
+    assert two_processes["second"]["njit"]["value"] == 42  # compiling after the loads works
 
 
 def test_a_cached_walk_is_compiled_under_its_modules_lock(

@@ -20,6 +20,8 @@ from nimlab.catalog._source import generator_source
 
 pytestmark = pytest.mark.timeout(600)
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "my_games.py"
+
 #: The jobs of one process, each with the numba compilations it needed (``compiles``) and
 #: the engine's modules it added to the cache directory (``modules``): ``table NAME
 #: [KEY=VALUE]`` a table by the compiled engine (3 heaps of Single-delete: no hand kernel;
@@ -27,13 +29,14 @@ pytestmark = pytest.mark.timeout(600)
 #: ``verify THEOREM BOUND`` the CLI's check of a theorem (the verification's walks), and
 #: ``njit`` a function compiled after the loads.
 _RUN = """
-import json, sys
+import itertools, json, sys
 import numpy as np
 from numba import njit
 import nimlab
 from nimlab.cli import main
-from nimlab.engine import _diskcache
+from nimlab.engine import _diskcache, _levelcache
 from nimlab.engine._compilewatch import CompileWatch
+from nimlab.engine.compiled import CompiledSolver
 out = {}
 for job in sys.argv[1:]:
     kind, *args = job.split()
@@ -47,6 +50,13 @@ for job in sys.argv[1:]:
             t = nimlab.table(g, shape, kind=args[2], engine="compiled")
             got["table"] = np.asarray(t).tolist()
             got["module"] = _diskcache._LOADED[g][0] if g in _diskcache._LOADED else None
+        elif kind == "levels":  # levels HEAPS SIDE KIND NAME: the wavefront (parallel=True)
+            g = nimlab.game(job.split(" ", 4)[4])
+            s = CompiledSolver(g, int(args[0]), args[2], parallel=True)
+            s.solve_below(int(args[1]))
+            box = itertools.product(range(int(args[1])), repeat=int(args[0]))
+            got["table"] = [s.value(p) for p in box]
+            got["module"] = _levelcache._LOADED[g][0] if g in _levelcache._LOADED else None
         elif kind == "verify":
             got["code"] = main(["verify", args[0], "--bound", args[1], "--json"])
         else:
@@ -61,6 +71,9 @@ print(json.dumps(out))
 _SINGLE_DELETE = "table single-delete 9x9x9 outcome"
 #: the walks of a heap game; an index space's walks (indexed.py)
 _VERIFY = {"Sh-T6*": "verify Sh-T6* 14", "S19-T6": "verify S19-T6 6"}
+#: the wavefront of a catalog move model (parameters as an argument: 3 heaps of
+#: Single-delete) and of a user's (its own source: 2 heaps)
+_LEVELS = ("levels 3 10 outcome single-delete", f"levels 2 12 grundy {EXAMPLES}:pow2-both")
 #: a first parameter value of each game, and a new value of the same size for the second
 _PARAMS = {
     "table subtraction 40 grundy S=1,3,4": "table subtraction 40 grundy S=2,5,7",
@@ -74,6 +87,7 @@ def _run(cache: Path, *jobs: str) -> dict[str, dict[str, Any]]:
         [sys.executable, "-c", _RUN, *jobs], capture_output=True, text=True, timeout=500, env=env
     )
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert "Cannot cache" not in r.stderr, r.stderr  # numba kept every kernel on disk
     out: dict[str, dict[str, Any]] = json.loads(r.stdout.strip().splitlines()[-1])
     return out
 
@@ -84,8 +98,8 @@ def two_processes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     each running the jobs of every test below (one process start and one numba start-up
     for all, instead of two a test): each test checks its own jobs."""
     cache = tmp_path_factory.mktemp("diskcache") / "cache"
-    first = _run(cache, _SINGLE_DELETE, *_PARAMS, *_VERIFY.values())
-    second = _run(cache, _SINGLE_DELETE, *_PARAMS.values(), *_VERIFY.values(), "njit")
+    first = _run(cache, _SINGLE_DELETE, *_PARAMS, *_VERIFY.values(), *_LEVELS)
+    second = _run(cache, _SINGLE_DELETE, *_PARAMS.values(), *_VERIFY.values(), *_LEVELS, "njit")
     return {"cache": cache, "first": first, "second": second}
 
 
@@ -213,6 +227,33 @@ def test_a_new_parameter_value_in_a_new_process_compiles_nothing(
         want = nimlab.table(g, tuple(map(int, shape.split("x"))), engine="generic")
         assert second["table"] == want.tolist()
     assert two_processes["second"]["njit"]["value"] == 42  # compiling after the loads works
+
+
+@pytest.mark.slow
+def test_a_second_process_loads_the_wavefront_and_compiles_nothing(
+    two_processes: dict[str, Any],
+) -> None:
+    """The canonical wavefront kernel is kept on disk per move model (tests/test_levelcache.py
+    tests its module's text and its fallbacks)."""
+    cache: Path = two_processes["cache"]
+    for job in _LEVELS:
+        first = two_processes["first"][job]
+        # the game ran the cached wavefront: compiled once, into a module it wrote
+        assert sum(str(n).endswith(".solve_levels") for n in first["compiles"]) == 1
+        assert first["module"] in first["modules"]
+        # compiled under the lock file of its module (processes at once compile it once)
+        assert (cache / "compiled" / f"{first['module']}.lock").is_file()
+        second = two_processes["second"][job]
+        assert second == {**first, "compiles": [], "modules": []}  # loaded, not compiled
+    # the values: the exact Python search (data we did not make with the kernel)
+    sd = two_processes["first"][_LEVELS[0]]["table"]
+    g = nimlab.game("single-delete")
+    for p in [(1, 1, 1), (1, 3, 5), (2, 4, 6), (9, 7, 3), (5, 5, 2), (3, 8, 8)]:
+        want = str(nimlab.outcome(g, p, method="search")) == "N"
+        assert sd[(p[0] * 10 + p[1]) * 10 + p[2]] == int(want)
+    u = nimlab.game(f"{EXAMPLES}:pow2-both")
+    box = nimlab.table(u, (12, 12), engine="generic").tolist()
+    assert two_processes["first"][_LEVELS[1]]["table"] == [v for row in box for v in row]
 
 
 def test_a_cached_walk_is_compiled_under_its_modules_lock(

@@ -1,82 +1,18 @@
 """The canonical wavefront kernel (``_levels.solve_levels``, numba's parallel loops) is kept
-on disk per move model: a second process loads it and compiles nothing.
-
-Each process here is new (``python -c``) and shares one cache directory with the other;
-numba's ``numba:compile`` events count the compilations (a load from the disk cache is
-none).
+on disk per move model: its module's text and its fallbacks. That a second process loads it
+and compiles nothing is tested with the other disk-cached kernels, in the two processes of
+tests/test_engine_diskcache.py.
 """
 
 from __future__ import annotations
 
 import ast
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import nimlab
 from nimlab.engine._levelcache import levels_source
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "my_games.py"
-
-#: Tables by the wavefront (``parallel=True``): a catalog move model (parameters as an
-#: argument: 3 heaps of Single-delete) and a user's (its own source: 2 heaps), the numba
-#: compilations they needed and the wavefront's cached modules.
-_RUN = """
-import json, sys
-import numpy as np
-import nimlab
-from nimlab.engine import _levelcache
-from nimlab.engine._compilewatch import CompileWatch
-from nimlab.engine.compiled import CompiledSolver
-out = {"tables": []}
-with CompileWatch() as w:
-    for name, heaps, side, kind in [("single-delete", 3, 10, "outcome"),
-                                    (sys.argv[1], 2, 12, "grundy")]:
-        s = CompiledSolver(nimlab.game(name), heaps, kind, parallel=True)
-        s.solve_below(side)
-        out["tables"].append([s.value(p) for p in __import__("itertools").product(
-            range(side), repeat=heaps)])
-out["compiles"] = [n for n, _ in w.compiles]
-out["modules"] = sorted(v[0] for v in _levelcache._LOADED.values())
-print(json.dumps(out))
-"""
-
-
-def _run(cache: Path) -> dict[str, list[object]]:
-    env = {**os.environ, "NIMLAB_CACHE_DIR": str(cache)}
-    game = f"{EXAMPLES}:pow2-both"
-    r = subprocess.run(
-        [sys.executable, "-c", _RUN, game], capture_output=True, text=True, timeout=300, env=env
-    )
-    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
-    assert "Cannot cache" not in r.stderr, r.stderr  # numba kept every kernel on disk
-    out: dict[str, list[object]] = json.loads(r.stdout.strip().splitlines()[-1])
-    return out
-
-
-@pytest.mark.slow
-def test_a_second_process_loads_the_wavefront_and_compiles_nothing(tmp_path: Path) -> None:
-    first = _run(tmp_path)
-    assert len(first["modules"]) == 2  # both games ran the cached wavefront
-    assert sum(n.endswith(".solve_levels") for n in map(str, first["compiles"])) == 2
-    # compiled under the lock file of its module (processes at once compile it once)
-    assert all((tmp_path / "compiled" / f"{m}.lock").is_file() for m in first["modules"])
-    second = _run(tmp_path)
-    assert second == {**first, "compiles": []}  # loaded, not compiled: the same values
-    # the values: the exact Python search (data we did not make with the kernel)
-    sd, pow2 = first["tables"]
-    assert isinstance(sd, list) and isinstance(pow2, list)
-    g = nimlab.game("single-delete")
-    for p in [(1, 1, 1), (1, 3, 5), (2, 4, 6), (9, 7, 3), (5, 5, 2), (3, 8, 8)]:
-        want = str(nimlab.outcome(g, p, method="search")) == "N"
-        assert sd[(p[0] * 10 + p[1]) * 10 + p[2]] == int(want)
-    u = nimlab.game(f"{EXAMPLES}:pow2-both")
-    box = nimlab.table(u, (12, 12), engine="generic").tolist()
-    assert pow2 == [v for row in box for v in row]
 
 
 def test_the_written_kernels_call_the_modules_own_move_model() -> None:

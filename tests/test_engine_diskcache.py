@@ -26,7 +26,8 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "my_games.py"
 #: the engine's modules it added to the cache directory (``modules``): ``table NAME
 #: [KEY=VALUE]`` a table by the compiled engine (3 heaps of Single-delete: no hand kernel;
 #: a one-heap game 40 long; others 7 x 7) with the module its kernel came from,
-#: ``verify THEOREM BOUND`` the CLI's check of a theorem (the verification's walks), and
+#: ``caller NAME`` a function compiled after the loads that calls the move model of the
+#: module of NAME's table (what a verification walk does), ``verify THEOREM BOUND`` the CLI's check of a theorem (the verification's walks), and
 #: ``njit`` a function compiled after the loads.
 _RUN = """
 import itertools, json, sys
@@ -57,6 +58,20 @@ for job in sys.argv[1:]:
             box = itertools.product(range(int(args[1])), repeat=int(args[0]))
             got["table"] = [s.value(p) for p in box]
             got["module"] = _levelcache._LOADED[g][0] if g in _levelcache._LOADED else None
+        elif kind == "caller":  # caller NAME: a function compiled now calling NAME's gen
+            try:
+                gen = sys.modules[_diskcache._LOADED[nimlab.game(args[0])][0]].gen
+
+                @njit
+                def count(h):
+                    c = 0
+                    for o in gen(h):
+                        c += 1
+                    return c
+
+                got["options"] = count((3, 4))
+            except Exception as exc:  # KeyError in numba's lowering: the test says it
+                got["options"] = repr(exc)
         elif kind == "verify":
             got["code"] = main(["verify", args[0], "--bound", args[1], "--json"])
         else:
@@ -71,9 +86,12 @@ print(json.dumps(out))
 _SINGLE_DELETE = "table single-delete 9x9x9 outcome"
 #: the walks of a heap game; an index space's walks (indexed.py)
 _VERIFY = {"Sh-T6*": "verify Sh-T6* 14", "S19-T6": "verify S19-T6 6"}
+#: a user's game (a file run as the CLI runs it: the working directory is the checkout's)
+_USER = "examples/my_games.py:pow2-both"
+_USER_TABLE = f"table {_USER} 6x6 grundy"
 #: the wavefront of a catalog move model (parameters as an argument: 3 heaps of
 #: Single-delete) and of a user's (its own source: 2 heaps)
-_LEVELS = ("levels 3 10 outcome single-delete", f"levels 2 12 grundy {EXAMPLES}:pow2-both")
+_LEVELS = ("levels 3 10 outcome single-delete", f"levels 2 12 grundy {_USER}")
 #: a first parameter value of each game, and a new value of the same size for the second
 _PARAMS = {
     "table subtraction 40 grundy S=1,3,4": "table subtraction 40 grundy S=2,5,7",
@@ -84,7 +102,12 @@ _PARAMS = {
 def _run(cache: Path, *jobs: str) -> dict[str, dict[str, Any]]:
     env = {**os.environ, "NIMLAB_CACHE_DIR": str(cache)}
     r = subprocess.run(
-        [sys.executable, "-c", _RUN, *jobs], capture_output=True, text=True, timeout=500, env=env
+        [sys.executable, "-c", _RUN, *jobs],
+        capture_output=True,
+        text=True,
+        timeout=500,
+        env=env,
+        cwd=EXAMPLES.parent.parent,
     )
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     assert "Cannot cache" not in r.stderr, r.stderr  # numba kept every kernel on disk
@@ -98,8 +121,9 @@ def two_processes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     each running the jobs of every test below (one process start and one numba start-up
     for all, instead of two a test): each test checks its own jobs."""
     cache = tmp_path_factory.mktemp("diskcache") / "cache"
-    first = _run(cache, _SINGLE_DELETE, *_PARAMS, *_VERIFY.values(), *_LEVELS)
-    second = _run(cache, _SINGLE_DELETE, *_PARAMS.values(), *_VERIFY.values(), *_LEVELS, "njit")
+    first = _run(cache, _SINGLE_DELETE, *_PARAMS, *_VERIFY.values(), _USER_TABLE, *_LEVELS)
+    again = (_SINGLE_DELETE, *_PARAMS.values(), *_VERIFY.values(), _USER_TABLE, f"caller {_USER}")
+    second = _run(cache, *again, *_LEVELS, "njit")
     return {"cache": cache, "first": first, "second": second}
 
 
@@ -254,6 +278,22 @@ def test_a_second_process_loads_the_wavefront_and_compiles_nothing(
     u = nimlab.game(f"{EXAMPLES}:pow2-both")
     box = nimlab.table(u, (12, 12), engine="generic").tolist()
     assert two_processes["first"][_LEVELS[1]]["table"] == [v for row in box for v in row]
+
+
+@pytest.mark.slow
+def test_cached_generator_serves_a_caller_compiled_later(two_processes: dict[str, Any]) -> None:
+    """A user's game in a new process: the engine's kernel loaded from disk, then a new
+    caller of the module's generator compiled (what a verification walk does). The module
+    does not keep its generators in numba's cache (one loaded from that cache cannot be
+    lowered into a caller compiled later: ``KeyError`` in numba)."""
+    first = two_processes["first"][_USER_TABLE]
+    assert first["compiles"] and first["modules"] == [first["module"]]
+    second = two_processes["second"][_USER_TABLE]
+    # the table's kernel and the move check: loaded from disk, nothing compiled
+    assert second == {**first, "compiles": [], "modules": []}
+    g = nimlab.game(f"{EXAMPLES}:pow2-both")
+    assert two_processes["second"][f"caller {_USER}"]["options"] == len(list(g.moves((3, 4))))
+    assert second["table"] == nimlab.table(g, (6, 6), engine="generic").tolist()
 
 
 def test_a_cached_walk_is_compiled_under_its_modules_lock(

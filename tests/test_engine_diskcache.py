@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -294,6 +295,50 @@ def test_cached_generator_serves_a_caller_compiled_later(two_processes: dict[str
     g = nimlab.game(f"{EXAMPLES}:pow2-both")
     assert two_processes["second"][f"caller {_USER}"]["options"] == len(list(g.moves((3, 4))))
     assert second["table"] == nimlab.table(g, (6, 6), engine="generic").tolist()
+
+
+@pytest.mark.slow
+def test_compiled_user_games_are_cached_on_disk(
+    two_processes: dict[str, Any], tmp_path: Path
+) -> None:
+    """A user's game file on the command line (``nimlab table``) in new processes, on a
+    copy of the cache the first process filled: damaged files give the same table and are
+    written again."""
+    cache = tmp_path / "cache"
+    shutil.copytree(two_processes["cache"], cache)
+    module = two_processes["first"][_USER_TABLE]["module"]
+    compiled = cache / "compiled"
+    mine = [p for p in (compiled / "__pycache__").iterdir() if p.name.startswith(f"{module}.")]
+    kept = {p.name.split(".")[1].split("-")[0] for p in mine}
+    # the engine's kernel, which holds the move function's code; a generator is not cached
+    # itself (one loaded from numba's cache cannot be lowered into a later caller)
+    assert "solve" in kept and "pow2_both" not in kept
+    env = {**os.environ, "NIMLAB_CACHE_DIR": str(cache)}
+    # 150 x 150 cells: nimlab.table runs the compiled engine (from 20,000 cells)
+    exe = Path(sys.executable).with_name("nimlab")
+    argv = [str(exe), "table", _USER, "--size", "150", "--heaps", "2", "--json"]
+
+    def run() -> str:
+        r = subprocess.run(
+            argv, capture_output=True, text=True, timeout=500, env=env, cwd=EXAMPLES.parent.parent
+        )
+        assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+        return r.stdout
+
+    first = run()
+    values = json.loads(first)["values"]
+    assert [row[:6] for row in values[:6]] == two_processes["first"][_USER_TABLE]["table"]
+    g = nimlab.game(f"{EXAMPLES}:pow2-both")
+    for x, y in [(4, 9), (13, 2), (30, 17), (41, 40), (57, 3)]:
+        assert values[x][y] == nimlab.grundy(g, (x, y), method="search")
+    # damaged files: the same table, and the files written again
+    for p in mine:
+        if p.suffix in (".nbi", ".nbc"):
+            p.write_bytes(b"damaged")
+    assert run() == first
+    (compiled / f"{module}.py").write_text("this is not python (")
+    assert run() == first
+    assert "def pow2_both(h):" in (compiled / f"{module}.py").read_text()
 
 
 def test_a_cached_walk_is_compiled_under_its_modules_lock(

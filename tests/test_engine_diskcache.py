@@ -120,12 +120,30 @@ def _run(cache: Path, *jobs: str) -> dict[str, dict[str, Any]]:
 def two_processes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A first process on a fresh cache directory and a second on the cache it filled,
     each running the jobs of every test below (one process start and one numba start-up
-    for all, instead of two a test): each test checks its own jobs."""
-    cache = tmp_path_factory.mktemp("diskcache") / "cache"
-    first = _run(cache, _SINGLE_DELETE, *_PARAMS, *_VERIFY.values(), _USER_TABLE, *_LEVELS)
-    again = (_SINGLE_DELETE, *_PARAMS.values(), *_VERIFY.values(), _USER_TABLE, f"caller {_USER}")
-    second = _run(cache, *again, *_LEVELS, "njit")
-    return {"cache": cache, "first": first, "second": second}
+    for all, instead of two a test): each test checks its own jobs.
+
+    Run once for the whole session: when ``pytest -n`` gives this module's tests to both
+    workers, the second waits for the first's processes (a lock file in the directory the
+    workers share) and reads what they gave, instead of compiling everything again."""
+    import fcntl
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the workers' common directory of this session
+    home = root / "diskcache-two-processes"
+    home.mkdir(exist_ok=True)
+    done = home / "processes.json"
+    with open(home / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.is_file():
+            cache = home / "cache"
+            jobs = (_SINGLE_DELETE, *_PARAMS, *_VERIFY.values(), _USER_TABLE, *_LEVELS)
+            first = _run(cache, *jobs)
+            again = (_SINGLE_DELETE, *_PARAMS.values(), *_VERIFY.values(), _USER_TABLE)
+            second = _run(cache, *again, f"caller {_USER}", *_LEVELS, "njit")
+            done.write_text(json.dumps({"first": first, "second": second}))
+        got: dict[str, Any] = json.loads(done.read_text())
+    return {"cache": home / "cache", **got}
 
 
 def test_catalog_move_models_become_modules(tmp_path: Path) -> None:

@@ -13,6 +13,12 @@ common when its value has odd parity; in the *domain* form (``dom = 1``, Flammen
 of ``tpar``) it is common when ``par[G(n)] ^ ((n + tpar) & 1)`` is 1. In both forms an
 option of a split of ``h`` whose value has the parity ``pt(h)`` of a common value has
 exactly one part in the rare class, so the loop over the rare heaps finds all of them.
+
+Only the small helpers of a block's heap-by-heap loop (``_ctz``, ``_bit_single``,
+``_bit_parts``, ``_missing_below``) are inlined by numba (``inline="always"``): the others
+are called, so numba types them once instead of again in every kernel (LLVM still inlines
+them). A fresh process compiles ``rare_fill`` in about 10.8 s of CPU instead of 13.7, and
+``block_fill`` reuses them (5.2 s -> about 0.1), with the same run time.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from numba import njit
 __all__ = ["rare_fill"]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _mark_single(
     ends: Any, ones: Any, out: Any, h: int, stamp: Any, tag: Any
 ) -> None:  # pragma: no cover - compiled
@@ -39,7 +45,7 @@ def _mark_single(
             stamp[out[h - k]] = tag
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _mark_parts(
     splits: Any, uneq: Any, out: Any, h: int, parts: Any, lo: int, hi: int, stamp: Any, tag: Any
 ) -> None:  # pragma: no cover - compiled
@@ -67,7 +73,7 @@ def _mark_parts(
                     stamp[np.uint64(parts[i, 1]) ^ np.uint64(out[c])] = tag
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _keep_missing(miss: Any, nm: int, stamp: Any, tag: Any) -> int:  # pragma: no cover
     """Drop from ``miss[:nm]`` (ascending) the values now stamped; the new count."""
     k = 0
@@ -79,7 +85,7 @@ def _keep_missing(miss: Any, nm: int, stamp: Any, tag: Any) -> int:  # pragma: n
     return k
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _from_parts(
     splits: Any, uneq: Any, out: Any, h: int, miss: Any, nm: int, orders: Any, stamp: Any, tag: Any
 ) -> Any:  # pragma: no cover - compiled
@@ -212,7 +218,7 @@ def _ctz(m: Any) -> Any:  # pragma: no cover - compiled
     return _DEBRUIJN[(low * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58)]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _transpose64(a: Any) -> None:  # pragma: no cover - compiled
     """Transpose in place the 64 x 64 bit matrix ``a`` (``uint64[64]``): bit ``j`` of
     ``a[i]`` becomes bit ``i`` of ``a[j]``."""
@@ -298,7 +304,7 @@ def _argsort(key: Any) -> Any:  # pragma: no cover - compiled
     return idx
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _sift(key: Any, idx: Any, i: Any, n: Any) -> None:  # pragma: no cover - compiled
     """Move ``idx[i]`` down the max-heap ``idx[:n]`` (by *key*) to its place."""
     while True:
@@ -313,7 +319,7 @@ def _sift(key: Any, idx: Any, i: Any, n: Any) -> None:  # pragma: no cover - com
         i = c
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _block_rows(
     splits: Any, out: Any, h0: int, rows: Any, bits: Any, plim: int
 ) -> int:  # pragma: no cover - compiled
@@ -361,7 +367,7 @@ def _block_rows(
     return used
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _scan8(out: Any, ur: Any, a0: Any, a1: Any, vals: Any) -> Any:  # pragma: no cover
     """Which of the eight values *vals* (of the type of *out*) the splits
     ``(a, ur - a)``, ``a0 <= a < a1``, give: a bit a value. No branch and no store in the
@@ -384,7 +390,7 @@ def _scan8(out: Any, ur: Any, a0: Any, a1: Any, vals: Any) -> Any:  # pragma: no
     return low | (int(f4) << 4) | (int(f5) << 5) | (int(f6) << 6) | (int(f7) << 7)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _scan2(out: Any, ur: Any, a0: Any, a1: Any, v0: Any, v1: Any) -> Any:  # pragma: no cover
     """:func:`_scan8` for two values (bits 0 and 1; *v1* may be one of the type's
     impossible values): a quarter of its compares."""
@@ -396,7 +402,7 @@ def _scan2(out: Any, ur: Any, a0: Any, a1: Any, v0: Any, v1: Any) -> Any:  # pra
     return int(f0) | (int(f1) << 1)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _scan4(out: Any, ur: Any, a0: Any, a1: Any, vals: Any) -> Any:  # pragma: no cover
     """:func:`_scan8` for the first four values of *vals*."""
     v0, v1, v2, v3 = vals[0], vals[1], vals[2], vals[3]
@@ -410,7 +416,7 @@ def _scan4(out: Any, ur: Any, a0: Any, a1: Any, vals: Any) -> Any:  # pragma: no
     return int(f0) | (int(f1) << 1) | (int(f2) << 2) | (int(f3) << 3)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _scan(out: Any, ur: Any, a0: Any, a1: Any, vals: Any, want: int) -> Any:  # pragma: no cover
     """The values of *vals* still wanted (bits of *want*; the others hold an impossible
     value) that the splits ``(a, ur - a)``, ``a0 <= a < a1``, give, compared as few at a

@@ -17,8 +17,8 @@ exactly one part in the rare class, so the loop over the rare heaps finds all of
 Only the small helpers of a block's heap-by-heap loop (``_ctz``, ``_bit_single``,
 ``_bit_parts``, ``_missing_below``) are inlined by numba (``inline="always"``): the others
 are called, so numba types them once instead of again in every kernel (LLVM still inlines
-them). A fresh process compiles ``rare_fill`` in about 10.8 s of CPU instead of 13.7, and
-``block_fill`` reuses them (5.2 s -> about 0.1), with the same run time.
+them): a fresh process compiles ``rare_fill`` in about 9.5 s of CPU instead of 11.4-12.9,
+with the same run time (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from two_heap_search import grundy_box
 
 import nimlab
 from nimlab.core.ruleset import Ruleset
@@ -40,16 +41,6 @@ class _TableClaim(Claim):
     def vectorised(self, game: Ruleset[Any], bound: int) -> Any:
         t = self.table
         return lambda a, b: t[a, b]
-
-
-def _search(game: Ruleset[Any]) -> Any:
-    """Grundy values of every ``(a, b)`` below N by exhaustive search over the game's moves."""
-    t = np.zeros((N, N), np.int64)
-    for a in range(N):
-        for b in range(N):
-            seen = {int(t[q]) for q in game.moves((a, b))}
-            t[a, b] = min(set(range(len(seen) + 1)) - seen)
-    return t
 
 
 def _plant(game: Ruleset[Any], t: Any, line: str, lo: int) -> tuple[int, int]:
@@ -102,7 +93,7 @@ def test_bands_hand_their_lines_over(
 
         monkeypatch.setattr(ColumnRun, "_give", give2)
     g = nimlab.game(name, p=3) if name == "ryuo" else nimlab.game(name)
-    t = _search(g)
+    t = grundy_box(g, N)
     base = conjecture_spec(g, "a", bound=N, heaps=2, chunk_size=4 * N)
     lo = N // workers - 3 * ("cede" in move)  # left of the second band's first column
     pos = _plant(g, t, line, lo)

@@ -11,26 +11,16 @@ from typing import Any
 
 import numpy as np
 import pytest
+from two_heap_search import grundy_box
 
 import nimlab
 import nimlab.planner
-from nimlab.core.ruleset import Ruleset
 from nimlab.verification import fast
 from nimlab.verification.chunks import check_chunk
 from nimlab.verification.fast import ClaimRows
 from nimlab.verification.pool import thread_chunks
 
 N = 40
-
-
-def _search(game: Ruleset[Any]) -> Any:
-    """Grundy values of every ``(a, b)`` below N by exhaustive search over the game's moves."""
-    t = np.zeros((N, N), np.int64)
-    for a in range(N):
-        for b in range(N):
-            seen = {int(t[q]) for q in game.moves((a, b))}
-            t[a, b] = min(set(range(len(seen) + 1)) - seen)
-    return t
 
 
 def _spec(tid: str, k: int, bound: int) -> Any:
@@ -51,7 +41,7 @@ def test_compiled_rows_equal_search_and_the_python_claim(tid: str, k: int) -> No
     rows = ClaimRows(spec, compiled=True)
     assert rows.compiled is not None
     F, top = rows(0, N, N, 0, (0, 0))
-    t = _search(g)
+    t = grundy_box(g, N)
     assert (t == F).all() and top == t.max()
     claimed = [[theorem(tid).claimed(g, (a, b)) for b in range(N)] for a in range(N)]
     assert F.tolist() == claimed

@@ -372,8 +372,9 @@ def solve_levels(
         handed = np.empty(1, np.int64)  # the next task to hand out
         handed[0] = 0
         # this thread's number of threads: one after a small level (none woken)
-        _set_threads(most if given or work >= least else 1)
-        workers = min(most if given or work >= least else 1, ntasks)
+        here = most if given or work >= least else 1
+        _set_threads(here)
+        workers = min(here, ntasks)
         back = workers > 1 and largest_last(level, n, lo, total)
         for _w in prange(workers):  # one loop per thread; each takes the next task
             while True:

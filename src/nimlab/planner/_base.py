@@ -131,6 +131,13 @@ class Budgets:
         round trips, milliseconds a task, stay a few per cent); a run of at most twice
         this many positions per worker goes out at once, in two tasks per worker of
         equal positions (no round trip to this process between them).
+    cluster_instances_per_slot : int
+        A theorem of several vectorised instances (S18-T8: five boxes) runs on a Dask
+        cluster with each instance whole on one worker thread, side by side, when it has
+        at least this many instances per worker thread (the threads then end within
+        about one instance's last task of each other); with fewer, one instance after
+        the other, each cut into blocks over the workers (a block's worker waits for the
+        summary of the rows above it, a few MB sent over the network).
     compiled_claim_min_positions : int
         The vectorised check of a box of this many positions or more evaluates its
         claim's rows compiled when the claim has a compiled form (a theorem's
@@ -167,6 +174,7 @@ class Budgets:
     parallel_min_positions: int = 1_000_000
     misere_compiled_after_steps: int = 3_000_000
     cluster_task_positions: int = 1 << 24
+    cluster_instances_per_slot: int = 2
     compiled_claim_min_positions: int = 4_000_000
 
     def default_search(self) -> bool:

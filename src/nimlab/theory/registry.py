@@ -28,6 +28,7 @@ from nimlab.core.status import ResultStatus
 from nimlab.core.status import status_of as _recorded_status
 from nimlab.core.theorems import HeapSpace, TheoremSpec
 from nimlab.planner import DEFAULT_BUDGETS, Method, Plan, Question, closed_value, plan
+from nimlab.verification._instances import check_side_by_side
 from nimlab.verification.local import Claim
 from nimlab.verification.spec import VerificationResult
 
@@ -477,15 +478,15 @@ def check_theorem(
 def _check_instances(
     t: Theorem, b: int, claim: Claim, run_options: dict[str, Any]
 ) -> VerificationResult:
-    """Check every instance of *t* at *b* by its planned method; stop at the first
-    failure."""
-    start = time.perf_counter()
-    count = 0
+    """Check every instance of *t* at *b* (side by side on a cluster when they may be)
+    by its planned method; stop at the first failure."""
+    start, count, ok, cex = time.perf_counter(), 0, True, None
     used: set[str] = set()
     runs: list[int] = []
-    ok, cex = True, None
-    for inst, spec in _instance_specs(t, b, claim, run_options["max_positions"]):
-        res = _check_instance(t, b, inst, spec, run_options, used, runs)
+    specs = _instance_specs(t, b, claim, run_options["max_positions"])
+    together = check_side_by_side([s for _, s in specs], run_options, "theorem")
+    for (inst, spec), done in zip(specs, together or [None] * len(specs), strict=True):
+        res = _check_instance(t, b, inst, spec, run_options, used, runs, done)
         count += res.positions_checked
         if not res.ok:
             ok, cex = False, res.counterexample
@@ -508,9 +509,8 @@ def _instance_specs(
     from nimlab.verification.runner import LIST_CHUNK, CheckSpec, check_budget
     from nimlab.verification.spaces import ListSpace
 
-    assert t.instances is not None
+    assert t.instances is not None and t.kind != "custom"
     kind = t.kind
-    assert kind != "custom"
     specs: list[tuple[Instance, CheckSpec | None]] = []
     listed = 0
     for k, inst in enumerate(t.instances(b)):
@@ -526,8 +526,7 @@ def _instance_specs(
         if p.method is Method.COMPILED_SEQUENCE:
             specs.append((inst, None))
             continue
-        fast = p.method is Method.VECTORISED_CHECK
-        compiled = p.method is Method.COMPILED_CHECK
+        fast, compiled = p.method is Method.VECTORISED_CHECK, p.method is Method.COMPILED_CHECK
         made = CheckSpec(inst.game, kind, claim, space, f"{t.id}#{k}", b, fast, compiled)
         check_budget(made, max_positions)
         specs.append((inst, made))
@@ -542,10 +541,11 @@ def _check_instance(
     run_options: dict[str, Any],
     used: set[str],
     runs: list[int],
+    done: Any = None,
 ) -> Any:
     """Check one instance: by the compiled sequence (*spec* None), the local check of
-    *spec*, or (positions not move-closed) the compiled engine or search; the method is
-    added to *used*, a stored run's id to *runs*."""
+    *spec* (*done*: its result if checked), or (positions not move-closed) the compiled
+    engine or search; the method is added to *used*, a stored run's id to *runs*."""
     from nimlab.core.errors import NotMoveClosedError
     from nimlab.verification.runner import run_spec
 
@@ -553,7 +553,7 @@ def _check_instance(
         used.add("sequence")
         return _check_sequence(t, b, inst)
     try:
-        res = run_spec(spec, what="theorem", **run_options)
+        res = done or run_spec(spec, what="theorem", **run_options)
     except NotMoveClosedError:
         got = _check_engine(t, b, inst)
         if got is None:

@@ -58,6 +58,7 @@ __all__ = [
     "check_task",
     "dask_chunks",
     "prepare_task",
+    "serial_task",
     "summary_task",
 ]
 
@@ -167,6 +168,39 @@ def check_task(blob: bytes, chunks: list[int], *parts: Any) -> list[ChunkResult]
                 install_prepared(spec, list(parts))
         check = chunk_checker(spec)  # the planner and the kernel's look-ups once a task
         return [check(i) for i in chunks]
+
+
+#: The vectorised check's line state of each instance this worker checks whole
+#: (:func:`serial_task`), between its tasks: ``(spec key, kind) -> state`` (the last few).
+_SERIAL: dict[Any, Any] = {}
+_SERIAL_LOCK = threading.Lock()
+#: Instances whose state a worker keeps at once (a worker of T threads runs T of them).
+SERIAL_STATES = 8
+
+
+def serial_task(blob: bytes, chunks: list[int], *after: Any) -> list[ChunkResult]:
+    """Check *chunks* (consecutive, in increasing order) of a pickled vectorised spec on
+    this worker, continuing from the line state its previous task of the same spec left
+    here (else the rows above are added again: the task moved to another worker); a Dask
+    task of an instance checked whole on one worker (:mod:`~nimlab.verification._instances`).
+    *after*: the instance's previous task, which only orders this one."""
+    from nimlab.verification import fast
+
+    spec = _spec(blob)
+    key = (spec.key(), spec.kind)
+    with _SERIAL_LOCK:
+        fast._LOCAL.state = _SERIAL.pop(key, None)
+    try:
+        with _kept_heap():
+            check = chunk_checker(spec)
+            return [check(i) for i in chunks]
+    finally:
+        state, fast._LOCAL.state = getattr(fast._LOCAL, "state", None), None
+        if state is not None and chunks[-1] + 1 < spec.space.n_chunks:
+            with _SERIAL_LOCK:
+                _SERIAL[key] = state
+                for old in list(_SERIAL)[: max(0, len(_SERIAL) - SERIAL_STATES)]:
+                    del _SERIAL[old]
 
 
 def prepare_task(blob: bytes, chunks: list[int]) -> Any:

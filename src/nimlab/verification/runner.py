@@ -329,24 +329,36 @@ def _consume(
     status = "interrupted"
     try:
         for res in it:
-            tally.add(res)
-            if st is not None and run_id is not None:
-                st.record_chunk(
-                    run_id,
-                    res.index,
-                    res.count,
-                    res.seconds,
-                    res.method,
-                    None if res.failure is None else res.failure.to_dict(),
-                )
-            prog.advance(1, res.count)
+            _add(res, tally, st, run_id, prog)
         status = "done"
     finally:
         prog.close()
-        if status != "done" and st is not None and run_id is not None:
-            total = sum(tally.counts.values())
-            st.finish_run(run_id, "interrupted", total, time.perf_counter() - t0)
-            st.conn.execute("UPDATE runs SET finished = NULL WHERE id = ?", (run_id,))
+        if status != "done":
+            _interrupted(tally, st, run_id, t0)
+
+
+def _add(res: ChunkResult, tally: _Tally, st: Any, run_id: int | None, prog: RunProgress) -> None:
+    """Count chunk *res* in *tally*, record it in the store *st* (when one is kept) and
+    show it on *prog*."""
+    tally.add(res)
+    if st is not None and run_id is not None:
+        st.record_chunk(
+            run_id,
+            res.index,
+            res.count,
+            res.seconds,
+            res.method,
+            None if res.failure is None else res.failure.to_dict(),
+        )
+    prog.advance(1, res.count)
+
+
+def _interrupted(tally: _Tally, st: Any, run_id: int | None, t0: float) -> None:
+    """Mark the run *run_id* of the store *st* interrupted (resumable), if one is kept."""
+    if st is not None and run_id is not None:
+        total = sum(tally.counts.values())
+        st.finish_run(run_id, "interrupted", total, time.perf_counter() - t0)
+        st.conn.execute("UPDATE runs SET finished = NULL WHERE id = ?", (run_id,))
 
 
 def _checked(spec: CheckSpec, tally: _Tally, st: Any, run_id: int | None, t0: float) -> int:
@@ -401,6 +413,22 @@ def _run(
     stored = st is not None
     it = chunk_results(spec, backend, pending, n_workers, stop, scheduler, stored)
     _consume(it, tally, st, run_id, prog, t0)
+    return _finish(spec, st, run_id, tally, t0, (backend, n_workers), what)
+
+
+def _finish(
+    spec: CheckSpec,
+    st: Any,
+    run_id: int | None,
+    tally: _Tally,
+    t0: float,
+    where: tuple[str, int],
+    what: str,
+) -> VerificationResult:
+    """The result of the run of *spec* from its *tally* (recorded in the store *st*, when
+    one is kept); *where*: its backend and number of workers."""
+    backend, n_workers = where
+    n_chunks = spec.space.n_chunks
     total = _checked(spec, tally, st, run_id, t0)
     cex = _counterexample(spec, tally)
     seconds = time.perf_counter() - t0

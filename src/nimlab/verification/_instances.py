@@ -1,0 +1,276 @@
+"""The instances of a theorem side by side on a Dask cluster, each whole on one worker.
+
+A theorem of several vectorised instances (S18-T8: five games Ryuo Nim(p), one box
+each) is checked on a cluster with each instance on one worker thread (a slot), in
+tasks of consecutive chunks (:func:`~nimlab.verification.cluster.serial_task`: the
+instance's line state stays in that worker between them), rather than one instance
+after the other, each cut into blocks over the workers (where the worker of a lower
+block waits for the summary of the rows above it, sent over the network). A slot that
+ends its instance takes the next one not started (the costliest first, by
+:func:`~nimlab.verification.fast.chunk_costs`), so the slots end together within one
+instance's last task. Nothing is shared between workers but the scheduler and the
+store; each instance is its own run of the store, opened when its first task goes out,
+its chunks recorded as they arrive (a killed worker or scheduler leaves every run
+resumable). The planner's ``Budgets.cluster_instances_per_slot`` says when there are
+enough instances for this; else the instances run one after the other as before.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from nimlab.verification.local import ChunkResult
+
+__all__ = ["check_side_by_side"]
+
+
+def _slots(client: Any) -> list[str]:
+    """One worker address per thread of the cluster's workers (none when unknown)."""
+    try:
+        workers = client.scheduler_info().get("workers", {})
+    except Exception:  # an older or a fake client
+        return []
+    return [w for w in sorted(workers) for _ in range(max(1, int(workers[w].get("nthreads", 1))))]
+
+
+def _parts(spec: Any, pending: list[int]) -> list[list[int]]:
+    """The tasks of one instance: runs of consecutive chunks of about the planner's
+    ``cluster_task_positions`` each (so its results stream back as it goes)."""
+    from nimlab.planner import DEFAULT_BUDGETS
+    from nimlab.verification.cluster import block_parts
+
+    sp = spec.space
+    runs: list[list[int]] = []
+    for c in pending:  # runs of consecutive chunks (a resumed run may have holes)
+        if runs and runs[-1][-1] + 1 == c:
+            runs[-1].append(c)
+        else:
+            runs.append([c])
+    out = []
+    for run in runs:
+        rows = sum(a1 - a0 for a0, a1 in (sp.row_range(c) for c in run))
+        n = max(1, int(rows * sp.bound) // DEFAULT_BUDGETS.cluster_task_positions)
+        out += block_parts(run, n)
+    return out
+
+
+class _Dispatch:
+    """The tasks of the instances on the slots: each slot keeps two tasks of its
+    instance on its worker (one running, one queued); a slot done with its instance
+    starts the next one (``start(k)`` opens its run and gives its pending chunks)."""
+
+    def __init__(
+        self,
+        client: Any,
+        specs: list[Any],
+        blobs: list[Any],
+        start: Callable[[int], list[int]],
+        stops: list[list[int]],
+        slots: list[str],
+    ) -> None:
+        from nimlab.verification.fast import chunk_costs
+
+        self.client, self.specs, self.blobs, self.start, self.stops = (
+            client, specs, blobs, start, stops,
+        )  # fmt: skip
+        est = [sum(chunk_costs(s, s.space.n_chunks, set(range(s.space.n_chunks)))) for s in specs]
+        self.order = sorted(range(len(specs)), key=lambda k: -est[k])
+        self.slots = slots
+        self.parts: list[list[list[int]]] = [[] for _ in slots]  # each slot's tasks to send
+        self.inst = [-1] * len(slots)  # each slot's instance
+        self.last: list[Any] = [None] * len(slots)  # each slot's last task
+        self.futs: dict[Any, tuple[int, list[int], int]] = {}  # task -> instance, chunks, slot
+        self.failed = len(specs)  # the first instance with a failure found so far
+
+    def feed(self, s: int) -> Any:
+        """The next task of slot *s* (submitted), or None when it has no more."""
+        k = self.inst[s]
+        while not self.parts[s]:
+            if not self.order:
+                return None
+            k = self.order.pop(0)
+            if k > self.failed:
+                continue  # after a failing instance: not needed
+            self.inst[s], self.last[s] = k, None
+            self.parts[s] = _parts(self.specs[k], self.start(k))
+        chunks = self.parts[s].pop(0)
+        where = self.slots[s]
+        pin = {"workers": [where], "allow_other_workers": True} if where else {}
+        after = [self.last[s]] if self.last[s] is not None else []
+        f = self.client.submit(
+            _task(), self.blobs[k], chunks, *after, pure=False,
+            key=f"nimlab-inst{k}-{chunks[0]}-{time.time_ns()}", **pin,
+        )  # fmt: skip
+        self.last[s] = f
+        self.futs[f] = (k, chunks, s)
+        return f
+
+    def note_failure(self, k: int) -> None:
+        """Instance *k* failed: later instances and its own later chunks are not needed."""
+        self.failed = min(self.failed, k)
+        for f, (j, chunks, _s) in list(self.futs.items()):
+            if j > self.failed or (self.stops[j] and chunks[0] > self.stops[j][0]):
+                f.cancel()
+                del self.futs[f]
+        for s in range(len(self.slots)):
+            j = self.inst[s]
+            if j > self.failed:
+                self.parts[s] = []
+            elif j >= 0 and self.stops[j]:
+                self.parts[s] = [p for p in self.parts[s] if p[0] <= self.stops[j][0]]
+
+
+def _task() -> Any:
+    from nimlab.verification.cluster import serial_task
+
+    return serial_task
+
+
+def instance_chunks(
+    client: Any,
+    specs: list[Any],
+    blobs: list[Any],
+    start: Callable[[int], list[int]],
+    stops: list[list[int]],
+    lost: Callable[[BaseException], Exception],
+    as_completed: Any,
+) -> Iterator[tuple[int, ChunkResult]]:
+    """Check the instances *specs* (pickled as *blobs*) side by side on *client*'s
+    cluster, yielding ``(instance, chunk result)`` as each task ends; *stops[k]* holds
+    instance k's first failing chunk once known."""
+    from nimlab._dask import check_connected
+    from nimlab.core.errors import NimlabError
+
+    try:
+        slots = _slots(client) or ["", ""]
+        d = _Dispatch(client, specs, blobs, start, stops, slots)
+        first = [f for s in range(len(slots)) for _ in range(2) if (f := d.feed(s)) is not None]
+        check_connected(client)
+        ac = as_completed(first)
+        for f in ac:
+            got = d.futs.pop(f, None)
+            if got is None:
+                continue  # cancelled: after a failure
+            k, _chunks, s = got
+            results = f.result()
+            for res in results:
+                yield k, res
+            if any(r.failure is not None for r in results):
+                d.note_failure(k)
+            nxt = d.feed(s)
+            if nxt is not None:
+                check_connected(client)
+                ac.add(nxt)
+    except NimlabError:
+        raise
+    except Exception as exc:
+        raise lost(exc) from None
+
+
+def check_side_by_side(specs: list[Any], options: dict[str, Any], what: str) -> list[Any] | None:
+    """The results of the vectorised instances *specs* of one theorem checked side by
+    side on a Dask cluster (*options*: :func:`~nimlab.verification.runner.run_spec`'s
+    keyword arguments, a scheduler among them), in order, None for an instance after a
+    failing one that was not finished; None when they run one after the other instead
+    (no cluster, fewer instances than the planner's budget asks for, a progress bar)."""
+    import sys
+
+    scheduler = options.get("scheduler")
+    if not scheduler or len(specs) < 2 or not all(getattr(s, "fast", False) for s in specs):
+        return None
+    if options.get("progress") and sys.stderr.isatty():
+        return None  # one progress bar at a time
+    from nimlab._dask import dask_client, quiet
+    from nimlab.planner import DEFAULT_BUDGETS
+    from nimlab.verification.backends import user_files
+    from nimlab.verification.store import Store
+
+    files = sorted({f for s in specs for f in user_files(s)})
+    with quiet(), dask_client(scheduler, options.get("workers") or 1, files) as client:
+        slots = _slots(client)
+        if len(specs) < DEFAULT_BUDGETS.cluster_instances_per_slot * max(1, len(slots)):
+            return None
+        store, resume = options.get("store"), options.get("resume", False)
+        st, own = (store, False) if isinstance(store, Store) else (None, False)
+        if st is None and (store not in (None, False) or resume):
+            st, own = Store(None if store in (True, None) else store), True
+        try:
+            return _Runs(specs, st, resume, what, options).run(client, scheduler, len(slots))
+        finally:
+            if own and st is not None:
+                st.close()
+
+
+class _Runs:
+    """The store's runs of the instances, opened as their first tasks go out."""
+
+    def __init__(
+        self, specs: list[Any], st: Any, resume: Any, what: str, options: dict[str, Any]
+    ) -> None:
+        self.specs, self.st, self.resume, self.what = specs, st, resume, what
+        self.progress = bool(options.get("progress"))
+        self.opened: dict[int, Any] = {}  # instance -> (run id, tally, progress, start)
+        self.stops: list[list[int]] = [[] for _ in specs]
+
+    def start(self, k: int) -> list[int]:
+        """Open instance *k*'s run (resumed or new); its pending chunks."""
+        from nimlab.verification.progress import RunProgress
+        from nimlab.verification.runner import _open_run, _Tally
+
+        spec = self.specs[k]
+        t0 = time.perf_counter()
+        run_id, done = _open_run(spec, self.st, self.resume, self.what)
+        tally = _Tally.of(done)
+        self.stops[k][:] = tally.stop
+        tally.stop = self.stops[k]
+        n = spec.space.n_chunks
+        prog = RunProgress(spec.target, n, self.progress)
+        prog.advance(len(done), sum(tally.counts.values()))
+        self.opened[k] = (run_id, tally, prog, t0)
+        stop = tally.stop
+        return [i for i in range(n) if i not in done and not (stop and i > stop[0])]
+
+    def run(self, client: Any, scheduler: str, workers: int) -> list[Any]:
+        """Check every instance needed; their results in order."""
+        from nimlab._dask import distributed_module
+        from nimlab.verification.backends import _cluster_lost, dumps_spec
+        from nimlab.verification.cluster import SCATTER_BYTES
+        from nimlab.verification.runner import _add, _interrupted
+
+        blobs = [dumps_spec(s) for s in self.specs]
+        sent = [b if len(b) <= SCATTER_BYTES else client.scatter(b, broadcast=True) for b in blobs]
+        done = False
+        try:
+            it = instance_chunks(
+                client, self.specs, sent, self.start, self.stops,
+                lambda exc: _cluster_lost(scheduler, exc, self.st is not None),
+                distributed_module().as_completed,
+            )  # fmt: skip
+            for k, res in it:
+                run_id, tally, prog, _t0 = self.opened[k]
+                _add(res, tally, self.st, run_id, prog)
+            done = True
+        finally:
+            for run_id, tally, prog, t0 in self.opened.values():
+                prog.close()
+                if not done:
+                    _interrupted(tally, self.st, run_id, t0)
+        return self._results(workers)
+
+    def _results(self, workers: int) -> list[Any]:
+        """Each instance's result up to the first that failed (None after it: an opened
+        run not finished is left resumable, as an interrupted one)."""
+        from nimlab.verification.runner import _finish, _interrupted
+
+        out: list[Any] = []
+        for k, spec in enumerate(self.specs):
+            run_id, tally, _prog, t0 = self.opened.get(k, (None, None, None, 0.0))
+            if out and (out[-1] is None or not out[-1].ok):
+                if tally is not None:
+                    _interrupted(tally, self.st, run_id, t0)
+                out.append(None)
+                continue
+            out.append(_finish(spec, self.st, run_id, tally, t0, ("dask", workers), self.what))
+        return out

@@ -1,0 +1,171 @@
+"""A theorem's vectorised instances side by side on Dask, each whole on one worker
+(:mod:`nimlab.verification._instances`), against the runs one after the other."""
+
+from __future__ import annotations
+
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import nimlab
+from nimlab.verification.runner import conjecture_spec, run_spec
+
+#: Ryuo Nim(p)'s S18-T8 value for p = 1, 2, 3, then Nim's claim wrong at (40, 60) only,
+#: then one more that holds: the run stops after the fourth instance.
+_RYUO = "{p}*((a//{p})^(b//{p})) + (a+b)%{p}"
+_CASES = [("ryuo", 1, _RYUO), ("ryuo", 2, _RYUO), ("ryuo", 3, _RYUO),
+          ("nim", 0, "a ^ b ^ ((a == 40) & (b == 60))"), ("ryuo", 4, _RYUO)]  # fmt: skip
+
+
+def _specs(bad: bool) -> list[Any]:
+    out = []
+    for name, p, formula in _CASES if bad else [c for c in _CASES if c[0] == "ryuo"]:
+        game = nimlab.game(name, p=p) if p else nimlab.game(name)
+        out.append(conjecture_spec(game, formula.format(p=p), bound=96, heaps=2, chunk_size=768))
+    assert all(s.fast and s.space.n_chunks == 12 for s in out)
+    return out
+
+
+class _Now:
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def result(self) -> object:
+        if isinstance(self.value, BaseException):
+            raise self.value
+        return self.value
+
+    def cancel(self) -> None:
+        pass
+
+
+class _Client:
+    """A Dask client running each task when submitted, on two one-thread workers; from
+    its *lost_at*-th task on, every task fails as on a lost scheduler."""
+
+    status = "running"
+
+    def __init__(self, lost_at: int = 10**9) -> None:
+        self.calls: list[tuple[Any, dict[str, Any]]] = []
+        self.lost_at = lost_at
+
+    def scheduler_info(self) -> dict[str, Any]:
+        return {"workers": {"tcp://a:1": {"nthreads": 1}, "tcp://b:1": {"nthreads": 1}}}
+
+    def scatter(self, blob: bytes, broadcast: bool = False) -> bytes:
+        return blob
+
+    def submit(self, fn: Any, *args: Any, **kw: Any) -> _Now:
+        self.calls.append((args[1], kw))
+        if len(self.calls) > self.lost_at:
+            return _Now(ConnectionError("scheduler gone"))
+        return _Now(fn(*[a.value if isinstance(a, _Now) else a for a in args]))
+
+
+def _side_by_side(
+    client: _Client, specs: list[Any], monkeypatch: pytest.MonkeyPatch, **options: Any
+) -> list[Any] | None:
+    import contextlib
+    import dataclasses
+
+    from nimlab import _dask, planner
+    from nimlab.verification import _instances
+
+    @contextlib.contextmanager
+    def fake(*_a: object) -> Any:
+        yield client
+
+    monkeypatch.setattr(_dask, "dask_client", fake)
+    monkeypatch.setattr(
+        _dask, "distributed_module", lambda: types.SimpleNamespace(as_completed=_Waiting)
+    )
+    # tasks of 4 chunks (3 per instance): results stream back as an instance goes
+    small = dataclasses.replace(planner.DEFAULT_BUDGETS, cluster_task_positions=4 * 768)
+    monkeypatch.setattr(planner, "DEFAULT_BUDGETS", small)
+    return _instances.check_side_by_side(specs, {"scheduler": "tcp://x:1", **options}, "theorem")
+
+
+class _Waiting:
+    def __init__(self, futures: list[object]) -> None:
+        self.futures = list(futures)
+
+    def add(self, f: object) -> None:
+        self.futures.append(f)
+
+    def __iter__(self) -> Any:
+        while self.futures:
+            yield self.futures.pop(0)
+
+
+@pytest.mark.parametrize("bad", [False, True])
+def test_instances_side_by_side_agree_with_one_after_the_other(
+    bad: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each instance whole on one worker (its tasks pinned there, in order, each after
+    the one before): the counts and first counterexample of each instance's own run up
+    to the first failing instance; none after it."""
+    specs = _specs(bad)
+    client = _Client()
+    got = _side_by_side(client, specs, monkeypatch)
+    assert got is not None
+    for spec, res in zip(specs, got, strict=True):
+        if res is None:  # after the failing instance
+            assert bad and not got[3].ok
+            continue
+        alone = run_spec(spec, workers=1)
+        assert (res.ok, res.positions_checked, res.backend) == (
+            alone.ok,
+            alone.positions_checked,
+            "dask",
+        )
+        assert res.counterexample == alone.counterexample
+    if bad:
+        assert got[3].counterexample.position == (40, 60) and got[4] is None
+    blobs = {}
+    for chunks, kw in client.calls:  # an instance's tasks on one worker, in order
+        blobs.setdefault(kw["workers"][0], []).append(chunks)
+    assert sorted(blobs) == ["tcp://a:1", "tcp://b:1"]
+
+
+def test_instances_side_by_side_stored_and_resumed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run that loses its scheduler leaves each instance's chunks so far in its own run
+    of the store (one clear error); resumed, each chunk is checked once and the results
+    are those of an uninterrupted run."""
+    import sqlite3
+
+    from nimlab.core.errors import ClusterError
+    from nimlab.verification.store import Store
+
+    specs = _specs(False)
+    db = tmp_path / "r.sqlite"
+    with pytest.raises(ClusterError, match="lost the Dask scheduler"):
+        _side_by_side(_Client(lost_at=5), specs, monkeypatch, store=str(db))
+    con = sqlite3.connect(str(db))
+    before = con.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+    con.close()
+    assert 0 < before < 4 * 12
+    st = Store(str(db))
+    try:
+        got = _side_by_side(_Client(), specs, monkeypatch, store=st, resume=True)
+    finally:
+        st.close()
+    assert got is not None and all(r.ok and r.positions_checked == 96 * 96 for r in got)
+    assert sum(r.chunks_resumed for r in got) == before
+    con = sqlite3.connect(str(db))
+    rows = con.execute("SELECT run_id, idx FROM chunks").fetchall()
+    con.close()
+    assert len({r for r, _ in rows}) == 4 and len(rows) == 4 * 12 == len(set(rows))
+
+
+def test_few_instances_run_one_after_the_other(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fewer instances than the planner's budget per worker thread (or no cluster): None,
+    the caller checks them one after the other."""
+    from nimlab.verification import _instances
+
+    specs = _specs(False)
+    assert _side_by_side(_Client(), specs[:3], monkeypatch) is None
+    assert _instances.check_side_by_side(specs, {"scheduler": None}, "theorem") is None

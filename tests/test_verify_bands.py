@@ -1,6 +1,6 @@
 """The vectorised check on threads by bands of columns (verification/_columns.py): each
-thread continues the rows (and diagonals) that the thread of the band on its left hands
-over. The claims are exhaustive-search tables with one value planted where only a line
+band continues the rows (and diagonals) that the band on its left hands over, whichever
+thread checks it, with 1 to 3 bands per thread. The claims are exhaustive-search tables with one value planted where only a line
 crossing from a left band shows it wrong (a band that lost the state from its left
 would pass it), and the theorem S18-T8 itself, on 1 and on 2 threads."""
 
@@ -16,7 +16,7 @@ from two_heap_search import grundy_box
 
 import nimlab
 from nimlab.core.ruleset import Ruleset
-from nimlab.verification._columns import ColumnRun, _Offer
+from nimlab.verification import _columns
 from nimlab.verification.chunks import check_chunk
 from nimlab.verification.local import Claim
 from nimlab.verification.pool import thread_chunks
@@ -43,11 +43,11 @@ class _TableClaim(Claim):
         return lambda a, b: t[a, b]
 
 
-def _plant(game: Ruleset[Any], t: Any, line: str, lo: int) -> tuple[int, int]:
+def _plant(game: Ruleset[Any], t: Any, line: str, lo: int) -> tuple[int, int] | None:
     """A position right of column *lo* (below the first chunks) one of whose options is a
     P-position left of *lo* along *line* (its row or its diagonal), its only one: the
     value 0 claimed there (a claimed P-position reaching another), only that line can
-    show the claim wrong."""
+    show the claim wrong (None: no such position)."""
     for a in range(N // 4, N):
         for b in range(lo, N):
             opts = list(game.moves((a, b)))
@@ -56,7 +56,7 @@ def _plant(game: Ruleset[Any], t: Any, line: str, lo: int) -> tuple[int, int]:
                 on = q[0] == a if line == "row" else q[0] - q[1] == a - b
                 if on and q[1] < lo and t[q] == 0 and vals.count(0) == 1:
                     return (a, b)
-    raise AssertionError("no position to plant")
+    return None
 
 
 def _by_threads(spec: Any, workers: int) -> dict[int, Any]:
@@ -65,55 +65,39 @@ def _by_threads(spec: Any, workers: int) -> dict[int, Any]:
     return got
 
 
-@pytest.mark.parametrize("move", ["", "cede", "give", "cede give"])
+@pytest.mark.parametrize("per_worker", [1, 2, 3])
 @pytest.mark.parametrize(
     ("name", "line", "workers"),
     [("ryuo", "row", 2), ("ryuo", "row", 3), ("wythoff", "diag", 2), ("wythoff", "diag", 3)],
 )
 def test_bands_hand_their_lines_over(
-    name: str, line: str, workers: int, move: str, monkeypatch: pytest.MonkeyPatch
+    name: str, line: str, workers: int, per_worker: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    moved: list[str] = []
-    if "cede" in move:  # every band cedes 3 columns to the next after each chunk
-
-        def cede3(self: ColumnRun, k: int, lo: int, hi: int, top: int) -> int:
-            if k + 1 >= self.workers or self.offers[k] is not None:
-                return hi
-            new = max(self._keep(k, lo), hi - 3)
-            moved.extend(["cede"] * (new < hi))
-            return new
-
-        monkeypatch.setattr(ColumnRun, "_cede", cede3)
-    if "give" in move:  # and gives 2 columns to the one before, when none are on their way
-
-        def give2(self: ColumnRun, k: int, c: int, lo: int, hi: int) -> None:
-            if k and self.offers[k - 1] is None and self.tops[k - 1] == lo and hi - lo > 3:
-                self.offers[k - 1] = _Offer(max(c + 1, self.started[k - 1] + 1), lo, 2)
-                moved.append("give")
-
-        monkeypatch.setattr(ColumnRun, "_give", give2)
+    monkeypatch.setattr(_columns, "BANDS_PER_WORKER", per_worker)
+    bands = workers * per_worker
     g = nimlab.game(name, p=3) if name == "ryuo" else nimlab.game(name)
     t = grundy_box(g, N)
     base = conjecture_spec(g, "a", bound=N, heaps=2, chunk_size=4 * N)
-    lo = N // workers - 3 * ("cede" in move)  # left of the second band's first column
-    pos = _plant(g, t, line, lo)
-    planted = t.copy()
-    planted[pos] = 0
-    claims: list[tuple[Any, Any]] = [("grundy", t), ("grundy", planted), ("p-set", planted == 0)]
-    for kind, table in claims:
+    # right of a band's first column (the second band's, the next ones' where one exists)
+    places = [p for j in range(1, bands) if (p := _plant(g, t, line, N * j // bands))]
+    assert places and places[0][1] >= N // bands
+    claims: list[tuple[str, Any, Any]] = [("grundy", t, None)]
+    for pos in dict.fromkeys(places[:3]):
+        planted = t.copy()
+        planted[pos] = 0
+        claims += [("grundy", planted, pos), ("p-set", planted == 0, pos)]
+    for kind, table, pos in claims:
         spec = replace(base, kind=kind, claim=_TableClaim(table))
         assert spec.fast
         got = _by_threads(spec, workers)
         fails = [r.failure.position for r in got.values() if r.failure]
-        if table is t:
+        if pos is None:
             assert not fails and sum(r.count for r in got.values()) == N * N
         else:  # the planted 0 fails first
             assert fails == [pos]
         for i, r in got.items():
             want = check_chunk(spec, i)
             assert (r.count, r.failure) == (want.count, want.failure)
-    for kind in move.split():  # each kind of move happened
-        assert kind in moved
 
 
 @pytest.mark.parametrize("formula", ["3*((a//3)^(b//3)) + (a+b)%3", "a ^ b"])
@@ -144,3 +128,25 @@ def test_s18_t8_on_one_and_two_threads() -> None:
         assert len(got) == 15 and not any(r.failure for r in got.values())
         assert [got[i].count for i in range(15)] == [check_chunk(spec, i).count for i in range(15)]
         assert sum(r.count for r in got.values()) == 300 * 300
+
+
+def test_bands_too_wide_take_the_exact_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the bands' state allowed one word a bitset and the value 200 planted in chunk 3:
+    # chunks 0-2 by the kernel, the next ones on the exact path, which finds the planted
+    # value in chunk 3 (each chunk as its exact check)
+    g = nimlab.game("ryuo", p=3)
+    t = grundy_box(g, N)
+    assert t.max() < 64
+    planted = t.copy()
+    planted[35, 40] = 200
+    spec = replace(
+        conjecture_spec(g, "a", bound=N, heaps=2, chunk_size=10 * N), claim=_TableClaim(planted)
+    )
+    monkeypatch.setattr(_columns, "MAX_STATE_BYTES", 3 * N * 8)
+    got = {r.index: r for r in thread_chunks(spec, list(range(spec.space.n_chunks)), 2, [])}
+    methods = [got[i].method for i in sorted(got)]
+    assert methods[:3] == ["vectorised"] * 3 and set(methods[3:]) == {"python"}
+    for i, r in got.items():
+        want = check_chunk(spec, i)
+        assert (r.count, r.failure) == (want.count, want.failure)
+    assert got[3].failure is not None and got[3].failure.position == (35, 40)

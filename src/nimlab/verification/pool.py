@@ -6,10 +6,10 @@ claim, the move model, a P-set check's option index and the vectorised check's l
 state are in this process's memory once. :func:`thread_chunks` yields each chunk's
 result as it is checked (the runner stores it at once, so a killed run resumes).
 
-- The vectorised check of a box (:class:`~nimlab.verification._columns.ColumnRun`): thread
-  k of W checks the k-th band of columns of every row (so the threads' line states
-  together are one worker's), evaluating the claim over its band, and hands each chunk's
-  row state to thread k + 1 (a pipeline: no position is read twice).
+- The vectorised check of a box (:class:`~nimlab.verification._columns.ColumnRun`): the
+  columns in bands, each keeping its columns' line state (together one worker's); a free
+  thread checks the next chunk of a band whose left neighbour has passed that chunk,
+  continuing the chunk's row state from it (no position is read twice).
 - The compiled check: threads take the chunks one at a time; a P-set check with an
   option index first records every chunk's claimed P-positions (each thread in its own
   part of the index, ORed by slices in parallel), then checks.

@@ -604,7 +604,8 @@ def test_a_short_compiled_run_goes_out_at_once_in_tasks_of_equal_positions(
     # alternate large and small ones (every other chunk, as the old rounds shared them
     # out, gave one worker a fifth more work). A run of at most two budgets of positions
     # per worker goes out in the first rounds, each worker's task within one chunk of the
-    # others'; a longer one in tasks of about one budget until the rate is known.
+    # others' (one task per worker when one budget each holds the run); a longer one in
+    # tasks of about one budget until the rate is known.
     import types
     from dataclasses import replace
 
@@ -617,18 +618,43 @@ def test_a_short_compiled_run_goes_out_at_once_in_tasks_of_equal_positions(
     pending = list(range(space.n_chunks))
     pos = dict(zip(pending, chunk_positions(spec, pending) or [], strict=True))
     assert sum(pos.values()) == space.size
-    rounds = _Rounds(spec, pending, 2)
-    tasks = [rounds.next_round() for _ in range(ROUNDS_AHEAD)]
-    assert not rounds.todo  # the whole run at once: no round trip for a later round
-    assert sorted(i for r in tasks for t in r for i in t) == pending
-    for r in tasks:
-        loads = [sum(pos[i] for i in t) for t in r]
-        assert len(r) == 2 and max(loads) - min(loads) <= max(pos.values())
+
+    def set_budget(positions: int) -> None:
+        monkeypatch.setattr(planner, "DEFAULT_BUDGETS",
+                            replace(planner.DEFAULT_BUDGETS, cluster_task_positions=positions))  # fmt: skip
+
+    for per_worker, n_rounds in ((space.size, 1), (space.size // 2, 1), (space.size // 3, 2)):
+        set_budget(per_worker)
+        rounds = _Rounds(spec, pending, 2)
+        tasks = [rounds.next_round() for _ in range(ROUNDS_AHEAD)]
+        assert not rounds.todo  # the whole run at once: no round trip for a later round
+        assert sorted(i for r in tasks for t in r for i in t) == pending
+        assert [len(r) for r in tasks] == [2] * n_rounds + [0] * (ROUNDS_AHEAD - n_rounds)
+        for r in tasks[:n_rounds]:
+            loads = [sum(pos[i] for i in t) for t in r]
+            assert max(loads) - min(loads) <= max(pos.values())
     budget = space.size // 8  # 4 budgets per worker: a long run
-    monkeypatch.setattr(
-        planner, "DEFAULT_BUDGETS", replace(planner.DEFAULT_BUDGETS, cluster_task_positions=budget)
-    )
+    set_budget(budget)
     rounds = _Rounds(spec, pending, 2)
     first = rounds.next_round()
     assert rounds.todo and len(first) == 2
     assert all(abs(sum(pos[i] for i in t) - budget) <= max(pos.values()) for t in first)
+
+
+def test_streamed_chunk_results_are_checked_numbers_of_the_runs_own_chunks() -> None:
+    # a worker's message of chunk results (msgpack: lists come back as tuples) is data: a
+    # row of the wrong shape or types, a chunk the run did not submit or already had, and
+    # a failure (which travels with the task's own result) are dropped
+    from nimlab.verification._stream import Sender, Stream
+    from nimlab.verification.local import ChunkResult
+
+    futs = {"task-a": [0, 2, 4], "task-b": [1, 3]}
+    got = ((0, 256, 0.01, "compiled"), [3, 7, 0.5, "python"], (2, "256", 0.1, "compiled"),
+           (4, 9, 0.1, None), (9, 1, 0.1, "compiled"), (1, -1, 0.1, "compiled"),
+           (1, 5, 0.1), "junk", (True, 5, 0.1, "compiled"))  # fmt: skip
+    out = Stream.chunks(got, futs, seen={3})
+    assert out == [ChunkResult(0, 256, 0.01, None, "compiled")]
+    assert Stream.chunks({"not": "rows"}, futs, set()) == []
+    sender = Sender("")  # outside a worker: nothing held, nothing sent
+    sender.add(ChunkResult(0, 256, 0.01, None, "compiled"))
+    assert sender.batch == [] and sender.worker is None

@@ -2,8 +2,9 @@
 
 The chunks go out in rounds: a round takes the next run of consecutive chunks and holds
 one task per worker, each of every W-th chunk of the run (W workers: tasks of equal cost,
-whatever the cost along the space). A task returns its chunks' results, which the runner
-stores at once (a run killed at any point resumes from the store). :data:`ROUNDS_AHEAD`
+whatever the cost along the space). A task sends its chunks' results as it goes
+(:mod:`nimlab.verification._stream`) and returns them, and the runner stores each at once
+(a run killed at any point resumes from the store). :data:`ROUNDS_AHEAD`
 rounds are submitted ahead, so a worker always has its next task queued and never waits
 for a round trip to this process. Round sizes adapt to the cluster: the first rounds
 hold a quarter of the chunks left each, later ones about :data:`TASK_SECONDS` of work per
@@ -156,9 +157,12 @@ def _kept_heap() -> Iterator[None]:
                     libc.mallopt(_M_TRIM, min(int(env), 1 << 30))
 
 
-def check_task(blob: bytes, chunks: list[int], *parts: Any) -> list[ChunkResult]:
+def check_task(blob: bytes, chunks: list[int], *parts: Any, stream: str = "") -> list[ChunkResult]:
     """Check *chunks* (in increasing order) of a pickled spec: the task run on Dask workers;
-    *parts*: the set-up parts of every chunk (:func:`prepare_task`), merged here once."""
+    *parts*: the set-up parts of every chunk (:func:`prepare_task`), merged here once;
+    *stream*: the run whose client receives the results as they come (:mod:`._stream`)."""
+    from nimlab.verification._stream import Sender
+
     spec = _spec(blob)
     with _kept_heap():
         if any(p is not None for p in parts):
@@ -167,7 +171,13 @@ def check_task(blob: bytes, chunks: list[int], *parts: Any) -> list[ChunkResult]
             if not has_index(spec):
                 install_prepared(spec, list(parts))
         check = chunk_checker(spec)  # the planner and the kernel's look-ups once a task
-        return [check(i) for i in chunks]
+        send = Sender(stream)
+        out = []
+        for i in chunks:
+            out.append(check(i))
+            send.add(out[-1])
+        send.flush()
+        return out
 
 
 #: The vectorised check's line state of each instance this worker checks whole
@@ -375,8 +385,9 @@ class _Sizer:
 
     Before any rate is measured a task takes *per_task* (the planner's
     ``Budgets.cluster_task_positions`` for a compiled check; a run of at most
-    :data:`ROUNDS_AHEAD` such tasks per worker is shared out evenly over the first
-    rounds, so it goes out at once), or a quarter of what is left per worker.
+    :data:`ROUNDS_AHEAD` such tasks per worker is shared out evenly over as few of the
+    first rounds as hold it, so it goes out at once: one task per worker when one
+    budget each holds it), or a quarter of what is left per worker.
 
     Examples
     --------
@@ -391,6 +402,8 @@ class _Sizer:
     100.0
     >>> _Sizer(workers=2, total=300, per_task=100.0).next_cost(300)  # all in 2 rounds
     75.0
+    >>> _Sizer(workers=2, total=150, per_task=100.0).next_cost(150)  # all in 1 round
+    75.0
     """
 
     def __init__(self, workers: int, total: float, per_task: float | None = None) -> None:
@@ -400,7 +413,11 @@ class _Sizer:
         self.last = 0.0
         self.per_task = per_task
         if per_task is not None and total <= ROUNDS_AHEAD * self.workers * per_task:
-            self.per_task = total / (ROUNDS_AHEAD * self.workers)  # a short run: all at once
+            # a short run: all at once, in one task per worker when a budget each holds it
+            # (a worker's second task cost 2-10 ms more of the scheduler's messages, and
+            # the first's results came back while it ran: Sh-T6* at 128, 11.4 M positions)
+            rounds = 1 if total <= self.workers * per_task else ROUNDS_AHEAD
+            self.per_task = total / (rounds * self.workers)
 
     def record(self, cost: float, seconds: float) -> None:
         """Note that chunks of *cost* took *seconds*."""
@@ -442,6 +459,8 @@ class _Rounds:
     def next_round(self) -> list[list[int]]:
         """The tasks of the next round (each a list of chunks), taken from what is left."""
         want = self.sizer.next_cost(self.left) * self.workers
+        if want >= self.left * (1 - 1e-9):
+            want = self.left  # all that is left (not a tiny round for a rounding error)
         n, got = 0, 0.0
         while n < len(self.todo) and (got < want or n < self.workers):
             got += self.cost[self.todo[n]]
@@ -480,11 +499,16 @@ def dask_chunks(
             client, spec, where, blob_f, blocks, pending, stop, lost, as_completed
         )
         return
+    from nimlab.verification._stream import Stream
+
     tasks = _RoundTasks(client, blob_f, where, _Rounds(_spec(blob), pending, n_workers), lost)
     tag = hashlib.sha1(blob).hexdigest()[:10]
+    tasks.stream = Stream.open(client)
 
     def submit_first() -> list[Any]:
-        """The set-up parts and the first rounds."""
+        """The set-up parts and the first rounds (after the stream's subscription)."""
+        if tasks.stream is not None:
+            tasks.stream.subscribe()
         tasks.parts = _prepare(client, blob, blob_f, pending, n_workers, where)
         return [f for _ in range(ROUNDS_AHEAD) if tasks.rounds.todo for f in tasks.submit(tag)]
 
@@ -493,7 +517,12 @@ def dask_chunks(
     except NimlabError:
         raise
     except Exception as exc:
+        if tasks.stream is not None:
+            tasks.stream.close()
         raise lost(exc) from None
+    if tasks.stream is not None:
+        yield from _streamed(tasks, tasks.stream, first, n_workers, stop, tag)
+        return
     futs = tasks.futs
     ac = as_completed(first)
     for f in ac:
@@ -519,9 +548,47 @@ def dask_chunks(
                 ac.add(g)
 
 
+def _streamed(
+    tasks: _RoundTasks, stream: Any, first: list[Any], n_workers: int, stop: list[int], tag: str
+) -> Iterator[ChunkResult]:
+    """The chunks' results of a run whose tasks send them as they go (:mod:`._stream`):
+    each once, as it comes; a task's own result is asked only for chunks its messages
+    did not hold. Later rounds are submitted as tasks end, as in :func:`dask_chunks`."""
+    futs, seen = tasks.futs, set[int]()
+    stream.watch(first)
+    try:
+        while futs:
+            kind, got = stream.next(tasks.lost)
+            if kind == "chunks":
+                new = stream.chunks(got, futs, seen)
+            else:
+                chunks = futs.pop(got, None)
+                if chunks is None:
+                    continue
+                if stop and chunks[0] > stop[0]:
+                    got.cancel()
+                    continue
+                new = stream.fetch(got, chunks, seen, tasks.lost)
+            seen.update(r.index for r in new)
+            tasks.rounds.record(new)
+            yield from new
+            if kind == "chunks":
+                continue
+            if stop:
+                tasks.rounds.drop_after(stop[0])
+                for g, js in list(futs.items()):
+                    if js[0] > stop[0]:
+                        g.cancel()
+            while tasks.rounds.todo and len(futs) < ROUNDS_AHEAD * n_workers:
+                stream.watch(tasks.submit(tag))
+    finally:
+        stream.close()
+
+
 class _RoundTasks:
     """The chunk tasks of a run on a cluster (:class:`_Rounds`), as submitted: their
-    futures and chunks (:attr:`futs`) and the set-up parts each task takes."""
+    futures and chunks (:attr:`futs`), the set-up parts each task takes and the stream
+    of their results (:mod:`._stream`), if any."""
 
     def __init__(
         self,
@@ -536,6 +603,7 @@ class _RoundTasks:
         )  # fmt: skip
         self.parts: list[Any] = []
         self.futs: dict[Any, list[int]] = {}
+        self.stream: Any = None
 
     def submit(self, tag: str) -> list[Any]:
         """The next round: one task per worker, of chunks of equal cost from the next
@@ -546,6 +614,8 @@ class _RoundTasks:
             # task k of each round on worker k (else the scheduler may queue a round's
             # tasks on one worker while the other idles); another when it is lost
             pin = {"workers": [where[k % len(where)]], "allow_other_workers": True} if where else {}
+            if self.stream is not None:
+                pin["stream"] = self.stream.run
             f = self.client.submit(
                 check_task,
                 self.blob_f,
@@ -698,9 +768,28 @@ def _block_chunks(
         raise lost(exc) from None
 
 
+#: The workers' addresses last asked of each scheduler: ``address -> (its id, workers)``.
+_WORKERS: dict[str, tuple[Any, list[str]]] = {}
+
+
 def _addresses(client: Any) -> list[str]:
-    """The addresses of the cluster's workers (none when the scheduler does not say)."""
+    """The addresses of the cluster's workers (none when the scheduler does not say):
+    those last asked of its scheduler while the client's own view of it (refreshed every
+    2 s by distributed) names the same scheduler and as many workers, else asked (a round
+    trip: 1-4 ms of a 0.2 s run). A worker since replaced costs no result: tasks pinned
+    to it run on another (``allow_other_workers``)."""
+    address = getattr(getattr(client, "scheduler", None), "address", None)
+    seen = getattr(client, "_scheduler_identity", None)
+    seen = seen if isinstance(seen, Mapping) else {}
+    hit = _WORKERS.get(address) if isinstance(address, str) else None
+    if hit and hit[1] and seen.get("id") == hit[0] and seen.get("n_workers") == len(hit[1]):
+        return list(hit[1])
     try:
-        return sorted(client.scheduler_info().get("workers", {}))
+        info = client.scheduler_info()
+        where = sorted(info.get("workers", {}))
     except Exception:  # an older or a fake client
         return []
+    if isinstance(address, str) and isinstance(info, Mapping):
+        _WORKERS.clear()  # one scheduler at a time
+        _WORKERS[address] = (info.get("id"), where)
+    return where

@@ -1,0 +1,180 @@
+"""Chunk results streamed from Dask tasks as they go (:mod:`nimlab.verification.cluster`).
+
+A task of chunks sends its chunks' results to the client while it runs, as worker
+events through the scheduler (:class:`Sender`: plain numbers and a method's name, at most
+one message per ``Budgets.cluster_stream_seconds`` of checking, the last as the task
+ends); the client (:class:`Stream`) yields each chunk's result once, as it arrives, and
+fetches a task's own result only for the chunks its messages did not hold (a failure,
+which travels with its position; a message lost). So the runner stores results while a
+task runs (a worker killed mid-task loses none already checked), and the run's last
+results come with its tasks' ends: no request for them (four messages through the
+scheduler fewer at the end of a run). A message holds data only: numbers checked on
+arrival, never code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from nimlab._dask import check_connected
+from nimlab.core.errors import NimlabError
+from nimlab.verification.local import ChunkResult
+
+__all__ = ["TOPIC", "Sender", "Stream"]
+
+#: The topic of the workers' events that carry chunk results (one for every run: a
+#: message names its run, and the scheduler keeps a bounded log per topic).
+TOPIC = "nimlab-chunks"
+
+
+class Sender:
+    """The chunk results of a task on a Dask worker, sent to the client as it goes;
+    inactive (nothing sent) without a *run* or outside a worker.
+
+    Examples
+    --------
+    >>> s = Sender("")  # no run: nothing is sent
+    >>> s.add(ChunkResult(0, 5, 0.1, None, "compiled")); s.flush(); s.batch
+    []
+    """
+
+    def __init__(self, run: str) -> None:
+        self.worker: Any = None
+        if run:
+            with contextlib.suppress(ImportError, ValueError):  # not on a worker
+                from distributed import get_worker
+
+                self.worker = get_worker()
+        from nimlab.planner import DEFAULT_BUDGETS
+
+        self.run, self.every = run, DEFAULT_BUDGETS.cluster_stream_seconds
+        self.batch: list[list[Any]] = []
+        self.last = time.perf_counter()
+
+    def add(self, r: ChunkResult) -> None:
+        """Send *r* with the next message (a failure travels with the task's result)."""
+        if self.worker is None or r.failure is not None:
+            return
+        self.batch.append([int(r.index), int(r.count), float(r.seconds), str(r.method)])
+        if time.perf_counter() - self.last >= self.every:
+            self.flush()
+
+    def flush(self) -> None:
+        """Send what is held."""
+        if self.worker is not None and self.batch:
+            self.worker.log_event(TOPIC, {"run": self.run, "chunks": self.batch})
+            self.batch = []
+        self.last = time.perf_counter()
+
+
+_LOCK = threading.Lock()
+#: The runs of this process streaming now: run -> its queue.
+_RUNS: dict[str, queue.Queue[tuple[str, Any]]] = {}
+#: The clients (by id) whose events reach :func:`_dispatch`.
+_SUBSCRIBED: set[str] = set()
+
+
+def _dispatch(event: Any) -> None:
+    """A worker's event of :data:`TOPIC` to its run's queue (the client's event loop)."""
+    msg = event[1] if isinstance(event, (tuple, list)) and len(event) == 2 else None
+    if isinstance(msg, dict):
+        with _LOCK:
+            q = _RUNS.get(str(msg.get("run")))
+        if q is not None:
+            q.put(("chunks", msg.get("chunks")))
+
+
+def _plain(got: Any, known: Callable[[int], bool]) -> list[ChunkResult]:
+    """The chunk results of a message: rows ``[index, count, seconds, method]`` of
+    numbers and a name, of chunks *known* to the run; anything else is dropped."""
+    out = []
+    for row in got if isinstance(got, (list, tuple)) else ():  # msgpack: lists as tuples
+        if not (isinstance(row, (list, tuple)) and len(row) == 4):
+            continue
+        i, count, seconds, method = row
+        ok = type(i) is int and type(count) is int and count >= 0
+        ok = ok and isinstance(seconds, (int, float)) and isinstance(method, str)
+        if ok and known(i):
+            out.append(ChunkResult(i, count, float(seconds), None, method[:40]))
+    return out
+
+
+class Stream:
+    """The results of one run's tasks on a cluster: the chunks their messages carry
+    (:class:`Sender`) and the tasks' ends, on one queue, in the order they come."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.run = uuid.uuid4().hex
+        self.queue: queue.Queue[tuple[str, Any]] = queue.Queue()
+
+    @staticmethod
+    def open(client: Any) -> Stream | None:
+        """A stream for a run on *client*, or None when it cannot receive events (an
+        asynchronous client, an older one or a test's fake): its tasks' results then."""
+        if getattr(client, "asynchronous", True) or not callable(
+            getattr(client, "subscribe_topic", None)
+        ):
+            return None
+        return Stream(client)
+
+    def subscribe(self) -> None:
+        """Receive this run's messages (from the client's event loop, so that a first
+        subscription leaves with the tasks, in one message)."""
+        with _LOCK:
+            _RUNS[self.run] = self.queue
+            cid = str(getattr(self.client, "id", ""))
+            new = cid not in _SUBSCRIBED
+            _SUBSCRIBED.add(cid)
+        if new:
+            self.client.subscribe_topic(TOPIC, _dispatch)
+
+    def close(self) -> None:
+        with _LOCK:
+            _RUNS.pop(self.run, None)
+
+    def watch(self, futures: Iterable[Any]) -> None:
+        """Note each of *futures* on the queue when it ends (done, failed, cancelled)."""
+        for f in futures:
+            f.add_done_callback(lambda g: self.queue.put(("done", g)))
+
+    def next(self, lost: Callable[[BaseException], NimlabError]) -> tuple[str, Any]:
+        """The next item: ``("chunks", results)`` (a message's chunk results) or
+        ``("done", future)`` (a task ended); *lost* makes the error of a client that lost
+        its scheduler (its futures are cancelled then: this is the safety net)."""
+        while True:
+            try:
+                return self.queue.get(timeout=1.0)
+            except queue.Empty:
+                try:
+                    check_connected(self.client)
+                except Exception as exc:
+                    raise lost(exc) from None
+
+    @staticmethod
+    def chunks(got: Any, futs: dict[Any, list[int]], seen: set[int]) -> list[ChunkResult]:
+        """The results of a message *got* of chunks of the tasks *futs* not yet *seen*."""
+        known = {i for chunks in futs.values() for i in chunks}
+        return _plain(got, lambda i: i in known and i not in seen)
+
+    @staticmethod
+    def fetch(
+        f: Any, chunks: list[int], seen: set[int], lost: Callable[[BaseException], NimlabError]
+    ) -> list[ChunkResult]:
+        """The results of the ended task *f* (of *chunks*) not yet *seen*: its result is
+        asked only when its messages did not hold them all, or it did not end well."""
+        if getattr(f, "status", None) == "finished" and all(i in seen for i in chunks):
+            return []
+        try:
+            got: list[ChunkResult] = f.result()
+        except NimlabError:
+            raise
+        except Exception as exc:
+            raise lost(exc) from None
+        return [r for r in got if r.index not in seen]

@@ -19,14 +19,14 @@ import queue
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from nimlab._dask import check_connected
 from nimlab.core.errors import NimlabError
 from nimlab.verification.local import ChunkResult
 
-__all__ = ["TOPIC", "Sender", "Stream"]
+__all__ = ["TOPIC", "Sender", "Stream", "streamed"]
 
 #: The topic of the workers' events that carry chunk results (one for every run: a
 #: message names its run, and the scheduler keeps a bounded log per topic).
@@ -178,3 +178,42 @@ class Stream:
         except Exception as exc:
             raise lost(exc) from None
         return [r for r in got if r.index not in seen]
+
+
+def streamed(
+    tasks: Any, stream: Stream, first: list[Any], ahead: int, stop: list[int], tag: str
+) -> Iterator[ChunkResult]:
+    """The chunks' results of a run whose tasks send them as they go (:mod:`._stream`):
+    each once, as it comes; a task's own result is asked only for chunks its messages
+    did not hold. *tasks*: the run's ``cluster._RoundTasks`` (their futures and chunks,
+    its rounds); later rounds are submitted as tasks end, up to *ahead* tasks at once,
+    as ``cluster.dask_chunks`` does; *stop*: the first failing chunk once known."""
+    futs, seen = tasks.futs, set[int]()
+    stream.watch(first)
+    try:
+        while futs:
+            kind, got = stream.next(tasks.lost)
+            if kind == "chunks":
+                new = stream.chunks(got, futs, seen)
+            else:
+                chunks = futs.pop(got, None)
+                if chunks is None:
+                    continue
+                if stop and chunks[0] > stop[0]:
+                    got.cancel()
+                    continue
+                new = stream.fetch(got, chunks, seen, tasks.lost)
+            seen.update(r.index for r in new)
+            tasks.rounds.record(new)
+            yield from new
+            if kind == "chunks":
+                continue
+            if stop:
+                tasks.rounds.drop_after(stop[0])
+                for g, js in list(futs.items()):
+                    if js[0] > stop[0]:
+                        g.cancel()
+            while tasks.rounds.todo and len(futs) < ahead:
+                stream.watch(tasks.submit(tag))
+    finally:
+        stream.close()

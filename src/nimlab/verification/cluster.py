@@ -499,7 +499,7 @@ def dask_chunks(
             client, spec, where, blob_f, blocks, pending, stop, lost, as_completed
         )
         return
-    from nimlab.verification._stream import Stream
+    from nimlab.verification._stream import Stream, streamed
 
     tasks = _RoundTasks(client, blob_f, where, _Rounds(_spec(blob), pending, n_workers), lost)
     tag = hashlib.sha1(blob).hexdigest()[:10]
@@ -521,7 +521,7 @@ def dask_chunks(
             tasks.stream.close()
         raise lost(exc) from None
     if tasks.stream is not None:
-        yield from _streamed(tasks, tasks.stream, first, n_workers, stop, tag)
+        yield from streamed(tasks, tasks.stream, first, ROUNDS_AHEAD * n_workers, stop, tag)
         return
     futs = tasks.futs
     ac = as_completed(first)
@@ -546,43 +546,6 @@ def dask_chunks(
         while tasks.rounds.todo and len(futs) < ROUNDS_AHEAD * n_workers:
             for g in tasks.submit(tag):
                 ac.add(g)
-
-
-def _streamed(
-    tasks: _RoundTasks, stream: Any, first: list[Any], n_workers: int, stop: list[int], tag: str
-) -> Iterator[ChunkResult]:
-    """The chunks' results of a run whose tasks send them as they go (:mod:`._stream`):
-    each once, as it comes; a task's own result is asked only for chunks its messages
-    did not hold. Later rounds are submitted as tasks end, as in :func:`dask_chunks`."""
-    futs, seen = tasks.futs, set[int]()
-    stream.watch(first)
-    try:
-        while futs:
-            kind, got = stream.next(tasks.lost)
-            if kind == "chunks":
-                new = stream.chunks(got, futs, seen)
-            else:
-                chunks = futs.pop(got, None)
-                if chunks is None:
-                    continue
-                if stop and chunks[0] > stop[0]:
-                    got.cancel()
-                    continue
-                new = stream.fetch(got, chunks, seen, tasks.lost)
-            seen.update(r.index for r in new)
-            tasks.rounds.record(new)
-            yield from new
-            if kind == "chunks":
-                continue
-            if stop:
-                tasks.rounds.drop_after(stop[0])
-                for g, js in list(futs.items()):
-                    if js[0] > stop[0]:
-                        g.cancel()
-            while tasks.rounds.todo and len(futs) < ROUNDS_AHEAD * n_workers:
-                stream.watch(tasks.submit(tag))
-    finally:
-        stream.close()
 
 
 class _RoundTasks:

@@ -175,6 +175,7 @@ def check_side_by_side(specs: list[Any], options: dict[str, Any], what: str) -> 
     keyword arguments, a scheduler among them), in order, None for an instance after a
     failing one that was not finished; None when they run one after the other instead
     (no cluster, fewer instances than the planner's budget asks for, a progress bar)."""
+    import os
     import sys
 
     scheduler = options.get("scheduler")
@@ -185,19 +186,27 @@ def check_side_by_side(specs: list[Any], options: dict[str, Any], what: str) -> 
     from nimlab._dask import dask_client, quiet
     from nimlab.planner import DEFAULT_BUDGETS
     from nimlab.verification.backends import user_files
+    from nimlab.verification.runner import _check_run_args
     from nimlab.verification.store import Store
 
+    workers, store, resume = (
+        options.get("workers"),
+        options.get("store"),
+        options.get("resume", False),
+    )
+    _check_run_args(workers, scheduler, store, resume)  # as each instance's run_spec would
+
     files = sorted({f for s in specs for f in user_files(s)})
-    with quiet(), dask_client(scheduler, options.get("workers") or 1, files) as client:
+    n_workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    with quiet(), dask_client(scheduler, n_workers, files) as client:
         slots = _slots(client)
         if len(specs) < DEFAULT_BUDGETS.cluster_instances_per_slot * max(1, len(slots)):
             return None
-        store, resume = options.get("store"), options.get("resume", False)
         st, own = (store, False) if isinstance(store, Store) else (None, False)
         if st is None and (store not in (None, False) or resume):
             st, own = Store(None if store in (True, None) else store), True
         try:
-            return _Runs(specs, st, resume, what, options).run(client, scheduler, len(slots))
+            return _Runs(specs, st, resume, what, options).run(client, scheduler, n_workers)
         finally:
             if own and st is not None:
                 st.close()

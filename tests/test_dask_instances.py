@@ -48,7 +48,7 @@ class _Client:
     status = "running"
 
     def __init__(self, lost_at: int = 10**9) -> None:
-        self.calls: list[tuple[Any, dict[str, Any]]] = []
+        self.calls: list[tuple[Any, dict[str, Any]]] = []  # each task's function, pins
         self.lost_at = lost_at
 
     def scheduler_info(self) -> dict[str, Any]:
@@ -58,7 +58,7 @@ class _Client:
         return blob
 
     def submit(self, fn: Any, *args: Any, **kw: Any) -> _Now:
-        self.calls.append((args[1], kw))
+        self.calls.append((fn, kw))
         if len(self.calls) > self.lost_at:
             return _Now(ConnectionError("scheduler gone"))
         return _Now(fn(*[a.value if isinstance(a, _Now) else a for a in args]))
@@ -99,13 +99,20 @@ class _Waiting:
             yield self.futures.pop(0)
 
 
-@pytest.mark.parametrize("bad", [False, True])
+@pytest.mark.parametrize(
+    ("bad", "split"), [(False, False), (True, False), (False, True), (True, True)]
+)
 def test_instances_side_by_side_agree_with_one_after_the_other(
-    bad: bool, monkeypatch: pytest.MonkeyPatch
+    bad: bool, split: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each instance whole on one worker (its tasks pinned there, in order, each after
-    the one before): the counts and first counterexample of each instance's own run up
-    to the first failing instance; none after it."""
+    the one before), the last one cut in two blocks when the other worker would end
+    first (*split*: it is said to end now): the counts and first counterexample of each
+    instance's own run up to the first failing instance; none after it."""
+    from nimlab.verification import _instances
+
+    if split:
+        monkeypatch.setattr(_instances._Dispatch, "_left", lambda self, v: 0.0)
     specs = _specs(bad)
     client = _Client()
     got = _side_by_side(client, specs, monkeypatch)
@@ -123,10 +130,11 @@ def test_instances_side_by_side_agree_with_one_after_the_other(
         assert res.counterexample == alone.counterexample
     if bad:
         assert got[3].counterexample.position == (40, 60) and got[4] is None
-    blobs = {}
-    for chunks, kw in client.calls:  # an instance's tasks on one worker, in order
-        blobs.setdefault(kw["workers"][0], []).append(chunks)
-    assert sorted(blobs) == ["tcp://a:1", "tcp://b:1"]
+    names = [(fn.__name__, kw["workers"][0]) for fn, kw in client.calls]
+    assert {w for _, w in names} == {"tcp://a:1", "tcp://b:1"}
+    blocks = [w for n, w in names if n == "summary_task"]  # the last instance's two blocks
+    assert len(set(blocks)) == len(blocks) == (2 if split and not bad else len(blocks))
+    assert split or not blocks
 
 
 def test_instances_side_by_side_stored_and_resumed(

@@ -56,10 +56,31 @@ def _parts(spec: Any, pending: list[int]) -> list[list[int]]:
     return out
 
 
+class _Task:
+    """A task to send: instance *k*'s ``fn(*args, *deps)`` over *chunks* (none for a
+    summary, whose result stays on the cluster), *deps* the futures of those tasks;
+    *chained*: it also takes the slot's previous task of the instance (only ordering)."""
+
+    def __init__(
+        self,
+        k: int,
+        fn: Any,
+        args: tuple[Any, ...],
+        chunks: list[int],
+        deps: list[_Task] | None = None,
+    ) -> None:
+        self.k, self.fn, self.args, self.chunks = k, fn, args, chunks
+        self.deps = deps or []
+        self.future: Any = None
+
+
 class _Dispatch:
-    """The tasks of the instances on the slots: each slot keeps two tasks of its
-    instance on its worker (one running, one queued); a slot done with its instance
-    starts the next one (``start(k)`` opens its run and gives its pending chunks)."""
+    """The tasks of the instances on the slots: each slot keeps two tasks on its worker
+    (one running, one queued); a slot done with its instance starts the next one
+    (``start(k)`` opens its run and gives its pending chunks). The last instance is cut
+    in two blocks when another slot would end its own instance first: the top rows on
+    the slot that takes it (a summary of them first), the bottom rows on the slot that
+    ends first, after its instance (:meth:`_split`)."""
 
     def __init__(
         self,
@@ -75,57 +96,120 @@ class _Dispatch:
         self.client, self.specs, self.blobs, self.start, self.stops = (
             client, specs, blobs, start, stops,
         )  # fmt: skip
-        est = [sum(chunk_costs(s, s.space.n_chunks, set(range(s.space.n_chunks)))) for s in specs]
-        self.order = sorted(range(len(specs)), key=lambda k: -est[k])
+        self.costs = [chunk_costs(s, s.space.n_chunks, set(range(s.space.n_chunks))) for s in specs]
+        self.order = sorted(range(len(specs)), key=lambda k: -sum(self.costs[k]))
         self.slots = slots
-        self.parts: list[list[list[int]]] = [[] for _ in slots]  # each slot's tasks to send
-        self.inst = [-1] * len(slots)  # each slot's instance
-        self.last: list[Any] = [None] * len(slots)  # each slot's last task
-        self.futs: dict[Any, tuple[int, list[int], int]] = {}  # task -> instance, chunks, slot
+        self.todo: list[list[_Task]] = [[] for _ in slots]  # each slot's tasks to send
+        self.last: list[_Task | None] = [None] * len(slots)  # each slot's last task sent
+        self.futs: dict[Any, tuple[_Task, int]] = {}  # the tasks out and their slots
         self.failed = len(specs)  # the first instance with a failure found so far
+        self.spent = [[0.0, 0.0] for _ in specs]  # seconds, estimated cost of chunks done
+
+    def record(self, k: int, results: list[ChunkResult]) -> None:
+        """Note the seconds of instance *k*'s chunks *results*."""
+        self.spent[k][0] += sum(r.seconds for r in results)
+        self.spent[k][1] += sum(self.costs[k][r.index] for r in results)
+
+    def _rate(self, k: int | None = None) -> float:
+        """Seconds per unit of estimated cost: instance *k*'s, else all instances'."""
+        got = [self.spent[k]] if k is not None and self.spent[k][1] else self.spent
+        cost = sum(c for _, c in got)
+        return sum(t for t, _ in got) / cost if cost else 0.0
+
+    def _left(self, s: int) -> float:
+        """The seconds slot *s* has left (its tasks out and to send, at their rates)."""
+        tasks = [t for t, slot in self.futs.values() if slot == s] + self.todo[s]
+        return sum(self._rate(t.k) * sum(self.costs[t.k][c] for c in t.chunks) for t in tasks)
 
     def feed(self, s: int) -> Any:
-        """The next task of slot *s* (submitted), or None when it has no more."""
-        k = self.inst[s]
-        while not self.parts[s]:
-            if not self.order:
-                return None
-            k = self.order.pop(0)
-            if k > self.failed:
-                continue  # after a failing instance: not needed
-            self.inst[s], self.last[s] = k, None
-            self.parts[s] = _parts(self.specs[k], self.start(k))
-        chunks = self.parts[s].pop(0)
-        where = self.slots[s]
-        pin = {"workers": [where], "allow_other_workers": True} if where else {}
-        after = [self.last[s]] if self.last[s] is not None else []
-        f = self.client.submit(
-            _task(), self.blobs[k], chunks, *after, pure=False,
-            key=f"nimlab-inst{k}-{chunks[0]}-{time.time_ns()}", **pin,
-        )  # fmt: skip
-        self.last[s] = f
-        self.futs[f] = (k, chunks, s)
-        return f
+        """The next task of slot *s* that reports chunks (submitted, after the summaries
+        before it), or None when it has no more."""
+        while True:
+            while not self.todo[s]:
+                if not self.order:
+                    return None
+                k = self.order.pop(0)
+                if k > self.failed:
+                    continue  # after a failing instance: not needed
+                pending = self.start(k)
+                if pending:
+                    self.todo[s] = (not self.order and self._split(s, k, pending)) or [
+                        _Task(k, _task("serial_task"), (self.blobs[k], c), c)
+                        for c in _parts(self.specs[k], pending)
+                    ]
+            task = self.todo[s].pop(0)
+            where = self.slots[s]
+            pin = {"workers": [where], "allow_other_workers": True} if where else {}
+            prev = self.last[s]
+            after = [prev.future] if task.chunks and prev is not None and prev.k == task.k else []
+            task.future = self.client.submit(
+                task.fn, *task.args, *(d.future for d in task.deps), *after, pure=False,
+                key=f"nimlab-inst{task.k}-{time.time_ns()}", **pin,
+            )  # fmt: skip
+            self.last[s] = task
+            if task.chunks:
+                self.futs[task.future] = (task, s)
+                return task.future
+
+    def _split(self, s: int, k: int, pending: list[int]) -> list[_Task]:
+        """Slot *s*'s tasks of instance *k*, the last one, cut in two blocks when the slot
+        *v* that ends first of the others would wait for *s* (its tasks left against
+        those of *s* and this instance, at the rates measured): the top rows on *s*, the
+        bottom rows on *v* after its own tasks (both blocks' first task evaluates their
+        claim, the top one's also summarises its lines for the bottom one); [] to check
+        it whole on *s*."""
+        from nimlab.verification.cluster import block_parts, part_count
+
+        others = sorted({v for _, v in self.futs.values() if v != s})  # busy: fed again
+        rate = self._rate()
+        if not others or not rate or len(pending) < 2:
+            return []
+        v = min(others, key=self._left)
+        mine, wait = rate * sum(self.costs[k][c] for c in pending), self._left(v) - self._left(s)
+        if mine <= wait:
+            return []  # the other slot ends after this instance whole
+        last, share, acc = max(pending) + 1, (mine + wait) / 2 / rate, 0.0
+        cut = next(
+            (c for c in range(1, last) if (acc := acc + self._cost(k, c - 1, pending)) > share), 0
+        )
+        if not cut:
+            return []
+        blocks = [list(range(cut)), list(range(cut, last))]
+        blob, summaries = self.blobs[k], []
+        tasks: list[list[_Task]] = [[], []]
+        for j, block in enumerate(blocks):
+            summaries.append(_Task(k, _task("summary_task"), (blob, blocks, pending, j), []))
+            tasks[j].append(summaries[-1])
+            n = part_count(self.specs[k], block)
+            for p, chunks in enumerate(block_parts(block, n)):
+                args = (blob, blocks, pending, j, p, n)
+                tasks[j].append(_Task(k, _task("block_task"), args, chunks, list(summaries)))
+        self.todo[v] += tasks[1]
+        return tasks[0]
+
+    def _cost(self, k: int, c: int, pending: list[int]) -> float:
+        """The estimated cost of instance *k*'s chunk *c* (0 when it is done already)."""
+        return self.costs[k][c] if c in pending else 0.0
 
     def note_failure(self, k: int) -> None:
         """Instance *k* failed: later instances and its own later chunks are not needed."""
         self.failed = min(self.failed, k)
-        for f, (j, chunks, _s) in list(self.futs.items()):
-            if j > self.failed or (self.stops[j] and chunks[0] > self.stops[j][0]):
+        for f, (task, _s) in list(self.futs.items()):
+            j, chunks = task.k, task.chunks
+            if j > self.failed or (self.stops[j] and chunks and chunks[0] > self.stops[j][0]):
                 f.cancel()
                 del self.futs[f]
         for s in range(len(self.slots)):
-            j = self.inst[s]
-            if j > self.failed:
-                self.parts[s] = []
-            elif j >= 0 and self.stops[j]:
-                self.parts[s] = [p for p in self.parts[s] if p[0] <= self.stops[j][0]]
+            self.todo[s] = [
+                t for t in self.todo[s]
+                if t.k <= self.failed and not (self.stops[t.k] and t.chunks and t.chunks[0] > self.stops[t.k][0])
+            ]  # fmt: skip
 
 
-def _task() -> Any:
-    from nimlab.verification.cluster import serial_task
+def _task(name: str) -> Any:
+    from nimlab.verification import cluster
 
-    return serial_task
+    return getattr(cluster, name)
 
 
 def instance_chunks(
@@ -153,8 +237,10 @@ def instance_chunks(
             got = d.futs.pop(f, None)
             if got is None:
                 continue  # cancelled: after a failure
-            k, _chunks, s = got
+            task, s = got
+            k = task.k
             results = f.result()
+            d.record(k, results)
             for res in results:
                 yield k, res
             if any(r.failure is not None for r in results):

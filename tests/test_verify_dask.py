@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -658,3 +659,47 @@ def test_streamed_chunk_results_are_checked_numbers_of_the_runs_own_chunks() -> 
     sender = Sender("")  # outside a worker: nothing held, nothing sent
     sender.add(ChunkResult(0, 256, 0.01, None, "compiled"))
     assert sender.batch == [] and sender.worker is None
+
+
+@pytest.mark.slow
+def test_warm_workers_keep_the_option_index_and_a_worker_that_lost_it_records_it() -> None:
+    # a P-set check with an option index (Sh-T6*, Single-delete) on a local cluster of 2:
+    # the first run sends the set-up tasks; a second run of the same spec on the same
+    # workers sends none (each worker holds the index of that spec's content); workers
+    # that lost it (as restarted) record the whole index themselves; another spec (another
+    # bound) sends its own set-up again; the counts are the one process's every time
+    from distributed import Client, LocalCluster
+
+    from nimlab._dask import local_cluster
+    from nimlab.theory.registry import check_theorem
+
+    serial = {b: check_theorem("Sh-T6*", b, store=False, workers=1) for b in (20, 24)}
+    assert all(r.ok for r in serial.values())
+    cluster = local_cluster(LocalCluster, 2)
+    try:
+        with Client(cluster) as client:
+            sent: list[str] = []
+            submit = client.submit
+
+            def counting(fn: Any, *args: Any, **kw: Any) -> Any:
+                sent.append(fn.__name__)
+                return submit(fn, *args, **kw)
+
+            client.submit = counting  # type: ignore[method-assign]
+
+            def run(bound: int) -> list[str]:
+                sent.clear()
+                r = check_theorem("Sh-T6*", bound, store=False, workers=2,
+                                  scheduler=cluster.scheduler_address)  # fmt: skip
+                assert r.ok and r.positions_checked == serial[bound].positions_checked
+                return sorted(set(sent))
+
+            assert run(24) == ["check_task", "prepare_task"]
+            assert run(24) == ["check_task"]  # warm: the workers hold the index
+            client.run(
+                exec, "from nimlab.verification import _optindex; _optindex._INDEXES.clear()"
+            )
+            assert run(24) == ["check_task"]  # recorded again on each worker, same counts
+            assert run(20) == ["check_task", "prepare_task"]  # another spec's index
+    finally:
+        cluster.close()

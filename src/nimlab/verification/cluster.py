@@ -505,11 +505,16 @@ def dask_chunks(
     tag = hashlib.sha1(blob).hexdigest()[:10]
     tasks.stream = Stream.open(client)
 
+    key = _spec(blob).key()
+    held = bool(where) and all(_HELD.get(w) == key for w in where)
+
     def submit_first() -> list[Any]:
-        """The set-up parts and the first rounds (after the stream's subscription)."""
+        """The set-up parts (none when every worker holds them) and the first rounds
+        (after the stream's subscription)."""
         if tasks.stream is not None:
             tasks.stream.subscribe()
-        tasks.parts = _prepare(client, blob, blob_f, pending, n_workers, where)
+        if not held:
+            tasks.parts = _prepare(client, blob, blob_f, pending, n_workers, where)
         return [f for _ in range(ROUNDS_AHEAD) if tasks.rounds.todo for f in tasks.submit(tag)]
 
     try:
@@ -522,6 +527,7 @@ def dask_chunks(
         raise lost(exc) from None
     if tasks.stream is not None:
         yield from streamed(tasks, tasks.stream, first, ROUNDS_AHEAD * n_workers, stop, tag)
+        _note_held(tasks.pinned, key, stop)
         return
     futs = tasks.futs
     ac = as_completed(first)
@@ -567,6 +573,7 @@ class _RoundTasks:
         self.parts: list[Any] = []
         self.futs: dict[Any, list[int]] = {}
         self.stream: Any = None
+        self.pinned: set[str] = set()  # the workers that were given a task
 
     def submit(self, tag: str) -> list[Any]:
         """The next round: one task per worker, of chunks of equal cost from the next
@@ -579,6 +586,8 @@ class _RoundTasks:
             pin = {"workers": [where[k % len(where)]], "allow_other_workers": True} if where else {}
             if self.stream is not None:
                 pin["stream"] = self.stream.run
+            if where:
+                self.pinned.add(where[k % len(where)])
             f = self.client.submit(
                 check_task,
                 self.blob_f,
@@ -595,6 +604,25 @@ class _RoundTasks:
         except Exception as exc:
             raise self.lost(exc) from None
         return out
+
+
+#: The spec (its key) whose chunks' set-up (a P-set's option index, a function of the
+#: spec's content) each worker holds, as this process's runs left them: worker address ->
+#: key. A run on workers that all hold its spec's sends no set-up task: a warm worker
+#: records the index once, not again each run; a worker that lost it since (restarted,
+#: another spec's index installed, its task run elsewhere) records the whole index itself
+#: before its first chunk (``_optindex._index``), so the results never depend on it.
+_HELD: dict[str, str] = {}
+
+
+def _note_held(workers: set[str], key: str, stop: list[int]) -> None:
+    """After a run of *key* that ended well: its tasks' *workers* hold its set-up."""
+    if stop:
+        return  # tasks cancelled at the first failure may not have run
+    if len(_HELD) > 1024:
+        _HELD.clear()
+    for w in workers:
+        _HELD[w] = key
 
 
 def _set_up(

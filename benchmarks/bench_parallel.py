@@ -16,9 +16,9 @@ Cases (``--quick``: smaller bounds, no ``reproduce``; about a minute on 2 quiet 
 - ``dask``: the Sh-T6* run on a local Dask cluster of 2 worker processes (started once,
   its start printed apart; its first run, in which the workers load the kernels, is the
   warm-up; the runs use this session's client, as in a user's session) against
-  ``--workers 2``; ``dask-s18``: the same for the S18-T8 run (the
-  vectorised check, one block per worker). CPU times include the Dask workers' (asked
-  from each worker, before the clock starts; an idle worker uses about 1 % of a core),
+  ``--workers 2``; ``dask-s18``: the same for the S18-T8 run (the vectorised check:
+  its five instances side by side, each whole on one worker). CPU times include the
+  Dask workers' (asked from each worker, before the clock starts; an idle worker uses about 1 % of a core),
   from the cluster's start on; one more Sh-T6* run on the cluster prints its tasks'
   timeline (the scheduler's task stream: each worker's tasks in ms from the call and the
   share of the run it computed, the rest being messages and waiting); a warm cluster's

@@ -164,11 +164,14 @@ class _Dispatch:
         rate = self._rate()
         if not others or not rate or len(pending) < 2:
             return []
+        from nimlab.planner import DEFAULT_BUDGETS
+
+        fill = DEFAULT_BUDGETS.cluster_summary_share  # the top block's summary, extra work
         v = min(others, key=self._left)
         mine, wait = rate * sum(self.costs[k][c] for c in pending), self._left(v) - self._left(s)
-        if mine <= wait:
-            return []  # the other slot ends after this instance whole
-        last, share, acc = max(pending) + 1, (mine + wait) / 2 / rate, 0.0
+        if mine <= wait * (1 + fill):
+            return []  # no gain: the other slot ends about when this instance whole does
+        last, share, acc = max(pending) + 1, (mine + wait) / (2 + fill) / rate, 0.0
         cut = next(
             (c for c in range(1, last) if (acc := acc + self._cost(k, c - 1, pending)) > share), 0
         )

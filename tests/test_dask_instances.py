@@ -177,3 +177,64 @@ def test_few_instances_run_one_after_the_other(monkeypatch: pytest.MonkeyPatch) 
     specs = _specs(False)
     assert _side_by_side(_Client(), specs[:3], monkeypatch) is None
     assert _instances.check_side_by_side(specs, {"scheduler": None}, "theorem") is None
+
+
+@pytest.mark.slow
+def test_a_killed_worker_of_instances_side_by_side_loses_nothing(tmp_path: Path) -> None:
+    """A real worker process killed (SIGKILL) while S18-T8's instances run side by side:
+    one clear line naming it and --resume, every instance's chunks so far in its own run
+    of the store; resumed on the worker left (side by side: one slot), each chunk checked
+    once and the positions of one process."""
+    import os
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    from distributed import Client
+    from test_verify_dask import _QUIET, loopback_cluster
+
+    db, bound = tmp_path / "r.sqlite", 1000  # five instances of 2 chunks
+
+    def stored() -> int:
+        try:
+            con = sqlite3.connect(str(db))
+            try:
+                return int(con.execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
+            finally:
+                con.close()
+        except sqlite3.Error:
+            return 0
+
+    with loopback_cluster(tmp_path, 2, {"NIMLAB_VERIFY_CHUNK_SLEEP": "0.25"}) as cluster:
+        addr = cluster.address
+        cmd = [sys.executable, "-m", "nimlab", "verify", "S18-T8", "--bound", str(bound),
+               "--scheduler", addr, "--store", str(db), "--json"]  # fmt: skip
+        with Client(addr, timeout="30s") as client:
+            pids = client.run(os.getpid)
+            run = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_QUIET)  # fmt: skip
+            try:
+                busy: list[str] = []
+                deadline = time.monotonic() + 60
+                while not busy and time.monotonic() < deadline and run.poll() is None:
+                    time.sleep(0.05)
+                    if stored() >= 1:
+                        busy = [w for w, keys in client.processing().items() if keys]
+                before = stored()
+                os.kill(pids[busy[0]], signal.SIGKILL)
+                _out, err = run.communicate(timeout=60)
+            finally:
+                if run.poll() is None:
+                    run.kill()
+                    run.wait()
+            assert run.returncode == 2 and len(err.strip().splitlines()) == 1, err
+            assert "died while checking chunks" in err and "--resume" in err, err
+            assert 1 <= before <= stored() < 10
+            client.run(exec, "import os; os.environ['NIMLAB_VERIFY_CHUNK_SLEEP'] = '0.001'")
+        got = nimlab.check_theorem("S18-T8", bound, scheduler=addr, store=str(db), resume=True)
+    assert got.ok and got.positions_checked == 5 * bound * bound
+    con = sqlite3.connect(str(db))
+    rows = con.execute("SELECT run_id, idx FROM chunks").fetchall()
+    con.close()
+    assert len(rows) == len(set(rows)) == 10 and len({r for r, _ in rows}) == 5

@@ -104,11 +104,14 @@ class _Dispatch:
         self.futs: dict[Any, tuple[_Task, int]] = {}  # the tasks out and their slots
         self.failed = len(specs)  # the first instance with a failure found so far
         self.spent = [[0.0, 0.0] for _ in specs]  # seconds, estimated cost of chunks done
+        self.began = [time.perf_counter()] * len(slots)  # when each slot's task began
 
-    def record(self, k: int, results: list[ChunkResult]) -> None:
-        """Note the seconds of instance *k*'s chunks *results*."""
+    def record(self, s: int, k: int, results: list[ChunkResult]) -> None:
+        """Note the seconds of instance *k*'s chunks *results*, the end of slot *s*'s
+        task (its next one begins)."""
         self.spent[k][0] += sum(r.seconds for r in results)
         self.spent[k][1] += sum(self.costs[k][r.index] for r in results)
+        self.began[s] = time.perf_counter()
 
     def _rate(self, k: int | None = None) -> float:
         """Seconds per unit of estimated cost: instance *k*'s, else all instances'."""
@@ -119,7 +122,10 @@ class _Dispatch:
     def _left(self, s: int) -> float:
         """The seconds slot *s* has left (its tasks out and to send, at their rates)."""
         tasks = [t for t, slot in self.futs.values() if slot == s] + self.todo[s]
-        return sum(self._rate(t.k) * sum(self.costs[t.k][c] for c in t.chunks) for t in tasks)
+        left = [self._rate(t.k) * sum(self.costs[t.k][c] for c in t.chunks) for t in tasks]
+        if left:  # the first task out runs since the slot's last one ended
+            left[0] = max(0.0, left[0] - (time.perf_counter() - self.began[s]))
+        return sum(left)
 
     def feed(self, s: int) -> Any:
         """The next task of slot *s* that reports chunks (submitted, after the summaries
@@ -243,7 +249,7 @@ def instance_chunks(
             task, s = got
             k = task.k
             results = f.result()
-            d.record(k, results)
+            d.record(s, k, results)
             for res in results:
                 yield k, res
             if any(r.failure is not None for r in results):

@@ -76,8 +76,9 @@ class _Task:
 
 class _Dispatch:
     """The tasks of the instances on the slots: each slot keeps two tasks on its worker
-    (one running, one queued); a slot done with its instance starts the next one
-    (``start(k)`` opens its run and gives its pending chunks). The last instance is cut
+    (one running, one queued); the next instance not started goes to the slot that ends
+    its tasks first (at the rates measured; one queued after its last task, or when that
+    task ends; ``start(k)`` opens its run and gives its pending chunks). The last instance is cut
     in two blocks when another slot would end its own instance first: the top rows on
     the slot that takes it (a summary of them first), the bottom rows on the slot that
     ends first, after its instance (:meth:`_split`)."""
@@ -119,6 +120,15 @@ class _Dispatch:
         cost = sum(c for _, c in got)
         return sum(t for t, _ in got) / cost if cost else 0.0
 
+    def out(self, s: int) -> int:
+        """The tasks of slot *s* out (running or queued on its worker)."""
+        return sum(1 for _, slot in self.futs.values() if slot == s)
+
+    def _next_free(self, s: int) -> bool:
+        """Whether slot *s* is the first to end its tasks out (at the rates measured)."""
+        mine = self._left(s)
+        return all(mine <= self._left(v) for v in range(len(self.slots)) if v != s)
+
     def _left(self, s: int) -> float:
         """The seconds slot *s* has left (its tasks out and to send, at their rates)."""
         tasks = [t for t, slot in self.futs.values() if slot == s] + self.todo[s]
@@ -132,8 +142,8 @@ class _Dispatch:
         before it), or None when it has no more."""
         while True:
             while not self.todo[s]:
-                if not self.order:
-                    return None
+                if not self.order or (self.out(s) and not self._next_free(s)):
+                    return None  # none left, or another slot is free first: its turn
                 k = self.order.pop(0)
                 if k > self.failed:
                     continue  # after a failing instance: not needed
@@ -221,6 +231,15 @@ def _task(name: str) -> Any:
     return getattr(cluster, name)
 
 
+def _fill(d: _Dispatch, s: int) -> list[Any]:
+    """Slot *s*'s tasks sent until two are out (one running, one queued on its worker:
+    it never waits for this process), or it has no more."""
+    sent: list[Any] = []
+    while d.out(s) < 2 and (f := d.feed(s)) is not None:
+        sent.append(f)
+    return sent
+
+
 def instance_chunks(
     client: Any,
     specs: list[Any],
@@ -239,7 +258,7 @@ def instance_chunks(
     try:
         slots = _slots(client) or ["", ""]
         d = _Dispatch(client, specs, blobs, start, stops, slots)
-        first = [f for s in range(len(slots)) for _ in range(2) if (f := d.feed(s)) is not None]
+        first = [f for s in range(len(slots)) for f in _fill(d, s)]
         check_connected(client)
         ac = as_completed(first)
         for f in ac:
@@ -254,8 +273,7 @@ def instance_chunks(
                 yield k, res
             if any(r.failure is not None for r in results):
                 d.note_failure(k)
-            nxt = d.feed(s)
-            if nxt is not None:
+            for nxt in _fill(d, s):
                 check_connected(client)
                 ac.add(nxt)
     except NimlabError:

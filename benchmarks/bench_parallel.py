@@ -370,15 +370,15 @@ def _on_dask(tid: str, bound: int) -> Callable[[], Any]:
 
 def _on_dask_recorded(tid: str, bound: int) -> Callable[[], Any]:
     """The Dask run with its set-up sent every run: the client forgets which workers hold
-    the spec's option index (``cluster._HELD``), so each run records it on the workers
+    the spec's option index (``_exchange.HELD``), so each run records it on the workers
     again, as ``--workers 2`` records it in every run (the like-for-like comparison; a
     warm worker keeps it otherwise)."""
     run = _on_dask(tid, bound)
 
     def again() -> None:
-        from nimlab.verification import cluster
+        from nimlab.verification import _exchange
 
-        cluster._HELD.clear()
+        _exchange.HELD.clear()
         run()
 
     return again

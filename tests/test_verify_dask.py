@@ -664,42 +664,55 @@ def test_streamed_chunk_results_are_checked_numbers_of_the_runs_own_chunks() -> 
 @pytest.mark.slow
 def test_warm_workers_keep_the_option_index_and_a_worker_that_lost_it_records_it() -> None:
     # a P-set check with an option index (Sh-T6*, Single-delete) on a local cluster of 2:
-    # the first run sends the set-up tasks; a second run of the same spec on the same
-    # workers sends none (each worker holds the index of that spec's content); workers
-    # that lost it (as restarted) record the whole index themselves; another spec (another
-    # bound) sends its own set-up again; the counts are the one process's every time
+    # the first run's tasks record and exchange the index's parts; a second run of the
+    # same spec on the same workers exchanges none (each worker holds the index of that
+    # spec's content); workers that lost it (as restarted) record the whole index
+    # themselves; another spec (another bound) exchanges its own parts again; a part that
+    # no other worker publishes is recorded by the worker that waits for it; the counts
+    # are the one process's every time
     from distributed import Client, LocalCluster
 
     from nimlab._dask import local_cluster
-    from nimlab.theory.registry import check_theorem
+    from nimlab.theory.registry import check_theorem, theorem_specs
+    from nimlab.verification import cluster as clu
+    from nimlab.verification.backends import dumps_spec
 
     serial = {b: check_theorem("Sh-T6*", b, store=False, workers=1) for b in (20, 24)}
     assert all(r.ok for r in serial.values())
-    cluster = local_cluster(LocalCluster, 2)
+    dask_cluster = local_cluster(LocalCluster, 2)
     try:
-        with Client(cluster) as client:
-            sent: list[str] = []
+        with Client(dask_cluster) as client:
+            sent: list[tuple[str, bool]] = []
             submit = client.submit
 
             def counting(fn: Any, *args: Any, **kw: Any) -> Any:
-                sent.append(fn.__name__)
+                sent.append((fn.__name__, bool(kw.get("exchange"))))
                 return submit(fn, *args, **kw)
 
             client.submit = counting  # type: ignore[method-assign]
 
-            def run(bound: int) -> list[str]:
+            def run(bound: int) -> list[tuple[str, bool]]:
                 sent.clear()
                 r = check_theorem("Sh-T6*", bound, store=False, workers=2,
-                                  scheduler=cluster.scheduler_address)  # fmt: skip
+                                  scheduler=dask_cluster.scheduler_address)  # fmt: skip
                 assert r.ok and r.positions_checked == serial[bound].positions_checked
                 return sorted(set(sent))
 
-            assert run(24) == ["check_task", "prepare_task"]
-            assert run(24) == ["check_task"]  # warm: the workers hold the index
-            client.run(
-                exec, "from nimlab.verification import _optindex; _optindex._INDEXES.clear()"
-            )
-            assert run(24) == ["check_task"]  # recorded again on each worker, same counts
-            assert run(20) == ["check_task", "prepare_task"]  # another spec's index
+            assert run(24) == [("check_task", True)]  # the parts exchanged by the tasks
+            assert run(24) == [("check_task", False)]  # warm: the workers hold the index
+            forget = "from nimlab.verification import _optindex; _optindex._INDEXES.clear()"
+            client.run(exec, forget)
+            assert run(24) == [("check_task", False)]  # recorded again on each worker
+            assert run(20) == [("check_task", True)]  # another spec's index
+            # one task alone, told to wait for a part nobody publishes: it records it
+            client.run(exec, forget + "; from nimlab.verification import _exchange; "
+                       "_exchange.PATIENCE = 0.05")  # fmt: skip
+            spec = theorem_specs("Sh-T6*", 24)[0]
+            every = list(range(spec.space.n_chunks))
+            plan = [every[0::2], every[1::2]]
+            got = submit(clu.check_task, dumps_spec(spec), every, pure=False,
+                         exchange=[plan, [0], "nobody-publishes-part-1"]).result()  # fmt: skip
+            assert sum(r.count for r in got) == serial[24].positions_checked
+            assert all(r.failure is None and r.method == "compiled" for r in got)
     finally:
-        cluster.close()
+        dask_cluster.close()

@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar, cast
 
-from nimlab._dask import check_connected
+from nimlab._dask import check_connected, worker_addresses
 from nimlab.core.errors import NimlabError
 from nimlab.verification.chunks import (
     check_chunk,
@@ -157,14 +157,22 @@ def _kept_heap() -> Iterator[None]:
                     libc.mallopt(_M_TRIM, min(int(env), 1 << 30))
 
 
-def check_task(blob: bytes, chunks: list[int], *parts: Any, stream: str = "") -> list[ChunkResult]:
+def check_task(
+    blob: bytes, chunks: list[int], *parts: Any, stream: str = "", exchange: Any = None
+) -> list[ChunkResult]:
     """Check *chunks* (in increasing order) of a pickled spec: the task run on Dask workers;
     *parts*: the set-up parts of every chunk (:func:`prepare_task`), merged here once;
-    *stream*: the run whose client receives the results as they come (:mod:`._stream`)."""
+    *stream*: the run whose client receives the results as they come (:mod:`._stream`);
+    *exchange*: ``[plan, mine, run]``, the set-up parts this task records and exchanges
+    with the other workers' first tasks before its chunks (:mod:`._exchange`)."""
     from nimlab.verification._stream import Sender
 
     spec = _spec(blob)
     with _kept_heap():
+        if exchange:
+            from nimlab.verification._exchange import exchange as swap
+
+            swap(spec, exchange[0], exchange[1], str(exchange[2]))
         if any(p is not None for p in parts):
             from nimlab.verification.compiled import has_index
 
@@ -499,6 +507,7 @@ def dask_chunks(
             client, spec, where, blob_f, blocks, pending, stop, lost, as_completed
         )
         return
+    from nimlab.verification._exchange import HELD, forget, note_held
     from nimlab.verification._stream import Stream, streamed
 
     tasks = _RoundTasks(client, blob_f, where, _Rounds(_spec(blob), pending, n_workers), lost)
@@ -506,14 +515,17 @@ def dask_chunks(
     tasks.stream = Stream.open(client)
 
     key = _spec(blob).key()
-    held = bool(where) and all(_HELD.get(w) == key for w in where)
+    held = bool(where) and all(HELD.get(w) == key for w in where)
 
     def submit_first() -> list[Any]:
-        """The set-up parts (none when every worker holds them) and the first rounds
-        (after the stream's subscription)."""
+        """The set-up parts (none when every worker holds them; exchanged by the first
+        round's tasks when they stream) and the first rounds (after the stream's
+        subscription)."""
         if tasks.stream is not None:
             tasks.stream.subscribe()
-        if not held:
+            if not held:
+                tasks.plan = _part_plan(_spec(blob), pending, n_workers)
+        elif not held:
             tasks.parts = _prepare(client, blob, blob_f, pending, n_workers, where)
         return [f for _ in range(ROUNDS_AHEAD) if tasks.rounds.todo for f in tasks.submit(tag)]
 
@@ -526,8 +538,11 @@ def dask_chunks(
             tasks.stream.close()
         raise lost(exc) from None
     if tasks.stream is not None:
-        yield from streamed(tasks, tasks.stream, first, ROUNDS_AHEAD * n_workers, stop, tag)
-        _note_held(tasks.pinned, key, stop)
+        try:
+            yield from streamed(tasks, tasks.stream, first, ROUNDS_AHEAD * n_workers, stop, tag)
+        finally:
+            forget(client, tasks.stream.run, len(tasks.plan))
+        note_held(tasks.pinned, key, stop)
         return
     futs = tasks.futs
     ac = as_completed(first)
@@ -574,18 +589,26 @@ class _RoundTasks:
         self.futs: dict[Any, list[int]] = {}
         self.stream: Any = None
         self.pinned: set[str] = set()  # the workers that were given a task
+        self.plan: list[list[int]] = []  # set-up parts the first round's tasks exchange
+        self.sent = False  # the first round is out
 
     def submit(self, tag: str) -> list[Any]:
         """The next round: one task per worker, of chunks of equal cost from the next
         run of consecutive chunks (a failure still cancels later rounds)."""
         out = []
         where = self.where
-        for k, mine in enumerate(self.rounds.next_round()):
+        n_plan = 0 if self.sent else len(self.plan)
+        self.sent = True
+        round_ = self.rounds.next_round()
+        for k, mine in enumerate(round_):
             # task k of each round on worker k (else the scheduler may queue a round's
             # tasks on one worker while the other idles); another when it is lost
             pin = {"workers": [where[k % len(where)]], "allow_other_workers": True} if where else {}
             if self.stream is not None:
                 pin["stream"] = self.stream.run
+            if n_plan:  # the first round records the parts: task k its share
+                ours = [j for j in range(n_plan) if j % len(round_) == k]
+                pin["exchange"] = [self.plan, ours, self.stream.run]
             if where:
                 self.pinned.add(where[k % len(where)])
             f = self.client.submit(
@@ -606,25 +629,6 @@ class _RoundTasks:
         return out
 
 
-#: The spec (its key) whose chunks' set-up (a P-set's option index, a function of the
-#: spec's content) each worker holds, as this process's runs left them: worker address ->
-#: key. A run on workers that all hold its spec's sends no set-up task: a warm worker
-#: records the index once, not again each run; a worker that lost it since (restarted,
-#: another spec's index installed, its task run elsewhere) records the whole index itself
-#: before its first chunk (``_optindex._index``), so the results never depend on it.
-_HELD: dict[str, str] = {}
-
-
-def _note_held(workers: set[str], key: str, stop: list[int]) -> None:
-    """After a run of *key* that ended well: its tasks' *workers* hold its set-up."""
-    if stop:
-        return  # tasks cancelled at the first failure may not have run
-    if len(_HELD) > 1024:
-        _HELD.clear()
-    for w in workers:
-        _HELD[w] = key
-
-
 def _set_up(
     client: Any,
     blob: bytes,
@@ -637,7 +641,7 @@ def _set_up(
         check_connected(client)  # a held client whose scheduler is gone: no 20 s wait below
         # a small spec travels with each task (no round trip to scatter it first)
         blob_f = blob if len(blob) <= SCATTER_BYTES else client.scatter(blob, broadcast=True)
-        where = _addresses(client)  # one question to the scheduler (a round trip each)
+        where = worker_addresses(client)  # asked once (a round trip each)
         return blob_f, where, max(1, len(where) or workers)
     except NimlabError:
         raise
@@ -682,18 +686,22 @@ def _prepare(
     each of chunks of about equal positions (:func:`share_out`; none when the chunks need
     no set-up), part k on worker k of *where* (another if it is lost); every chunk task
     merges them where it runs."""
-    spec = _spec(blob)
-    # whether the chunks share a set-up is decided on the workers (prepare_part gives
-    # None when they do not): this process loads no kernel
+    out = []
+    for k, chunks in enumerate(_part_plan(_spec(blob), pending, n_workers)):
+        pin = {"workers": [where[k % len(where)]], "allow_other_workers": True} if where else {}
+        out.append(client.submit(prepare_task, blob_f, chunks, pure=False, **pin))
+    return out
+
+
+def _part_plan(spec: Any, pending: list[int], n_workers: int) -> list[list[int]]:
+    """The chunks of each set-up part (:data:`PREPARE_PARTS` per worker, of about equal
+    positions), or none when the chunks may need no set-up: whether they do is decided
+    on the workers (``prepare_part`` gives None), this process loads no kernel."""
     if not pending or not getattr(spec, "compiled", False) or is_indexed(spec.space):
         return []
     every = list(range(spec.space.n_chunks))
     cost = dict(zip(every, chunk_positions(spec, every) or [1] * len(every), strict=True))
-    out = []
-    for k, chunks in enumerate(share_out(every, cost, PREPARE_PARTS * n_workers)):
-        pin = {"workers": [where[k % len(where)]], "allow_other_workers": True} if where else {}
-        out.append(client.submit(prepare_task, blob_f, chunks, pure=False, **pin))
-    return out
+    return share_out(every, cost, PREPARE_PARTS * n_workers)
 
 
 #: A vectorised run of fewer chunks than this runs as tasks of chunks (no blocks).
@@ -757,30 +765,3 @@ def _block_chunks(
         raise
     except Exception as exc:
         raise lost(exc) from None
-
-
-#: The workers' addresses last asked of each scheduler: ``address -> (its id, workers)``.
-_WORKERS: dict[str, tuple[Any, list[str]]] = {}
-
-
-def _addresses(client: Any) -> list[str]:
-    """The addresses of the cluster's workers (none when the scheduler does not say):
-    those last asked of its scheduler while the client's own view of it (refreshed every
-    2 s by distributed) names the same scheduler and as many workers, else asked (a round
-    trip: 1-4 ms of a 0.2 s run). A worker since replaced costs no result: tasks pinned
-    to it run on another (``allow_other_workers``)."""
-    address = getattr(getattr(client, "scheduler", None), "address", None)
-    seen = getattr(client, "_scheduler_identity", None)
-    seen = seen if isinstance(seen, Mapping) else {}
-    hit = _WORKERS.get(address) if isinstance(address, str) else None
-    if hit and hit[1] and seen.get("id") == hit[0] and seen.get("n_workers") == len(hit[1]):
-        return list(hit[1])
-    try:
-        info = client.scheduler_info()
-        where = sorted(info.get("workers", {}))
-    except Exception:  # an older or a fake client
-        return []
-    if isinstance(address, str) and isinstance(info, Mapping):
-        _WORKERS.clear()  # one scheduler at a time
-        _WORKERS[address] = (info.get("id"), where)
-    return where

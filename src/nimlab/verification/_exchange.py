@@ -1,0 +1,117 @@
+"""The option index's parts exchanged by the Dask workers themselves (a P-set check).
+
+The first task of each worker records its parts of the index (every chunk's claimed
+P-positions, shared out by positions: :func:`plan`), publishes each as bytes in a
+variable of the scheduler, takes the other workers' parts from there as they come, and
+checks its chunks once the merged index is installed: one message to the scheduler and
+one from it between a part's end and its use, in the task itself (before, a set-up task
+per worker and chunk tasks depending on every part: the part's end told to the scheduler,
+the chunk task sent to its worker, then the part asked of the worker that held it; and a
+task's end and start between the two). A part that does not come within the patience
+(its worker lost, or busy) is recorded where it is missing, so the results never depend
+on another worker. A part is data (bytes of the packed index, their length checked),
+never code; the client deletes the run's variables when the run ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any
+
+__all__ = ["HELD", "PATIENCE", "exchange", "forget", "note_held", "part_name"]
+
+#: The spec (its key) whose chunks' set-up (a P-set's option index, a function of the
+#: spec's content) each worker holds, as this process's runs left them: worker address ->
+#: key. A run on workers that all hold its spec's sends no set-up task: a warm worker
+#: records the index once, not again each run; a worker that lost it since (restarted,
+#: another spec's index installed, its task run elsewhere) records the whole index itself
+#: before its first chunk (``_optindex._index``), so the results never depend on it.
+HELD: dict[str, str] = {}
+
+
+def note_held(workers: set[str], key: str, stop: list[int]) -> None:
+    """After a run of *key* that ended well: its tasks' *workers* hold its set-up.
+
+    Examples
+    --------
+    >>> note_held({"tcp://10.0.0.1:1"}, "k", []); HELD["tcp://10.0.0.1:1"]
+    'k'
+    >>> note_held({"tcp://10.0.0.1:1"}, "other", [3]); HELD["tcp://10.0.0.1:1"]  # stopped
+    'k'
+    """
+    if stop:
+        return  # tasks cancelled at the first failure may not have run
+    if len(HELD) > 1024:
+        HELD.clear()
+    for w in workers:
+        HELD[w] = key
+
+
+#: A worker waits at least this many seconds (or four times its own parts' time) for
+#: another worker's part before it records that part itself.
+PATIENCE = 2.0
+
+
+def part_name(run: str, j: int) -> str:
+    """The scheduler's variable that holds part *j* of run *run*.
+
+    Examples
+    --------
+    >>> part_name("abc", 1)
+    'nimlab-part-abc-1'
+    """
+    return f"nimlab-part-{run}-{j}"
+
+
+def exchange(spec: Any, plan: list[list[int]], mine: list[int], run: str) -> None:
+    """On a Dask worker, before its first chunks: record the parts *mine* of *plan* (the
+    chunks of each part) of the option index of *spec*, publish them, and install the
+    index merged from every part (one not published within the patience is recorded
+    here). A worker that holds the index of this spec already publishes its parts and
+    does not wait; a spec without an index does nothing."""
+    import numpy as np
+    from distributed import get_worker
+    from distributed.utils import sync
+
+    from nimlab.verification.chunks import install_prepared, prepare_part
+    from nimlab.verification.compiled import has_index, index_cells
+
+    worker = get_worker()
+    t0 = time.perf_counter()
+    got: dict[int, Any] = {}
+    for j in mine:
+        part = prepare_part(spec, plan[j])
+        if part is None:
+            return  # the spec's chunks need no set-up
+        got[j] = part
+        sync(worker.loop, worker.scheduler.variable_set, name=part_name(run, j),
+             data=part.tobytes())  # fmt: skip
+    if has_index(spec):
+        return
+    size = (index_cells(spec) + 7) // 8
+    deadline = time.perf_counter() + max(PATIENCE, 4 * (time.perf_counter() - t0))
+    for j in range(len(plan)):
+        if j in got:
+            continue
+        data = None
+        with contextlib.suppress(Exception):  # a timeout, a lost scheduler: recorded here
+            left = max(0.01, deadline - time.perf_counter())
+            rec = sync(worker.loop, worker.scheduler.variable_get, name=part_name(run, j),
+                       timeout=left)  # fmt: skip
+            data = rec.get("value") if isinstance(rec, dict) else None
+        if isinstance(data, bytes) and len(data) == size:
+            got[j] = np.frombuffer(data, dtype=np.uint8)
+        else:
+            got[j] = prepare_part(spec, plan[j])
+    install_prepared(spec, [got[j] for j in sorted(got)])
+
+
+def forget(client: Any, run: str, n: int) -> None:
+    """Delete the *n* part variables of run *run* on *client*'s scheduler (a message that
+    does not wait; nothing when the client is gone)."""
+    with contextlib.suppress(Exception):
+        from distributed import Variable
+
+        for j in range(n):
+            Variable(part_name(run, j), client=client).delete()  # type: ignore[no-untyped-call]

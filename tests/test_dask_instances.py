@@ -169,6 +169,19 @@ def test_instances_side_by_side_stored_and_resumed(
     assert len({r for r, _ in rows}) == 4 and len(rows) == 4 * 12 == len(set(rows))
 
 
+def test_an_error_opening_a_run_is_not_a_lost_cluster(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error of this process while it opens an instance's run (the store's) is raised
+    as it is, not said to be the cluster's."""
+    from nimlab.verification import _instances
+
+    def broken(self: object, k: int) -> list[int]:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(_instances._Runs, "start", broken)
+    with pytest.raises(OSError, match="disk full"):
+        _side_by_side(_Client(), _specs(False), monkeypatch)
+
+
 def test_few_instances_run_one_after_the_other(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fewer instances than the planner's budget per worker thread (or no cluster): None,
     the caller checks them one after the other."""

@@ -147,7 +147,10 @@ class _Dispatch:
                 k = self.order.pop(0)
                 if k > self.failed:
                     continue  # after a failing instance: not needed
-                pending = self.start(k)
+                try:
+                    pending = self.start(k)
+                except Exception as exc:  # the store's, not the cluster's: said as it is
+                    raise _Own(exc) from exc
                 if pending:
                     self.todo[s] = (not self.order and self._split(s, k, pending)) or [
                         _Task(k, _task("serial_task"), (self.blobs[k], c), c)
@@ -231,6 +234,10 @@ def _task(name: str) -> Any:
     return getattr(cluster, name)
 
 
+class _Own(Exception):
+    """An error of this process (opening an instance's run), raised as it is."""
+
+
 def _fill(d: _Dispatch, s: int) -> list[Any]:
     """Slot *s*'s tasks sent until two are out (one running, one queued on its worker:
     it never waits for this process), or it has no more."""
@@ -276,6 +283,8 @@ def instance_chunks(
             for nxt in _fill(d, s):
                 check_connected(client)
                 ac.add(nxt)
+    except _Own as own:
+        raise own.__cause__ from None  # type: ignore[misc]
     except NimlabError:
         raise
     except Exception as exc:

@@ -5,11 +5,12 @@ each) is checked on a cluster with each instance on one worker thread (a slot), 
 tasks of consecutive chunks (:func:`~nimlab.verification.cluster.serial_task`: the
 instance's line state stays in that worker between them), rather than one instance
 after the other, each cut into blocks over the workers (where the worker of a lower
-block waits for the summary of the rows above it, sent over the network). A slot that
-ends its instance takes the next one not started (the costliest first, by
-:func:`~nimlab.verification.fast.chunk_costs`), so the slots end together within one
-instance's last task. Nothing is shared between workers but the scheduler and the
-store; each instance is its own run of the store, opened when its first task goes out,
+block waits for the summary of the rows above it, sent over the network). The next
+instance not started (the costliest first, by
+:func:`~nimlab.verification.fast.chunk_costs`) goes to the slot that ends its tasks
+first, and the last one is cut in two blocks when that evens out the slots' ends (one
+summary sent, made before it is needed: the planner's ``cluster_summary_share`` says
+what it costs). Nothing is shared between workers but the scheduler and the store; each instance is its own run of the store, opened when its first task goes out,
 its chunks recorded as they arrive (a killed worker or scheduler leaves every run
 resumable). The planner's ``Budgets.cluster_instances_per_slot`` says when there are
 enough instances for this; else the instances run one after the other as before.
@@ -58,8 +59,8 @@ def _parts(spec: Any, pending: list[int]) -> list[list[int]]:
 
 class _Task:
     """A task to send: instance *k*'s ``fn(*args, *deps)`` over *chunks* (none for a
-    summary, whose result stays on the cluster), *deps* the futures of those tasks;
-    *chained*: it also takes the slot's previous task of the instance (only ordering)."""
+    summary, whose result stays on the cluster), *deps* the futures of those tasks; a
+    task of chunks also takes the slot's previous task of the instance (only ordering)."""
 
     def __init__(
         self,
@@ -77,11 +78,11 @@ class _Task:
 class _Dispatch:
     """The tasks of the instances on the slots: each slot keeps two tasks on its worker
     (one running, one queued); the next instance not started goes to the slot that ends
-    its tasks first (at the rates measured; one queued after its last task, or when that
-    task ends; ``start(k)`` opens its run and gives its pending chunks). The last instance is cut
-    in two blocks when another slot would end its own instance first: the top rows on
-    the slot that takes it (a summary of them first), the bottom rows on the slot that
-    ends first, after its instance (:meth:`_split`)."""
+    its tasks first (at the rates measured; queued after its last task, or sent when
+    that task ends; ``start(k)`` opens its run and gives its pending chunks). The last
+    instance is cut in two blocks when another slot would end its own tasks first: the
+    top rows on the slot that takes it (a summary of them first), the bottom rows on the
+    slot that ends first, after its tasks (:meth:`_split`)."""
 
     def __init__(
         self,

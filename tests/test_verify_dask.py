@@ -662,14 +662,20 @@ def test_streamed_chunk_results_are_checked_numbers_of_the_runs_own_chunks() -> 
 
 
 @pytest.mark.slow
-def test_warm_workers_keep_the_option_index_and_a_worker_that_lost_it_records_it() -> None:
+def test_warm_workers_keep_the_option_index_and_a_worker_that_lost_it_records_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # a P-set check with an option index (Sh-T6*, Single-delete) on a local cluster of 2:
     # the first run's tasks record and exchange the index's parts; a second run of the
     # same spec on the same workers exchanges none (each worker holds the index of that
     # spec's content); workers that lost it (as restarted) record the whole index
     # themselves; another spec (another bound) exchanges its own parts again; a part that
-    # no other worker publishes is recorded by the worker that waits for it; the counts
-    # are the one process's every time
+    # no other worker publishes is recorded by the worker that waits for it; a space of
+    # more than the planner's task budget per worker sends set-up tasks instead (parts
+    # passed from worker to worker, never held by the scheduler); the counts are the one
+    # process's every time
+    from dataclasses import replace
+
     from distributed import Client, LocalCluster
 
     from nimlab._dask import local_cluster
@@ -714,5 +720,12 @@ def test_warm_workers_keep_the_option_index_and_a_worker_that_lost_it_records_it
                          exchange=[plan, [0], "nobody-publishes-part-1"]).result()  # fmt: skip
             assert sum(r.count for r in got) == serial[24].positions_checked
             assert all(r.failure is None and r.method == "compiled" for r in got)
+            from nimlab import planner
+            from nimlab.verification import _exchange
+
+            small = replace(planner.DEFAULT_BUDGETS, cluster_task_positions=2000)
+            monkeypatch.setattr(planner, "DEFAULT_BUDGETS", small)
+            _exchange.HELD.clear()
+            assert run(24) == [("check_task", False), ("prepare_task", False)]
     finally:
         dask_cluster.close()

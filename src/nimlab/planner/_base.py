@@ -131,7 +131,10 @@ class Budgets:
         round trips, milliseconds a task, stay a few per cent); a run of at most this
         many positions per worker goes out at once as one task per worker, one of at
         most twice as many in two tasks per worker of equal positions (no round trip to
-        this process between them).
+        this process between them); the option-index parts of a P-set check of a space
+        of at most this many positions per worker are exchanged by its first tasks
+        through the scheduler (each the size of the packed index: a few hundred KB),
+        larger ones passed from worker to worker by set-up tasks.
     cluster_stream_seconds : float
         A Dask task of chunks sends its chunks' results to the client as it goes (worker
         events through the scheduler, stored by the runner as they arrive), at most one

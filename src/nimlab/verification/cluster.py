@@ -523,8 +523,8 @@ def dask_chunks(
         subscription)."""
         if tasks.stream is not None:
             tasks.stream.subscribe()
-            if not held:
-                tasks.plan = _part_plan(_spec(blob), pending, n_workers)
+        if not held and tasks.stream is not None and _exchanged(_spec(blob), n_workers):
+            tasks.plan = _part_plan(_spec(blob), pending, n_workers)
         elif not held:
             tasks.parts = _prepare(client, blob, blob_f, pending, n_workers, where)
         return [f for _ in range(ROUNDS_AHEAD) if tasks.rounds.todo for f in tasks.submit(tag)]
@@ -691,6 +691,19 @@ def _prepare(
         pin = {"workers": [where[k % len(where)]], "allow_other_workers": True} if where else {}
         out.append(client.submit(prepare_task, blob_f, chunks, pure=False, **pin))
     return out
+
+
+def _exchanged(spec: Any, n_workers: int) -> bool:
+    """Whether the first tasks exchange the set-up parts through the scheduler
+    (:mod:`._exchange`): for a space of at most the planner's
+    ``Budgets.cluster_task_positions`` per worker (a short run, whose time the messages
+    between a part's end and its use weigh on; each part, the size of the whole packed
+    index, then a few hundred KB: Sh-T6* at 128, 11.4 M positions, 129 KB), else set-up
+    tasks whose parts go from worker to worker, never held by the scheduler."""
+    from nimlab.planner import DEFAULT_BUDGETS
+
+    size = getattr(spec.space, "size", None)
+    return isinstance(size, int) and size <= n_workers * DEFAULT_BUDGETS.cluster_task_positions
 
 
 def _part_plan(spec: Any, pending: list[int], n_workers: int) -> list[list[int]]:

@@ -76,8 +76,9 @@ class Sender:
 _LOCK = threading.Lock()
 #: The runs of this process streaming now: run -> its queue.
 _RUNS: dict[str, queue.Queue[tuple[str, Any]]] = {}
-#: The clients (by id) whose events reach :func:`_dispatch`.
-_SUBSCRIBED: set[str] = set()
+#: The clients whose events reach :func:`_dispatch`: (client id, its scheduler's id; a
+#: client that reconnected to a new scheduler subscribes again).
+_SUBSCRIBED: set[tuple[str, str]] = set()
 
 
 def _dispatch(event: Any) -> None:
@@ -127,9 +128,11 @@ class Stream:
     def subscribe(self) -> None:
         """Receive this run's messages (from the client's event loop, so that a first
         subscription leaves with the tasks, in one message)."""
+        seen = getattr(self.client, "_scheduler_identity", None)
+        sid = str(seen.get("id", "")) if isinstance(seen, dict) else ""
         with _LOCK:
             _RUNS[self.run] = self.queue
-            cid = str(getattr(self.client, "id", ""))
+            cid = (str(getattr(self.client, "id", "")), sid)
             new = cid not in _SUBSCRIBED
             _SUBSCRIBED.add(cid)
         if new:

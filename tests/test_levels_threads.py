@@ -4,6 +4,7 @@ never over the user's own."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -93,3 +94,67 @@ def test_nim_p_positions_are_boutons_on_threads(monkeypatch: pytest.MonkeyPatch)
     assert t.p_count == want and t.count == len(
         list(itertools.combinations_with_replacement(range(14), 4))
     )
+
+
+@pytest.mark.parametrize("kind", ["grundy", "misere"])
+def test_levels_without_barriers_same_values_and_counts(
+    monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    # every level in one parallel loop (a thread may solve another's option first): the
+    # serial engine's values, and each position counted once (Grundy values in the
+    # engine's int32 array, misère outcomes packed two bits a position)
+    counted: list[Any] = []
+    real = _levelcache.solve_levels
+
+    def spy(game: Any, gen: Any, *args: Any) -> int:
+        got = real(game, gen, *args)
+        counted.append(args[10].copy())  # counts: (solved, deferred)
+        return got
+
+    monkeypatch.setattr(_levelcache, "solve_levels", spy)
+    a = CompiledSolver(game("single-delete"), 4, kind, parallel=False)
+    b = CompiledSolver(game("single-delete"), 4, kind, parallel=True)
+    a.solve_below(16)
+    b.solve_below(16)
+    assert np.array_equal(a.state, b.state)
+    # heaps 1..15: C(15 + 3, 4) positions, each solved by the wavefront and counted once
+    assert int((b.state >= 0).sum()) == 3060
+    assert [c.tolist() for c in counted] == [[[3060, 0]]]
+
+
+@pytest.mark.slow
+def test_an_option_of_a_level_in_progress_is_solved_by_the_thread_that_needs_it() -> None:
+    # one level's tasks run (as one thread of solve_levels) while the level below is
+    # still unknown, as if another thread held it: each option it needs is solved here
+    # first (its own options are known), counted apart, every value the serial engine's
+    g = game("single-delete")
+    ref = CompiledSolver(g, 4, "outcome", parallel=False)
+    ref.solve_below(14)
+    s = CompiledSolver(g, 4, "outcome", parallel=False)
+    s.ensure(14)
+    n, lo, hi, first, level = 4, 1, 13, 4, 30
+    totals = np.zeros(s.state.size, np.int64)
+    for p in itertools.combinations_with_replacement(range(lo, hi + 1), n):
+        totals[sum(s.ranks[i, h] for i, h in enumerate(p))] = sum(p)
+    keep = (totals > 0) & (totals < level - 1)
+    s.state[keep] = ref.state[keep]
+    state = np.empty((s.state.size + 31) // 32, np.uint64)
+    _levels.pack(s.state, state)
+    tasks, bounds, _rows = _levels._all_tasks(np.zeros((0, 2), np.int64), n, lo, hi, first, level)
+    done = bounds[1:] - bounds[:-1]  # every level below marked done: nothing is awaited
+    sums = np.zeros(1, np.int64)
+    flow = (first, level - first, hi, done, bounds, sums, True)  # as if threads shared it
+    solved = 0
+    for t in range(bounds[level - first], bounds[level - first + 1]):
+        got, deferred = _levels._task(
+            g.compiled_options(), s.zero, state, s.side, s.ranks, 1, lo, level,
+            tasks[t, 0], tasks[t, 1], n, 2, 2, flow,
+        )  # fmt: skip
+        solved += got
+        assert deferred == 0
+    _levels.unpack(state, s.state)
+    known = s.state >= 0
+    assert np.array_equal(s.state[known], ref.state[known])
+    assert solved == int((totals == level).sum()) and (s.state[totals == level] >= 0).all()
+    helped = int((known & (totals == level - 1)).sum())
+    assert sums[0] == helped > 0

@@ -3,11 +3,14 @@
 For an order-free game whose moves lower the number of stones (Single-delete, Nim, most
 take-away games), the options of a position all have a smaller total, so the positions
 of one total (one *level*) depend only on lower levels and are solved independently, on
-every core: :func:`solve_levels` runs the levels in turn, each on numba's threads, its tasks (the two
-largest heaps) handed out one by one from a shared atomic counter (numba's own ``prange``
-cuts a loop into one contiguous block per thread, and the later blocks of a level cost
-more), from the end when the level's last tasks are its largest (:func:`largest_last`),
-each task walking the sorted tuples of smaller heaps that complete the level's total.
+every core: :func:`solve_levels` runs the levels in turn on numba's threads, their tasks (the
+two largest heaps) handed out one by one from a shared atomic counter (numba's own
+``prange`` cuts a loop into one contiguous block per thread, and the later blocks of a
+level cost more), a level's from the end when its last tasks are its largest
+(:func:`largest_last`), each task walking the sorted tuples of smaller heaps that complete
+the level's total. There is no barrier between levels: a thread that reaches a position
+whose option another thread is still solving solves that option itself, or waits for it
+(:func:`_pending`).
 
 The kernel never assumes that moves lower the total: a position with an option not yet
 solved (or outside the array) is left unknown and counted as *deferred*; the caller then
@@ -92,6 +95,59 @@ def _fetch_or_typed(typingctx: Any, words: Any, index: Any, bits: Any) -> Any:
 
 
 _fetch_or: Any = intrinsic(_fetch_or_typed)
+
+
+def _atomic_typed(typingctx: Any, words: Any, index: Any, value: Any) -> Any:
+    """``words[index] = value`` as one atomic exchange; returns the value before (the
+    outcomes' state packed or not: a value written by two threads, the same each time,
+    is counted once, by the thread that found it unset)."""
+    pointer: Any = cgutils.get_item_pointer
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        ptr = pointer(context, builder, sig.args[0], ary, [args[1]])
+        val = context.cast(builder, args[2], sig.args[2], sig.args[0].dtype)
+        op = "or" if sig.args[0].dtype == types.uint64 else "xchg"
+        return builder.atomic_rmw(op, ptr, val, "acq_rel")
+
+    return words.dtype(words, types.intp, value), codegen
+
+
+#: packed state (uint64 words): an atomic OR; plain values: an atomic exchange
+_atomic_put: Any = intrinsic(_atomic_typed)
+
+
+def _load_typed(typingctx: Any, words: Any, index: Any) -> Any:
+    """``words[index]`` read as one atomic load (acquire: what the writer stored before
+    it is seen too), for a thread waiting on another's writes."""
+    pointer: Any = cgutils.get_item_pointer
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        ptr = pointer(context, builder, sig.args[0], ary, [args[1]])
+        size = context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype))
+        return builder.load_atomic(ptr, "acquire", size)
+
+    return words.dtype(words, types.intp), codegen
+
+
+_load: Any = intrinsic(_load_typed)
+
+
+def _add_at_typed(typingctx: Any, counter: Any, index: Any, step: Any) -> Any:
+    """``counter[index] += step`` as one atomic operation (release: what this thread
+    wrote before is seen by a thread that reads the count with :data:`_load`)."""
+    pointer: Any = cgutils.get_item_pointer
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        ptr = pointer(context, builder, sig.args[0], ary, [args[1]])
+        return builder.atomic_rmw("add", ptr, args[2], "acq_rel")
+
+    return types.int64(counter, types.intp, types.int64), codegen
+
+
+_add_at: Any = intrinsic(_add_at_typed)
 
 
 def _set_threads_typed(typingctx: Any, count: Any) -> Any:
@@ -182,6 +238,52 @@ def _put_impl(state: Any, ix: Any, v: Any) -> Any:
     return plain
 
 
+def known(state: Any, ix: int) -> int:
+    """:func:`get` read atomically, for a thread waiting on another's writes."""
+    return get(state, ix)
+
+
+def put_new(state: Any, ix: int, v: int) -> bool:
+    """:func:`put`, atomically; whether *ix* was unknown before (two threads may solve
+    the same position, with the same value: one of them counts it)."""
+    new = get(state, ix) < 0
+    put(state, ix, v)
+    return new
+
+
+@overload(known)
+def _known_impl(state: Any, ix: Any) -> Any:
+    if _packed(state):
+
+        def impl(state: Any, ix: Any) -> Any:  # pragma: no cover - compiled
+            c = (_load(state, ix >> 5) >> np.uint64((ix & 31) << 1)) & np.uint64(3)
+            return np.int64(c >> np.uint64(1)) if c else np.int64(-1)
+
+        return impl
+
+    def plain(state: Any, ix: Any) -> Any:  # pragma: no cover - compiled
+        return np.int64(_load(state, ix))
+
+    return plain
+
+
+@overload(put_new)
+def _put_new_impl(state: Any, ix: Any, v: Any) -> Any:
+    if _packed(state):
+
+        def impl(state: Any, ix: Any, v: Any) -> Any:  # pragma: no cover - compiled
+            shift = np.uint64((ix & 31) << 1)
+            old = _atomic_put(state, ix >> 5, np.uint64(1 | (v << 1)) << shift)
+            return (old >> shift) & np.uint64(1) == 0
+
+        return impl
+
+    def plain(state: Any, ix: Any, v: Any) -> Any:  # pragma: no cover - compiled
+        return _atomic_put(state, ix, v) < 0
+
+    return plain
+
+
 @njit(cache=True)
 def pack(state: Any, out: Any) -> None:  # pragma: no cover - compiled
     """Outcomes *state* (-1, 0, 1) into *out*, two bits a position (see :func:`get`)."""
@@ -204,31 +306,107 @@ def unpack(packed: Any, state: Any) -> None:  # pragma: no cover - compiled
 @njit
 def _value(
     gen: Any, p: Any, state: Any, side: int, cb: Any, kind: int, seen: Any, stamp: int
-) -> tuple[int, int]:  # pragma: no cover - compiled
-    """The value of *p* from its options' values (-1: an option is unknown), and the
-    number of options (grundy: the mex needs ``seen`` longer than it)."""
+) -> tuple[int, int, Any]:  # pragma: no cover - compiled
+    """The value of *p* from its options' values (-1: an option is unknown, the third
+    item that option, else *p*), and the number of options (grundy: the mex needs
+    ``seen`` longer than it)."""
     nopt = 0
     for o in gen(p):
         nopt += 1
-        ci = rank(key(o, True), True, side, cb)
+        c = key(o, True)
+        ci = rank(c, True, side, cb)
         if ci < 0:
-            return -1, nopt
+            return -1, nopt, p
         v = get(state, ci)
         if v < 0:
-            return -1, nopt
+            return -1, nopt, c
         if kind == 0:
             if v < seen.shape[0]:
                 seen[v] = stamp
         elif v == 0:  # a P option: N
-            return 1, nopt
+            return 1, nopt, p
     if kind != 0:
-        return (1 if kind == 2 else 0) if nopt == 0 else 0, nopt
+        return (1 if kind == 2 else 0) if nopt == 0 else 0, nopt, p
     if nopt >= seen.shape[0]:
-        return -2, nopt  # the mex again with a longer seen
+        return -2, nopt, p  # the mex again with a longer seen
     m = 0
     while seen[m] == stamp:
         m += 1
-    return m, nopt
+    return m, nopt, p
+
+
+@njit
+def _pending(o: Any, lo: int, flow: Any) -> int:  # pragma: no cover - compiled
+    """The level (from ``flow[0]``) of option *o*, unknown when read, if it is a position
+    of a level below the caller's (``flow[1]``) that may still be being solved by
+    another thread (the levels are not separated by barriers: :func:`solve_levels`),
+    else -1 (it stays unknown: the caller's position is deferred)."""
+    first, lvl, hi = flow[0], flow[1], flow[2]
+    t = 0
+    for x in o:
+        t += x
+    ol = t - first
+    if ol < 0 or ol >= lvl or o[0] < lo or o[len(o) - 1] > hi:
+        return -1
+    return int(ol)
+
+
+@njit
+def _await(state: Any, ci: int, ol: int, flow: Any) -> bool:  # pragma: no cover - compiled
+    """Whether position *ci* of level *ol* is known once another thread has solved it or
+    every task of its level is done (a rare spin: the thread solving it is in the
+    middle of that task)."""
+    done, bounds = flow[3], flow[4]
+    need = bounds[ol + 1] - bounds[ol]
+    while known(state, ci) < 0:
+        if _load(done, ol) >= need:
+            return known(state, ci) >= 0
+    return True
+
+
+@njit
+def _solve_at(
+    gen: Any,
+    p: Any,
+    ix: int,
+    state: Any,
+    side: int,
+    cb: Any,
+    kind: int,
+    lo: int,
+    seen: Any,
+    stamp: int,
+    flow: Any,
+) -> tuple[int, Any, int]:  # pragma: no cover - compiled
+    """The value of position *p* (rank *ix*) of :func:`_task` (-1: an option stays
+    unknown), and the mex's ``seen`` and ``stamp`` after it. An option of a level that
+    another thread is still solving (:func:`_pending`) is solved here first when its
+    own options are known (the same value, written by both threads: one counts it),
+    else awaited."""
+    target = p
+    at = ix
+    ol = -1
+    while True:
+        stamp += 1
+        v, nopt, o = _value(gen, target, state, side, cb, kind, seen, stamp)
+        if v == -2:
+            seen = np.zeros(2 * nopt + 2, np.int64)
+            stamp = 0
+            continue
+        if at == ix:
+            ol = _pending(o, lo, flow) if v == -1 and flow[6] else -1
+            if ol < 0:
+                return v, seen, stamp
+            target = o
+            at = rank(o, True, side, cb)
+            continue
+        if v >= 0:
+            if put_new(state, at, v):
+                flow[5][0] += 1
+        elif not _await(state, at, ol, flow):
+            return -1, seen, stamp  # the option stays unknown: the position is deferred
+        target = p
+        at = ix
 
 
 @njit
@@ -241,27 +419,31 @@ def _task(
     kind: int,
     lo: int,
     total: int,
-    tasks: Any,
-    counts: Any,
-    t: int,
+    top: int,
+    second: int,
     n: int,
     q: int,
     k: int,
-) -> None:  # pragma: no cover - compiled
-    """Task *t* of a level of :func:`solve_levels`: the positions whose largest heaps are ``tasks[t]``."""
+    flow: Any,
+) -> tuple[int, int]:  # pragma: no cover - compiled
+    """The positions of level *total* whose largest heaps are *top*, *second* (of
+    :func:`prefixes`): ``(solved, deferred)``; an option that another thread is solving
+    is solved here or awaited (*flow*: the first level, this task's, the largest heap,
+    each level's tasks done and bounds, this thread's count of positions solved for
+    others, whether other threads run)."""
     seen = np.zeros(64, np.int64)
     stamp = 0
     solved = 0
     deferred = 0
     a = np.empty(max(k, 1), np.int64)
     rem = np.empty(max(k, 1), np.int64)
-    p = setitem(zero, n - 1, tasks[t, 0])
-    cap = tasks[t, 0]
-    r = total - tasks[t, 0]
+    p = setitem(zero, n - 1, top)
+    cap = top
+    r = total - top
     if q == 2:
-        p = setitem(p, n - 2, tasks[t, 1])
-        cap = tasks[t, 1]
-        r -= tasks[t, 1]
+        p = setitem(p, n - 2, second)
+        cap = second
+        r -= second
     # the sorted k-tuples in lo..cap with sum r (k == 1: the one part r)
     i = 0
     rem[0] = r
@@ -285,20 +467,15 @@ def _task(
         ix = rank(p, True, side, cb)
         if get(state, ix) >= 0:
             continue
-        while True:
-            stamp += 1
-            v, nopt = _value(gen, p, state, side, cb, kind, seen, stamp)
-            if v != -2:
-                break
-            seen = np.zeros(2 * nopt + 2, np.int64)
-            stamp = 0
+        v, seen, stamp = _solve_at(gen, p, ix, state, side, cb, kind, lo, seen, stamp, flow)
         if v < 0:
             deferred += 1
-        else:
+        elif not flow[6]:  # one thread: nobody else writes
             put(state, ix, v)
             solved += 1
-    counts[t, 0] = solved
-    counts[t, 1] = deferred
+        elif put_new(state, ix, v):  # else another thread solved it (:func:`_pending`)
+            solved += 1
+    return solved, deferred
 
 
 @njit(cache=True)
@@ -324,6 +501,87 @@ def largest_last(tasks: Any, n: int, lo: int, total: int) -> bool:  # pragma: no
     return bool(m > 2 and _spread(tasks, m - 1, n, lo, total) > _spread(tasks, 0, n, lo, total))
 
 
+@njit(cache=True)
+def _all_tasks(
+    given: Any, n: int, lo: int, hi: int, first: int, last: int
+) -> Any:  # pragma: no cover - compiled
+    """The tasks of levels ``first..last`` (the one level *given*, if any), one level after
+    the other, each level's in the order they are handed out (from the end when
+    :func:`largest_last`): ``(tasks, bounds, rows)``, level ``first + i`` from
+    ``bounds[i]`` to ``bounds[i + 1]``, ``rows[g]`` the row of task *g* in its level."""
+    nlev = last - first + 1
+    bounds = np.empty(nlev + 1, np.int64)
+    bounds[0] = 0
+    for i in range(nlev):
+        m = given.shape[0] if given.shape[0] else prefixes(n, lo, hi, first + i).shape[0]
+        bounds[i + 1] = bounds[i] + m
+    tasks = np.empty((bounds[nlev], 2), np.int64)
+    rows = np.empty(bounds[nlev], np.int64)
+    for i in range(nlev):
+        level = given if given.shape[0] else prefixes(n, lo, hi, first + i)
+        m = level.shape[0]
+        back = largest_last(level, n, lo, first + i)
+        for j in range(m):
+            src = m - 1 - j if back else j
+            tasks[bounds[i] + j, 0] = level[src, 0]
+            tasks[bounds[i] + j, 1] = level[src, 1]
+            rows[bounds[i] + j] = src
+    return tasks, bounds, rows
+
+
+@njit
+def _drain(
+    gen: Any,
+    zero: Any,
+    state: Any,
+    side: int,
+    cb: Any,
+    kind: int,
+    lo: int,
+    hi: int,
+    first: int,
+    work: Any,
+    counters: Any,
+    per: Any,
+    shared: bool,
+) -> tuple[int, int]:  # pragma: no cover - compiled
+    """One thread of :func:`solve_levels`: the next task, of every level in turn, until
+    none is left (or, without *per*, a position was deferred): ``(solved, deferred)``.
+    *work*: ``(tasks, bounds, rows)`` of :func:`_all_tasks`; *counters*: each level's
+    tasks done and positions solved, the next task, whether to stop; *per*: each
+    given task's ``(solved, deferred)`` (by its row), or no rows; *shared*: whether
+    other threads run."""
+    tasks, bounds, rows = work
+    done, level_solved, handed, stopped = counters
+    n = len(zero)
+    q = 2 if n > 2 else 1
+    sums = np.zeros(1, np.int64)  # positions this thread solved for another's task
+    deferred = 0
+    solved = 0
+    lvl = 0
+    while _load(stopped, 0) == 0:
+        g = _fetch_add(handed, 1)  # a task taken is always done: others may await it
+        if g >= tasks.shape[0]:
+            break
+        while g >= bounds[lvl + 1]:
+            lvl += 1
+        flow = (first, lvl, hi, done, bounds, sums, shared)
+        got, waiting = _task(
+            gen, zero, state, side, cb, kind, lo, first + lvl, tasks[g, 0], tasks[g, 1],
+            n, q, n - q, flow,
+        )  # fmt: skip
+        solved += got
+        deferred += waiting
+        if per.shape[0]:
+            per[rows[g], 0] = got
+            per[rows[g], 1] = waiting
+        elif waiting:
+            stopped[0] = 1
+        _add_at(level_solved, lvl, got)
+        _add_at(done, lvl, 1)  # after the task's writes (an atomic release)
+    return solved + sums[0], deferred
+
+
 @njit(parallel=True)
 def solve_levels(
     gen: Any,
@@ -341,62 +599,57 @@ def solve_levels(
     least: int,
     work: int,
 ) -> int:  # pragma: no cover - compiled
-    """Solve the sorted positions of ``first..last`` stones (heaps ``lo..hi``), a level (a
-    number of stones) after the other, each in parallel, with no return to Python between
-    them (the threads find the next level while they still spin: :mod:`._omp`).
+    """Solve the sorted positions of ``first..last`` stones (heaps ``lo..hi``), the levels
+    (numbers of stones) in one parallel loop with no barrier between them: the threads
+    take the tasks of all levels in turn from one counter; a thread that needs a
+    position of a level still being solved (a task another thread took just before)
+    solves it itself when it can, else waits for it. Nothing waits for a level to end,
+    so a thread that the system stops for a moment holds up only the positions that
+    need its task's, not every level after it (:func:`_pending`).
 
     With *tasks* (rows), the one level ``first`` of those tasks: ``counts[t, 0]``
-    positions of task *t* solved, ``counts[t, 1]`` deferred (an option unknown). Without
-    (no rows), each level's tasks from :func:`prefixes`, ``counts[0]`` the sums (solved,
-    deferred), stopping after the first level with a deferred position; a level runs on
-    one thread (no other woken) when the level before it had fewer than *least*
-    positions to solve (*work* the one before *first*). ``kind``: 0 Grundy values, 1
-    normal outcome, 2 misère outcome. Returns the positions of the last level run.
+    positions of task *t* solved, ``counts[t, 1]`` deferred (an option unknown).
+    Without (no rows), each level's tasks from :func:`prefixes`, ``counts[0]`` the sums
+    (solved, deferred), no task taken after a deferred position. One level (a progress
+    bar) runs on one thread (no other woken) when the level before it had fewer than
+    *least* positions to solve (*work* the one before *first*). ``kind``: 0 Grundy
+    values, 1 normal outcome, 2 misère outcome. Returns the positions solved in the
+    last level.
     """
-    n = len(zero)
-    q = 2 if n > 2 else 1
-    k = n - q
     given = tasks.shape[0] > 0
     most = get_num_threads()
-    for total in range(first, (first if given else last) + 1):
-        level = tasks if given else prefixes(n, lo, hi, total)
-        ntasks = level.shape[0]
-        if ntasks == 0:
-            continue
-        # not np.zeros (nor for the counter below): numba makes that a parallel loop of
-        # its own, and the counter was found not zeroed when the level had one task
-        per = counts if given else np.empty((ntasks, 2), np.int64)
-        for t in range(ntasks):
-            per[t, 0] = 0
-            per[t, 1] = 0
-        handed = np.empty(1, np.int64)  # the next task to hand out
-        handed[0] = 0
-        # this thread's number of threads: one after a small level (none woken)
-        here = most if given or work >= least else 1
-        _set_threads(here)
-        workers = min(here, ntasks)
-        back = workers > 1 and largest_last(level, n, lo, total)
-        for _w in prange(workers):  # one loop per thread; each takes the next task
-            while True:
-                t = _fetch_add(handed, 1)
-                if t >= ntasks:
-                    break
-                if back:
-                    t = ntasks - 1 - t
-                _task(gen, zero, state, side, cb, kind, lo, total, level, per, t, n, q, k)
-        solved = 0
-        deferred = 0
-        for t in range(ntasks):
-            solved += per[t, 0]
-            deferred += per[t, 1]
-        if not given:
-            counts[0, 0] += solved
-            counts[0, 1] += deferred
-        work = solved + deferred
-        if deferred:
-            break
+    work_of = _all_tasks(tasks, len(zero), lo, hi, first, last)
+    nlev = last - first + 1
+    # not np.zeros: numba makes that a parallel loop of its own, and a counter was found
+    # not zeroed when a level had one task
+    done = np.empty(nlev, np.int64)  # each level's tasks done
+    level_solved = np.empty(nlev, np.int64)
+    for i in range(nlev):
+        done[i] = 0
+        level_solved[i] = 0
+    handed = np.empty(1, np.int64)  # the next task to hand out
+    handed[0] = 0
+    stopped = np.empty(1, np.int64)  # a deferred position: no task taken after it
+    stopped[0] = 0
+    counters = (done, level_solved, handed, stopped)
+    per = counts if given else np.empty((0, 2), np.int64)
+    # this thread's number of threads: one for a level after a small one (none woken)
+    here = most if given or first < last or work >= least else 1
+    _set_threads(here)
+    workers = max(1, min(here, work_of[0].shape[0]))
+    out = np.empty((workers, 2), np.int64)
+    for w in prange(workers):  # one loop per thread; each takes the next task
+        got = _drain(
+            gen, zero, state, side, cb, kind, lo, hi, first, work_of, counters, per, workers > 1
+        )
+        out[w, 0] = got[0]
+        out[w, 1] = got[1]
     _set_threads(most)
-    return work
+    if not given:
+        for w in range(workers):
+            counts[0, 0] += out[w, 0]
+            counts[0, 1] += out[w, 1]
+    return int(level_solved[nlev - 1])
 
 
 #: A level runs on one thread when the level before it had fewer positions to solve

@@ -3,9 +3,10 @@
 numba's threading layer is OpenMP (GNU libgomp) where numba finds it. Its idle threads
 spin ``GOMP_SPINCOUNT`` times before they sleep (300,000 by default when the threads fit
 the cores, many milliseconds: CPU that other work on a shared machine needs; 0 with
-``OMP_WAIT_POLICY=PASSIVE``). nimlab's parallel loops are short and many (the canonical
-wavefront runs one a level, about 230 for 5 heaps below 48): a thread that sleeps at once
-is woken at the next loop, and on a virtual machine an idle virtual core can take long to
+``OMP_WAIT_POLICY=PASSIVE``). nimlab's parallel loops can be short and many (the octal
+engine's; the canonical wavefront's with a progress bar, one a level, about 230 for 5
+heaps below 48; without, one a solve): a thread that sleeps at once is woken at the next
+loop, and on a virtual machine an idle virtual core can take long to
 wake and comes back with cold caches. Spinning :data:`SPIN_COUNT` times first (about
 half a millisecond here) bridges the gap between two levels; a thread still idle then
 sleeps (``PASSIVE``: no spin at all when there are more OpenMP threads than cores).

@@ -59,8 +59,9 @@ def _parts(spec: Any, pending: list[int]) -> list[list[int]]:
 
 class _Task:
     """A task to send: instance *k*'s ``fn(*args, *deps)`` over *chunks* (none for a
-    summary, whose result stays on the cluster), *deps* the futures of those tasks; a
-    task of chunks also takes the slot's previous task of the instance (only ordering)."""
+    summary, whose result stays on the cluster), *deps* the futures of those tasks; on
+    a worker of several threads a task of chunks also takes the slot's previous task of
+    the instance (only ordering)."""
 
     def __init__(
         self,
@@ -161,7 +162,11 @@ class _Dispatch:
             where = self.slots[s]
             pin = {"workers": [where], "allow_other_workers": True} if where else {}
             prev = self.last[s]
-            after = [prev.future] if task.chunks and prev is not None and prev.k == task.k else []
+            # a worker of one thread runs its tasks in the order they were sent: waiting
+            # for the one before (a message to the scheduler and back) only where two
+            # threads could run an instance's tasks at once
+            shared = self.slots.count(where) > 1
+            after = [prev.future] if shared and task.chunks and prev and prev.k == task.k else []
             task.future = self.client.submit(
                 task.fn, *task.args, *(d.future for d in task.deps), *after, pure=False,
                 key=f"nimlab-inst{task.k}-{time.time_ns()}", **pin,

@@ -729,3 +729,24 @@ def test_warm_workers_keep_the_option_index_and_a_worker_that_lost_it_records_it
             assert run(24) == [("check_task", False), ("prepare_task", False)]
     finally:
         dask_cluster.close()
+
+
+def test_a_runs_releases_wait_for_the_next_runs_submission() -> None:
+    # a run's futures and its variables' deletion are kept until the next run's tasks
+    # are submitted (the client's next message would else wait 10 ms behind them)
+    import weakref
+
+    from nimlab.verification._stream import release_held, release_later
+
+    class Task:
+        key = "nimlab-x"
+
+    task, calls = Task(), []
+    gone = weakref.ref(task)
+    release_later(task, lambda: calls.append("deleted"))
+    del task
+    assert gone() is not None and calls == []  # kept until the next run
+    release_held()
+    assert gone() is None and calls == ["deleted"]
+    release_held()  # nothing left: nothing done twice
+    assert calls == ["deleted"]

@@ -508,7 +508,7 @@ def dask_chunks(
         )
         return
     from nimlab.verification._exchange import HELD, forget, note_held
-    from nimlab.verification._stream import Stream, streamed
+    from nimlab.verification._stream import Stream, release_held, release_later, streamed
 
     tasks = _RoundTasks(client, blob_f, where, _Rounds(_spec(blob), pending, n_workers), lost)
     tag = hashlib.sha1(blob).hexdigest()[:10]
@@ -527,7 +527,9 @@ def dask_chunks(
             tasks.plan = _part_plan(_spec(blob), pending, n_workers)
         elif not held:
             tasks.parts = _prepare(client, blob, blob_f, pending, n_workers, where)
-        return [f for _ in range(ROUNDS_AHEAD) if tasks.rounds.todo for f in tasks.submit(tag)]
+        out = [f for _ in range(ROUNDS_AHEAD) if tasks.rounds.todo for f in tasks.submit(tag)]
+        release_held()  # the last runs' releases leave with these tasks, in one message
+        return out
 
     try:
         first = at_once(client, submit_first)
@@ -538,11 +540,14 @@ def dask_chunks(
             tasks.stream.close()
         raise lost(exc) from None
     if tasks.stream is not None:
+        run, n_plan = tasks.stream.run, len(tasks.plan)
         try:
             yield from streamed(tasks, tasks.stream, first, ROUNDS_AHEAD * n_workers, stop, tag)
-        finally:
-            forget(client, tasks.stream.run, len(tasks.plan))
+        except BaseException:
+            forget(client, run, n_plan)
+            raise
         note_held(tasks.pinned, key, stop)
+        release_later(*tasks.stream.futures, lambda: forget(client, run, n_plan))
         return
     futs = tasks.futs
     ac = as_completed(first)

@@ -26,7 +26,7 @@ from nimlab._dask import check_connected
 from nimlab.core.errors import NimlabError
 from nimlab.verification.local import ChunkResult
 
-__all__ = ["TOPIC", "Sender", "Stream", "streamed"]
+__all__ = ["TOPIC", "Sender", "Stream", "completed", "release_held", "release_later", "streamed"]
 
 #: The topic of the workers' events that carry chunk results (one for every run: a
 #: message names its run, and the scheduler keeps a bounded log per topic).
@@ -249,3 +249,40 @@ def streamed(
                 stream.watch(tasks.submit(tag))
     finally:
         stream.close()
+
+
+def completed(
+    tasks: Any,
+    first: list[Any],
+    as_completed: Any,
+    ahead: int,
+    stop: list[int],
+    tag: str,
+) -> Iterator[ChunkResult]:
+    """The chunks' results of a run whose tasks do not stream (an asynchronous client, a
+    test's fake): each task's result as it ends, later rounds submitted as tasks end (up
+    to *ahead* tasks at once), as :func:`streamed` does."""
+    lost = tasks.lost
+    futs = tasks.futs
+    ac = as_completed(first)
+    for f in ac:
+        chunks = futs.pop(f)
+        if stop and chunks[0] > stop[0]:
+            f.cancel()
+            continue
+        try:
+            results = f.result()
+        except NimlabError:
+            raise
+        except Exception as exc:
+            raise lost(exc) from None
+        tasks.rounds.record(results)
+        yield from results
+        if stop:
+            tasks.rounds.drop_after(stop[0])
+            for g, js in list(futs.items()):
+                if js[0] > stop[0]:
+                    g.cancel()
+        while tasks.rounds.todo and len(futs) < ahead:
+            for g in tasks.submit(tag):
+                ac.add(g)

@@ -508,7 +508,13 @@ def dask_chunks(
         )
         return
     from nimlab.verification._exchange import HELD, forget, note_held
-    from nimlab.verification._stream import Stream, release_held, release_later, streamed
+    from nimlab.verification._stream import (
+        Stream,
+        completed,
+        release_held,
+        release_later,
+        streamed,
+    )
 
     tasks = _RoundTasks(client, blob_f, where, _Rounds(_spec(blob), pending, n_workers), lost)
     tag = hashlib.sha1(blob).hexdigest()[:10]
@@ -549,29 +555,7 @@ def dask_chunks(
         note_held(tasks.pinned, key, stop)
         release_later(*tasks.stream.futures, lambda: forget(client, run, n_plan))
         return
-    futs = tasks.futs
-    ac = as_completed(first)
-    for f in ac:
-        chunks = futs.pop(f)
-        if stop and chunks[0] > stop[0]:
-            f.cancel()
-            continue
-        try:
-            results = f.result()
-        except NimlabError:
-            raise
-        except Exception as exc:
-            raise lost(exc) from None
-        tasks.rounds.record(results)
-        yield from results
-        if stop:
-            tasks.rounds.drop_after(stop[0])
-            for g, js in list(futs.items()):
-                if js[0] > stop[0]:
-                    g.cancel()
-        while tasks.rounds.todo and len(futs) < ROUNDS_AHEAD * n_workers:
-            for g in tasks.submit(tag):
-                ac.add(g)
+    yield from completed(tasks, first, as_completed, ROUNDS_AHEAD * n_workers, stop, tag)
 
 
 class _RoundTasks:

@@ -750,3 +750,25 @@ def test_a_runs_releases_wait_for_the_next_runs_submission() -> None:
     assert gone() is None and calls == ["deleted"]
     release_held()  # nothing left: nothing done twice
     assert calls == ["deleted"]
+
+
+def test_a_worker_of_several_threads_takes_a_task_per_thread() -> None:
+    # a short compiled run goes out as one task per worker thread (a worker started with
+    # --nthreads 2 runs two at once), each pinned to its worker; the counts are the run's
+    from nimlab.verification.backends import dumps_spec
+    from nimlab.verification.cluster import dask_chunks
+    from nimlab.verification.runner import conjecture_spec
+
+    class Threads(_NowClient):
+        def scheduler_info(self) -> dict[str, object]:
+            return {"workers": {"tcp://a:1": {"nthreads": 2}, "tcp://b:1": {"nthreads": 1}}}
+
+    spec = conjecture_spec("nim", "a ^ b ^ c", bound=16, heaps=3, chunk_size=128)
+    pending = list(range(spec.space.n_chunks))
+    client = Threads()
+    got = {r.index: r.count for r in dask_chunks(client, dumps_spec(spec), pending, 2, [],
+                                                 lambda e: nimlab.ClusterError(str(e)),
+                                                 _Waiting)}  # fmt: skip
+    assert got == dict.fromkeys(pending, 256)
+    pins = [kw["workers"][0] for name, kw in client.calls if name == "check_task"]
+    assert sorted(pins) == ["tcp://a:1", "tcp://a:1", "tcp://b:1"]

@@ -301,36 +301,44 @@ def check_scheduler(address: str) -> str:
     return address.strip()
 
 
-#: The workers' addresses last asked of each scheduler: ``address -> (its id, workers)``.
-_WORKERS: dict[str, tuple[Any, list[str]]] = {}
+#: The worker slots last asked of each scheduler: ``address -> (its id, workers, slots)``.
+_WORKERS: dict[str, tuple[Any, int, list[str]]] = {}
 
 
 def worker_addresses(client: Any) -> list[str]:
-    """The addresses of the cluster's workers (none when the scheduler does not say):
-    those last asked of its scheduler while the client's own view of it (refreshed every
-    2 s by distributed) names the same scheduler and as many workers, else asked (a round
-    trip: 1-4 ms of a 0.2 s run). A worker since replaced costs no result: tasks pinned
-    to it run on another (``allow_other_workers``).
+    """One address per thread of the cluster's workers (a worker of 4 threads four times:
+    a task pinned to each runs at once; none when the scheduler does not say): those last
+    asked of its scheduler while the client's own view of it (refreshed every 2 s by
+    distributed) names the same scheduler and as many workers, else asked (a round trip:
+    1-4 ms of a 0.2 s run). A worker since replaced costs no result: tasks pinned to it
+    run on another (``allow_other_workers``).
 
     Examples
     --------
     >>> import types
-    >>> info = {"workers": {"tcp://10.0.0.2:1": {}, "tcp://10.0.0.1:1": {}}}
+    >>> info = {"workers": {"tcp://10.0.0.2:1": {"nthreads": 2}, "tcp://10.0.0.1:1": {}}}
     >>> worker_addresses(types.SimpleNamespace(scheduler_info=lambda: info))
-    ['tcp://10.0.0.1:1', 'tcp://10.0.0.2:1']
+    ['tcp://10.0.0.1:1', 'tcp://10.0.0.2:1', 'tcp://10.0.0.2:1']
     """
     address = getattr(getattr(client, "scheduler", None), "address", None)
     seen = getattr(client, "_scheduler_identity", None)
     seen = seen if isinstance(seen, Mapping) else {}
     hit = _WORKERS.get(address) if isinstance(address, str) else None
-    if hit and hit[1] and seen.get("id") == hit[0] and seen.get("n_workers") == len(hit[1]):
-        return list(hit[1])
+    if hit and hit[2] and seen.get("id") == hit[0] and seen.get("n_workers") == hit[1]:
+        return list(hit[2])
     try:
         info = client.scheduler_info()
-        where = sorted(info.get("workers", {}))
+        workers = info.get("workers", {})
+        slots = [w for w in sorted(workers) for _ in range(_threads(workers[w]))]
     except Exception:  # an older or a fake client
         return []
     if isinstance(address, str) and isinstance(info, Mapping):
         _WORKERS.clear()  # one scheduler at a time
-        _WORKERS[address] = (info.get("id"), where)
-    return where
+        _WORKERS[address] = (info.get("id"), len(workers), slots)
+    return slots
+
+
+def _threads(worker: Any) -> int:
+    """The threads of a worker of the scheduler's list (1 when it does not say)."""
+    n = worker.get("nthreads", 1) if isinstance(worker, Mapping) else 1
+    return max(1, min(int(n), 1024)) if isinstance(n, int) else 1

@@ -14,8 +14,11 @@ left is at most :data:`TASK_SECONDS` of work per worker it goes in one round (a 
 run's tail holds no tiny tasks, each a round trip). Task *k* of a round is pinned to
 worker *k* (another if it is lost), so no worker holds two while another idles. A P-set check
 with an option index records the index on the workers (:data:`PREPARE_PARTS` part per
-worker, of interleaved chunks); each worker merges the parts once, before its first
-chunk task, receiving them from the other workers, not through this process.
+worker, of equal positions); each worker merges the parts once, before its first chunks,
+receiving them from the other workers, not through this process: on a short run the
+first tasks record and exchange them themselves (:mod:`nimlab.verification._exchange`),
+else set-up tasks do; none when the workers hold the index of the spec from an earlier
+run (a worker that lost it records it whole). A worker counts once per thread.
 
 The vectorised check of a box (S18-T8) runs as one block of consecutive chunks per worker
 (:class:`~nimlab.verification.fast.BlockRun`): a first task per block evaluates the claim

@@ -113,6 +113,8 @@ def test_instances_side_by_side_agree_with_one_after_the_other(
 
     if split:
         monkeypatch.setattr(_instances._Dispatch, "_left", lambda self, v: 0.0)
+    else:  # whether a cut gains depends on the rates measured: here it is said not to
+        monkeypatch.setattr(_instances._Dispatch, "_split", lambda self, s, k, pending: [])
     specs = _specs(bad)
     client = _Client()
     got = _side_by_side(client, specs, monkeypatch)

@@ -48,8 +48,8 @@ case: wall and CPU seconds (this process and its children), the speed-up (1-work
 chunk, merging, the end), as a share of the 1-worker wall time, and the speed-up that
 the CPU times predict on free cores (1-worker CPU over the busiest thread's CPU plus the
 serial part), the threads' idle time (waiting for each other at the end; for the
-vectorised check by bands also the waits inside its pipeline) and the range of each
-side's wall times over the repeats (the machine's own speed drifts between minutes, even
+vectorised check by bands also the waits for a ready unit of its bands' grid) and the
+range of each side's wall times over the repeats (the machine's own speed drifts between minutes, even
 when it is quiet: a spread as wide as the targets' margins says to run again). The
 machine's load average is printed with each case: on a shared machine, wall times are inflated and the
 speed-up understated; the CPU figures are steadier. The run ends with the issue's
@@ -109,9 +109,10 @@ def _idle(runs: list[dict[str, Any]]) -> float:
 
 
 IDLE: list[float] = []
-#: The seconds the threads of each vectorised run by bands waited for their neighbours
-#: inside the pipeline (``_columns.RUNS``: a chunk's rows from the band on the left,
-#: columns given by the band on the right), summed over the threads, per call of _timed.
+#: The seconds the threads of each vectorised run by bands waited for a ready unit of
+#: the bands' grid (``_columns.RUNS``: a chunk over a band is ready once its band has
+#: passed the chunk before and the band on its left this chunk), summed over the
+#: threads, per call of _timed.
 WAITS: list[float] = []
 
 
@@ -168,7 +169,7 @@ def _case(
     if idle:
         serial += f"; threads idle {1000 * idle:.1f} ms (waiting for each other)"
     if waits:
-        serial += f"; waits inside the bands' pipeline {1000 * waits:.1f} ms (all threads)"
+        serial += f"; waits for a ready unit of the bands' grid {1000 * waits:.1f} ms (all threads)"
     # the spread of each side's runs: the machine's own speed drifts (a virtual machine:
     # the same 1-thread run took 0.20 s and 0.30 s of CPU in two quiet minutes)
     spread = ", ".join(f"{k} worker(s) {min(v):.2f}-{max(v):.2f} s" for k, v in walls.items())

@@ -308,8 +308,9 @@ def _value(
     gen: Any, p: Any, state: Any, side: int, cb: Any, kind: int, seen: Any, stamp: int
 ) -> tuple[int, int, Any]:  # pragma: no cover - compiled
     """The value of *p* from its options' values (-1: an option is unknown, the third
-    item that option, else *p*), and the number of options (grundy: the mex needs
-    ``seen`` longer than it)."""
+    item that option, or *p* when the option is outside the array), and the number of
+    options (grundy: the mex needs ``seen`` longer than it). No array beyond those of
+    the old kernel is passed: each is a reference count changed twice a call."""
     nopt = 0
     for o in gen(p):
         nopt += 1
@@ -377,36 +378,44 @@ def _solve_at(
     seen: Any,
     stamp: int,
     flow: Any,
+    miss: Any,
 ) -> tuple[int, Any, int]:  # pragma: no cover - compiled
-    """The value of position *p* (rank *ix*) of :func:`_task` (-1: an option stays
-    unknown), and the mex's ``seen`` and ``stamp`` after it. An option of a level that
-    another thread is still solving (:func:`_pending`) is solved here first when its
-    own options are known (the same value, written by both threads: one counts it),
-    else awaited."""
+    """The value of position *p* (rank *ix*) of :func:`_task`, whose option *miss* was
+    unknown when read (*p* itself: an option outside the array) (-1: an option stays unknown), and the mex's ``seen`` and
+    ``stamp`` after it. An option of a level that another thread is still solving
+    (:func:`_pending`) is solved here first when its own options are known (the same
+    value, written by both threads: one counts it), else awaited."""
     target = p
     at = ix
     ol = -1
+    v = -1
     while True:
-        stamp += 1
-        v, nopt, o = _value(gen, target, state, side, cb, kind, seen, stamp)
-        if v == -2:
-            seen = np.zeros(2 * nopt + 2, np.int64)
-            stamp = 0
-            continue
-        if at == ix:
-            ol = _pending(o, lo, flow) if v == -1 and flow[6] else -1
+        if at == ix:  # p's option miss was unknown
+            o = miss
+            ol = _pending(o, lo, flow)  # -1 for p itself (its own level)
             if ol < 0:
-                return v, seen, stamp
+                return -1, seen, stamp
             target = o
             at = rank(o, True, side, cb)
-            continue
-        if v >= 0:
+        elif v >= 0:
             if put_new(state, at, v):
                 flow[5][0] += 1
-        elif not _await(state, at, ol, flow):
+            target = p
+            at = ix
+        elif _await(state, at, ol, flow):
+            target = p
+            at = ix
+        else:
             return -1, seen, stamp  # the option stays unknown: the position is deferred
-        target = p
-        at = ix
+        while True:
+            stamp += 1
+            v, nopt, miss = _value(gen, target, state, side, cb, kind, seen, stamp)
+            if v != -2:
+                break
+            seen = np.zeros(2 * nopt + 2, np.int64)
+            stamp = 0
+        if at == ix and v != -1:
+            return v, seen, stamp
 
 
 @njit
@@ -467,7 +476,17 @@ def _task(
         ix = rank(p, True, side, cb)
         if get(state, ix) >= 0:
             continue
-        v, seen, stamp = _solve_at(gen, p, ix, state, side, cb, kind, lo, seen, stamp, flow)
+        while True:
+            stamp += 1
+            v, nopt, miss = _value(gen, p, state, side, cb, kind, seen, stamp)
+            if v != -2:
+                break
+            seen = np.zeros(2 * nopt + 2, np.int64)
+            stamp = 0
+        if v == -1 and flow[6]:  # an option unknown: another thread may be solving it
+            v, seen, stamp = _solve_at(
+                gen, p, ix, state, side, cb, kind, lo, seen, stamp, flow, miss
+            )
         if v < 0:
             deferred += 1
         elif not flow[6]:  # one thread: nobody else writes

@@ -240,11 +240,7 @@ def streamed(
             yield from new
             if kind == "chunks":
                 continue
-            if stop:
-                tasks.rounds.drop_after(stop[0])
-                for g, js in list(futs.items()):
-                    if js[0] > stop[0]:
-                        g.cancel()
+            _drop_after_stop(tasks, stop)
             while tasks.rounds.todo and len(futs) < ahead:
                 stream.watch(tasks.submit(tag))
     finally:
@@ -278,11 +274,17 @@ def completed(
             raise lost(exc) from None
         tasks.rounds.record(results)
         yield from results
-        if stop:
-            tasks.rounds.drop_after(stop[0])
-            for g, js in list(futs.items()):
-                if js[0] > stop[0]:
-                    g.cancel()
+        _drop_after_stop(tasks, stop)
         while tasks.rounds.todo and len(futs) < ahead:
             for g in tasks.submit(tag):
                 ac.add(g)
+
+
+def _drop_after_stop(tasks: Any, stop: list[int]) -> None:
+    """Once the first failing chunk is known (*stop*), the rounds after it are not sent
+    and the tasks out for chunks after it are cancelled."""
+    if stop:
+        tasks.rounds.drop_after(stop[0])
+        for g, js in list(tasks.futs.items()):
+            if js[0] > stop[0]:
+                g.cancel()

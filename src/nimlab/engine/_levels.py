@@ -67,13 +67,19 @@ def prefixes(n: int, lo: int, hi: int, total: int) -> Any:  # pragma: no cover -
     return out[:m]
 
 
+def _element(context: Any, builder: Any, sig: Any, args: Any, index: Any) -> Any:
+    """The address of element *index* of the array that is an intrinsic's first argument
+    (for its atomic operation)."""
+    pointer: Any = cgutils.get_item_pointer
+    ary = context.make_array(sig.args[0])(context, builder, args[0])
+    return pointer(context, builder, sig.args[0], ary, [index])
+
+
 def _fetch_add_typed(typingctx: Any, counter: Any, step: Any) -> Any:
     """``counter[0] += step`` as one atomic operation; returns the value before."""
-    pointer: Any = cgutils.get_item_pointer
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        ary = context.make_array(sig.args[0])(context, builder, args[0])
-        ptr = pointer(context, builder, sig.args[0], ary, [cgutils.intp_t(0)])
+        ptr = _element(context, builder, sig, args, cgutils.intp_t(0))
         return builder.atomic_rmw("add", ptr, args[1], "monotonic")
 
     return types.int64(counter, types.int64), codegen
@@ -84,11 +90,9 @@ _fetch_add: Any = intrinsic(_fetch_add_typed)
 
 def _fetch_or_typed(typingctx: Any, words: Any, index: Any, bits: Any) -> Any:
     """``words[index] |= bits`` as one atomic operation (uint64 words)."""
-    pointer: Any = cgutils.get_item_pointer
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        ary = context.make_array(sig.args[0])(context, builder, args[0])
-        ptr = pointer(context, builder, sig.args[0], ary, [args[1]])
+        ptr = _element(context, builder, sig, args, args[1])
         return builder.atomic_rmw("or", ptr, args[2], "monotonic")
 
     return types.uint64(words, types.intp, types.uint64), codegen
@@ -101,11 +105,9 @@ def _atomic_typed(typingctx: Any, words: Any, index: Any, value: Any) -> Any:
     """``words[index] = value`` as one atomic exchange; returns the value before (the
     outcomes' state packed or not: a value written by two threads, the same each time,
     is counted once, by the thread that found it unset)."""
-    pointer: Any = cgutils.get_item_pointer
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        ary = context.make_array(sig.args[0])(context, builder, args[0])
-        ptr = pointer(context, builder, sig.args[0], ary, [args[1]])
+        ptr = _element(context, builder, sig, args, args[1])
         val = context.cast(builder, args[2], sig.args[2], sig.args[0].dtype)
         op = "or" if sig.args[0].dtype == types.uint64 else "xchg"
         return builder.atomic_rmw(op, ptr, val, "acq_rel")
@@ -120,11 +122,9 @@ _atomic_put: Any = intrinsic(_atomic_typed)
 def _load_typed(typingctx: Any, words: Any, index: Any) -> Any:
     """``words[index]`` read as one atomic load (acquire: what the writer stored before
     it is seen too), for a thread waiting on another's writes."""
-    pointer: Any = cgutils.get_item_pointer
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        ary = context.make_array(sig.args[0])(context, builder, args[0])
-        ptr = pointer(context, builder, sig.args[0], ary, [args[1]])
+        ptr = _element(context, builder, sig, args, args[1])
         size = context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype))
         return builder.load_atomic(ptr, "acquire", size)
 
@@ -137,11 +137,9 @@ _load: Any = intrinsic(_load_typed)
 def _add_at_typed(typingctx: Any, counter: Any, index: Any, step: Any) -> Any:
     """``counter[index] += step`` as one atomic operation (release: what this thread
     wrote before is seen by a thread that reads the count with :data:`_load`)."""
-    pointer: Any = cgutils.get_item_pointer
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        ary = context.make_array(sig.args[0])(context, builder, args[0])
-        ptr = pointer(context, builder, sig.args[0], ary, [args[1]])
+        ptr = _element(context, builder, sig, args, args[1])
         return builder.atomic_rmw("add", ptr, args[2], "acq_rel")
 
     return types.int64(counter, types.intp, types.int64), codegen

@@ -27,15 +27,6 @@ from nimlab.verification.local import ChunkResult
 __all__ = ["check_side_by_side"]
 
 
-def _slots(client: Any) -> list[str]:
-    """One worker address per thread of the cluster's workers (none when unknown)."""
-    try:
-        workers = client.scheduler_info().get("workers", {})
-    except Exception:  # an older or a fake client
-        return []
-    return [w for w in sorted(workers) for _ in range(max(1, int(workers[w].get("nthreads", 1))))]
-
-
 def _parts(spec: Any, pending: list[int]) -> list[list[int]]:
     """The tasks of one instance: runs of consecutive chunks of about the planner's
     ``cluster_task_positions`` each (so its results stream back as it goes)."""
@@ -265,11 +256,11 @@ def instance_chunks(
     """Check the instances *specs* (pickled as *blobs*) side by side on *client*'s
     cluster, yielding ``(instance, chunk result)`` as each task ends; *stops[k]* holds
     instance k's first failing chunk once known."""
-    from nimlab._dask import check_connected
+    from nimlab._dask import check_connected, worker_addresses
     from nimlab.core.errors import NimlabError
 
     try:
-        slots = _slots(client) or ["", ""]
+        slots = worker_addresses(client) or ["", ""]
         d = _Dispatch(client, specs, blobs, start, stops, slots)
         first = [f for s in range(len(slots)) for f in _fill(d, s)]
         check_connected(client)
@@ -311,7 +302,7 @@ def check_side_by_side(specs: list[Any], options: dict[str, Any], what: str) -> 
         return None
     if options.get("progress") and sys.stderr.isatty():
         return None  # one progress bar at a time
-    from nimlab._dask import dask_client, quiet
+    from nimlab._dask import dask_client, quiet, worker_addresses
     from nimlab.planner import DEFAULT_BUDGETS
     from nimlab.verification.backends import user_files
     from nimlab.verification.runner import _check_run_args
@@ -327,7 +318,7 @@ def check_side_by_side(specs: list[Any], options: dict[str, Any], what: str) -> 
     files = sorted({f for s in specs for f in user_files(s)})
     n_workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     with quiet(), dask_client(scheduler, n_workers, files) as client:
-        slots = _slots(client)
+        slots = worker_addresses(client)
         if len(specs) < DEFAULT_BUDGETS.cluster_instances_per_slot * max(1, len(slots)):
             return None
         st, own = (store, False) if isinstance(store, Store) else (None, False)

@@ -208,19 +208,9 @@ def test_a_killed_worker_of_instances_side_by_side_loses_nothing(tmp_path: Path)
     import time
 
     from distributed import Client
-    from test_verify_dask import _QUIET, loopback_cluster
+    from test_verify_dask import _QUIET, _stored_chunks, loopback_cluster
 
     db, bound = tmp_path / "r.sqlite", 1000  # five instances of 2 chunks
-
-    def stored() -> int:
-        try:
-            con = sqlite3.connect(str(db))
-            try:
-                return int(con.execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
-            finally:
-                con.close()
-        except sqlite3.Error:
-            return 0
 
     with loopback_cluster(tmp_path, 2, {"NIMLAB_VERIFY_CHUNK_SLEEP": "0.25"}) as cluster:
         addr = cluster.address
@@ -234,9 +224,9 @@ def test_a_killed_worker_of_instances_side_by_side_loses_nothing(tmp_path: Path)
                 deadline = time.monotonic() + 60
                 while not busy and time.monotonic() < deadline and run.poll() is None:
                     time.sleep(0.05)
-                    if stored() >= 1:
+                    if _stored_chunks(db) >= 1:
                         busy = [w for w, keys in client.processing().items() if keys]
-                before = stored()
+                before = _stored_chunks(db)
                 os.kill(pids[busy[0]], signal.SIGKILL)
                 _out, err = run.communicate(timeout=60)
             finally:
@@ -245,7 +235,7 @@ def test_a_killed_worker_of_instances_side_by_side_loses_nothing(tmp_path: Path)
                     run.wait()
             assert run.returncode == 2 and len(err.strip().splitlines()) == 1, err
             assert "died while checking chunks" in err and "--resume" in err, err
-            assert 1 <= before <= stored() < 10
+            assert 1 <= before <= _stored_chunks(db) < 10
             client.run(exec, "import os; os.environ['NIMLAB_VERIFY_CHUNK_SLEEP'] = '0.001'")
         got = nimlab.check_theorem("S18-T8", bound, scheduler=addr, store=str(db), resume=True)
     assert got.ok and got.positions_checked == 5 * bound * bound

@@ -710,14 +710,14 @@ def test_warm_workers_keep_the_option_index_and_a_worker_that_lost_it_records_it
             client.run(exec, forget)
             assert run(24) == [("check_task", False)]  # recorded again on each worker
             assert run(20) == [("check_task", True)]  # another spec's index
-            # one task alone, told to wait for a part nobody publishes: it records it
-            client.run(exec, forget + "; from nimlab.verification import _exchange; "
-                       "_exchange.PATIENCE = 0.05")  # fmt: skip
+            # one task alone, told to wait 0.05 s (the planner's patience as a client sends
+            # it) for a part nobody publishes: it records it
+            client.run(exec, forget)
             spec = theorem_specs("Sh-T6*", 24)[0]
             every = list(range(spec.space.n_chunks))
             plan = [every[0::2], every[1::2]]
             got = submit(clu.check_task, dumps_spec(spec), every, pure=False,
-                         exchange=[plan, [0], "nobody-publishes-part-1"]).result()  # fmt: skip
+                         exchange=[plan, [0], "nobody-publishes-part-1", 0.05]).result()  # fmt: skip
             assert sum(r.count for r in got) == serial[24].positions_checked
             assert all(r.failure is None and r.method == "compiled" for r in got)
             from nimlab import planner

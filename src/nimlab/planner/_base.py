@@ -141,6 +141,18 @@ class Budgets:
         message per this many seconds of checking, the last as it ends: a kill mid-task
         loses no chunk already checked, and the run's last results come with the task's
         end (no request for them: 4 messages fewer, 3-5 ms of a 0.2 s run).
+    cluster_patience_seconds : float
+        A Dask task that exchanges the option index's parts with the other workers' first
+        tasks waits at least this long (or four times its own parts' time) for another
+        worker's part before it records that part itself (a worker lost, or busy with
+        other work): the results never depend on another worker, a slow one costs at
+        most this wait.
+    cluster_share_chunks : bool
+        The tasks of a Dask run's last round share their chunks: a worker that has
+        checked its own takes over the back half of what another has not started (one
+        message from worker to worker, answered while that worker checks), so a worker
+        slowed by other work on its cores does not hold up the run's end; off, each task
+        checks exactly the chunks it was given.
     cluster_instances_per_slot : int
         A theorem of several vectorised instances (S18-T8: five boxes) runs on a Dask
         cluster with each instance whole on one worker thread, side by side, when it has
@@ -196,6 +208,8 @@ class Budgets:
     cluster_instances_per_slot: int = 2
     cluster_summary_share: float = 0.4
     cluster_stream_seconds: float = 0.05
+    cluster_patience_seconds: float = 2.0
+    cluster_share_chunks: bool = True
     compiled_claim_min_positions: int = 4_000_000
 
     def default_search(self) -> bool:

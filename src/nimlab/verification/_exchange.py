@@ -19,7 +19,7 @@ import contextlib
 import time
 from typing import Any
 
-__all__ = ["HELD", "PATIENCE", "exchange", "forget", "note_held", "part_name"]
+__all__ = ["HELD", "exchange", "forget", "note_held", "part_name"]
 
 #: The spec (its key) whose chunks' set-up (a P-set's option index, a function of the
 #: spec's content) each worker holds, as this process's runs left them: worker address ->
@@ -48,11 +48,6 @@ def note_held(workers: set[str], key: str, stop: list[int]) -> None:
         HELD[w] = key
 
 
-#: A worker waits at least this many seconds (or four times its own parts' time) for
-#: another worker's part before it records that part itself.
-PATIENCE = 2.0
-
-
 def part_name(run: str, j: int) -> str:
     """The scheduler's variable that holds part *j* of run *run*.
 
@@ -64,12 +59,16 @@ def part_name(run: str, j: int) -> str:
     return f"nimlab-part-{run}-{j}"
 
 
-def exchange(spec: Any, plan: list[list[int]], mine: list[int], run: str) -> None:
+def exchange(
+    spec: Any, plan: list[list[int]], mine: list[int], run: str, patience: float | None = None
+) -> None:
     """On a Dask worker, before its first chunks: record the parts *mine* of *plan* (the
     chunks of each part) of the option index of *spec*, publish them, and install the
-    index merged from every part (one not published within the patience is recorded
-    here). A worker that holds the index of this spec already publishes its parts and
-    does not wait; a spec without an index does nothing."""
+    index merged from every part (one not published within *patience* seconds, or four
+    times this worker's own parts' time, is recorded here; the planner's
+    ``Budgets.cluster_patience_seconds`` of this process when not given). A worker
+    that holds the index of this spec already publishes its parts and does not wait; a
+    spec without an index does nothing."""
     import numpy as np
     from distributed import get_worker
     from distributed.utils import sync
@@ -90,7 +89,11 @@ def exchange(spec: Any, plan: list[list[int]], mine: list[int], run: str) -> Non
     if has_index(spec):
         return
     size = (index_cells(spec) + 7) // 8
-    deadline = time.perf_counter() + max(PATIENCE, 4 * (time.perf_counter() - t0))
+    if not isinstance(patience, (int, float)) or not 0 <= patience <= 3600:
+        from nimlab.planner import DEFAULT_BUDGETS
+
+        patience = DEFAULT_BUDGETS.cluster_patience_seconds
+    deadline = time.perf_counter() + max(patience, 4 * (time.perf_counter() - t0))
     for j in range(len(plan)):
         if j in got:
             continue

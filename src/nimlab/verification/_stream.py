@@ -65,6 +65,17 @@ class Sender:
         if time.perf_counter() - self.last >= self.every:
             self.flush()
 
+    def end(self, task: str, given: list[int], failed: bool) -> None:
+        """Send what is held with the end of task *task* (of a round whose tasks share
+        their chunks, :mod:`._share`): the chunks of its share that others took, and
+        whether it found a failure (its own result then holds it)."""
+        if self.worker is not None:
+            self.worker.log_event(TOPIC, {"run": self.run, "chunks": self.batch, "task": task,
+                                          "given": [int(i) for i in given],
+                                          "failed": bool(failed)})  # fmt: skip
+            self.batch = []
+        self.last = time.perf_counter()
+
     def flush(self) -> None:
         """Send what is held."""
         if self.worker is not None and self.batch:
@@ -115,7 +126,7 @@ def _dispatch(event: Any) -> None:
         with _LOCK:
             q = _RUNS.get(str(msg.get("run")))
         if q is not None:
-            q.put(("chunks", msg.get("chunks")))
+            q.put(("chunks", msg))
 
 
 def _plain(got: Any, known: Callable[[int], bool]) -> list[ChunkResult]:
@@ -197,11 +208,17 @@ class Stream:
 
     @staticmethod
     def fetch(
-        f: Any, chunks: list[int], seen: set[int], lost: Callable[[BaseException], NimlabError]
+        f: Any,
+        chunks: list[int],
+        seen: set[int],
+        lost: Callable[[BaseException], NimlabError],
+        failed: bool = False,
     ) -> list[ChunkResult]:
         """The results of the ended task *f* (of *chunks*) not yet *seen*: its result is
-        asked only when its messages did not hold them all, or it did not end well."""
-        if getattr(f, "status", None) == "finished" and all(i in seen for i in chunks):
+        asked only when its messages did not hold them all, it did not end well or it
+        said it found a failure (*failed*)."""
+        done = getattr(f, "status", None) == "finished" and not failed
+        if done and all(i in seen for i in chunks):
             return []
         try:
             got: list[ChunkResult] = f.result()
@@ -217,7 +234,7 @@ def streamed(
 ) -> Iterator[ChunkResult]:
     """The chunks' results of a run whose tasks send them as they go (:mod:`._stream`):
     each once, as it comes; a task's own result is asked only for chunks its messages
-    did not hold. *tasks*: the run's ``cluster._RoundTasks`` (their futures and chunks,
+    did not hold. *tasks*: the run's ``_roundtasks.RoundTasks`` (their futures and chunks,
     its rounds); later rounds are submitted as tasks end, up to *ahead* tasks at once,
     as ``cluster.dask_chunks`` does; *stop*: the first failing chunk once known."""
     futs, seen = tasks.futs, set[int]()
@@ -226,7 +243,7 @@ def streamed(
         while futs:
             kind, got = stream.next(tasks.lost)
             if kind == "chunks":
-                new = stream.chunks(got, futs, seen)
+                new = stream.chunks(_ended(got, tasks), tasks.sent, seen)
             else:
                 chunks = futs.pop(got, None)
                 if chunks is None:
@@ -234,17 +251,39 @@ def streamed(
                 if stop and chunks[0] > stop[0]:
                     got.cancel()
                     continue
-                new = stream.fetch(got, chunks, seen, tasks.lost)
+                owed = [i for i in chunks if i not in tasks.given]  # the others took them
+                failed = tasks.names.get(got) in tasks.failed
+                new = stream.fetch(got, owed, seen, tasks.lost, failed)
             seen.update(r.index for r in new)
             tasks.rounds.record(new)
             yield from new
             if kind == "chunks":
                 continue
             _drop_after_stop(tasks, stop)
+            if not futs:  # chunks no task reported (one that took them was lost): again
+                tasks.rounds.put_back([i for i in tasks.sent_chunks() if i not in seen
+                                       and not (stop and i > stop[0])])  # fmt: skip
             while tasks.rounds.todo and len(futs) < ahead:
                 stream.watch(tasks.submit(tag))
     finally:
         stream.close()
+
+
+def _ended(msg: Any, tasks: Any) -> Any:
+    """The chunk results of a message *msg*; the end of a task of a round that shares its
+    chunks (:mod:`._share`) noted in *tasks* (``_roundtasks.RoundTasks``): the chunks of its
+    share others took (those the run sent), and whether it found a failure."""
+    if not isinstance(msg, dict):
+        return None
+    task = msg.get("task")
+    if isinstance(task, str):
+        given = msg.get("given")
+        sent = tasks.sent_chunks()
+        if isinstance(given, (list, tuple)):
+            tasks.given.update(i for i in given if type(i) is int and i in sent)
+        if msg.get("failed") is not False:
+            tasks.failed.add(task)
+    return msg.get("chunks")
 
 
 def completed(

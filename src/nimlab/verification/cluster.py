@@ -12,7 +12,9 @@ task at the rate measured so far (at least :data:`MIN_TASK_SECONDS`), never more
 share of what is left (a failure found early cancels the later rounds), and once what is
 left is at most :data:`TASK_SECONDS` of work per worker it goes in one round (a short
 run's tail holds no tiny tasks, each a round trip). Task *k* of a round is pinned to
-worker *k* (another if it is lost), so no worker holds two while another idles. A P-set check
+worker *k* (another if it is lost), so no worker holds two while another idles; the tasks
+of the last round share their chunks (:mod:`nimlab.verification._share`: a worker done with
+its own takes over the back half of what another has not started). A P-set check
 with an option index records the index on the workers (:data:`PREPARE_PARTS` part per
 worker, of equal positions); each worker merges the parts once, before its first chunks,
 receiving them from the other workers, not through this process: on a short run the
@@ -161,21 +163,33 @@ def _kept_heap() -> Iterator[None]:
 
 
 def check_task(
-    blob: bytes, chunks: list[int], *parts: Any, stream: str = "", exchange: Any = None
+    blob: bytes,
+    chunks: list[int],
+    *parts: Any,
+    stream: str = "",
+    exchange: Any = None,
+    share: Any = None,
 ) -> list[ChunkResult]:
     """Check *chunks* (in increasing order) of a pickled spec: the task run on Dask workers;
     *parts*: the set-up parts of every chunk (:func:`prepare_task`), merged here once;
     *stream*: the run whose client receives the results as they come (:mod:`._stream`);
-    *exchange*: ``[plan, mine, run]``, the set-up parts this task records and exchanges
-    with the other workers' first tasks before its chunks (:mod:`._exchange`)."""
+    *exchange*: ``[plan, mine, run, patience]``, the set-up parts this task records and
+    exchanges with the other workers' first tasks before its chunks (:mod:`._exchange`);
+    *share*: the round's plan when its tasks share their chunks (:mod:`._share`: this
+    task then checks those of its queue and those it takes from the others)."""
     from nimlab.verification._stream import Sender
 
     spec = _spec(blob)
+    todo: Any = chunks
+    if share:  # its queue made (and the workers' handler of takers set) before all else
+        from nimlab.verification._share import Share
+
+        todo = Share(share)
     with _kept_heap():
         if exchange:
             from nimlab.verification._exchange import exchange as swap
 
-            swap(spec, exchange[0], exchange[1], str(exchange[2]))
+            swap(spec, exchange[0], exchange[1], str(exchange[2]), *exchange[3:4])
         if any(p is not None for p in parts):
             from nimlab.verification.compiled import has_index
 
@@ -184,9 +198,11 @@ def check_task(
         check = chunk_checker(spec)  # the planner and the kernel's look-ups once a task
         send = Sender(stream)
         out = []
-        for i in chunks:
+        for i in todo:
             out.append(check(i))
             send.add(out[-1])
+        if share:
+            send.end(todo.task, todo.given(), any(r.failure is not None for r in out))
         send.flush()
         return out
 
@@ -484,6 +500,11 @@ class _Rounds:
         """Note the seconds the chunks of *results* took."""
         self.sizer.record(sum(self.cost[r.index] for r in results), sum(r.seconds for r in results))
 
+    def put_back(self, chunks: list[int]) -> None:
+        """Send *chunks* out again, first (no task of theirs reported them)."""
+        self.todo[:0] = sorted(chunks)
+        self.left += sum(self.cost[i] for i in chunks)
+
     def drop_after(self, stop: int) -> None:
         """Forget the chunks after *stop* (the first failure)."""
         self.todo = [i for i in self.todo if i <= stop]
@@ -511,6 +532,7 @@ def dask_chunks(
         )
         return
     from nimlab.verification._exchange import HELD, forget, note_held
+    from nimlab.verification._roundtasks import RoundTasks
     from nimlab.verification._stream import (
         Stream,
         completed,
@@ -519,7 +541,8 @@ def dask_chunks(
         streamed,
     )
 
-    tasks = _RoundTasks(client, blob_f, where, _Rounds(_spec(blob), pending, n_workers), lost)
+    rounds = _Rounds(_spec(blob), pending, n_workers)
+    tasks = RoundTasks(client, blob_f, where, rounds, lost, check_task)
     tag = hashlib.sha1(blob).hexdigest()[:10]
     tasks.stream = Stream.open(client)
 
@@ -559,66 +582,6 @@ def dask_chunks(
         release_later(*tasks.stream.futures, lambda: forget(client, run, n_plan))
         return
     yield from completed(tasks, first, as_completed, ROUNDS_AHEAD * n_workers, stop, tag)
-
-
-class _RoundTasks:
-    """The chunk tasks of a run on a cluster (:class:`_Rounds`), as submitted: their
-    futures and chunks (:attr:`futs`), the set-up parts each task takes and the stream
-    of their results (:mod:`._stream`), if any."""
-
-    def __init__(
-        self,
-        client: Any,
-        blob_f: Any,
-        where: list[str],
-        rounds: _Rounds,
-        lost: Callable[[BaseException], NimlabError],
-    ) -> None:
-        self.client, self.blob_f, self.where, self.rounds, self.lost = (
-            client, blob_f, where, rounds, lost,
-        )  # fmt: skip
-        self.parts: list[Any] = []
-        self.futs: dict[Any, list[int]] = {}
-        self.stream: Any = None
-        self.pinned: set[str] = set()  # the workers that were given a task
-        self.plan: list[list[int]] = []  # set-up parts the first round's tasks exchange
-        self.sent = False  # the first round is out
-
-    def submit(self, tag: str) -> list[Any]:
-        """The next round: one task per worker, of chunks of equal cost from the next
-        run of consecutive chunks (a failure still cancels later rounds)."""
-        out = []
-        where = self.where
-        n_plan = 0 if self.sent else len(self.plan)
-        self.sent = True
-        round_ = self.rounds.next_round()
-        for k, mine in enumerate(round_):
-            # task k of each round on worker k (else the scheduler may queue a round's
-            # tasks on one worker while the other idles); another when it is lost
-            pin = {"workers": [where[k % len(where)]], "allow_other_workers": True} if where else {}
-            if self.stream is not None:
-                pin["stream"] = self.stream.run
-            if n_plan:  # the first round records the parts: task k its share
-                ours = [j for j in range(n_plan) if j % len(round_) == k]
-                pin["exchange"] = [self.plan, ours, self.stream.run]
-            if where:
-                self.pinned.add(where[k % len(where)])
-            f = self.client.submit(
-                check_task,
-                self.blob_f,
-                mine,
-                *self.parts,
-                pure=False,
-                key=f"nimlab-{tag}-{mine[0]}-{time.time_ns()}",
-                **pin,
-            )
-            self.futs[f] = mine
-            out.append(f)
-        try:  # submitted after the scheduler was lost: never run, never cancelled
-            check_connected(self.client)
-        except Exception as exc:
-            raise self.lost(exc) from None
-        return out
 
 
 def _set_up(

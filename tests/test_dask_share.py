@@ -1,0 +1,131 @@
+"""The tasks of a Dask run's last round share their chunks (verification/_share.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from nimlab.verification import verify
+
+
+def test_an_owner_and_a_taker_check_each_chunk_once() -> None:
+    # two tasks of a round in one process (no worker: a taker asks the other's queue
+    # directly), in two threads; the owner of the larger share is slowed (its loop sleeps
+    # after each chunk), so the other, done with its own, takes from the back of the
+    # slow one's queue, half of what is left each time: each chunk is checked once, by
+    # one of them, the owner's given() names those the taker checked
+    from nimlab.verification import _share
+
+    shares = [list(range(0, 60)), list(range(60, 70))]
+    costs = [[1.0 + (i % 3) for i in s] for s in shares]
+    plan = ["test-round-1", 0, ["a", "b"], shares, costs]
+    tasks = [_share.Share([*plan[:1], k, *plan[2:]]) for k in range(2)]
+    checked: list[list[int]] = [[], []]
+
+    def run(k: int, pause: float) -> None:
+        for i in tasks[k]:
+            checked[k].append(i)
+            time.sleep(pause)
+
+    threads = [threading.Thread(target=run, args=(0, 0.002)), threading.Thread(target=run,
+               args=(1, 0.0002))]  # fmt: skip
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    every = checked[0] + checked[1]
+    assert sorted(every) == list(range(70))  # each chunk once
+    taken = [i for i in checked[1] if i < 60]
+    assert taken and sorted(tasks[0].given()) == sorted(taken)
+    assert tasks[1].given() == []  # the fast one checked its own share
+    assert set(checked[0]) & set(range(60)) == set(range(60)) - set(taken)
+    # the taker took the back: every chunk it took comes after every one the owner kept
+    assert min(taken) > max(i for i in checked[0] if i < 60)
+
+
+@contextlib.contextmanager
+def _slowed(pid: int, stopped: float = 0.009, running: float = 0.001) -> Iterator[None]:
+    """The process *pid* slowed to a tenth of its speed: stopped (SIGSTOP) and continued
+    (SIGCONT) in turn, as a core shared with other work would run it."""
+    done = threading.Event()
+
+    def cycle() -> None:
+        while not done.is_set():
+            os.kill(pid, signal.SIGSTOP)
+            time.sleep(stopped)
+            os.kill(pid, signal.SIGCONT)
+            time.sleep(running)
+
+    t = threading.Thread(target=cycle, daemon=True)
+    t.start()
+    try:
+        yield
+    finally:
+        done.set()
+        t.join()
+        os.kill(pid, signal.SIGCONT)
+
+
+#: Nim's Grundy claim, wrong at one position of the last chunk only (its a == 15 rows).
+_LATE_WRONG = "a ^ b ^ c ^ ((a == 15) & (b == 9) & (c == 6))"
+
+
+@pytest.mark.slow
+def test_a_slowed_workers_chunks_are_taken_by_the_other(tmp_path: Path) -> None:
+    # a loopback cluster of two worker processes, one slowed to a tenth of its speed (see
+    # _slowed) for the whole run: the other, done with its own share, takes over the
+    # chunks the slowed one has not started; the results are those of one process and of
+    # the threads (a theorem's count, a wrong claim's counterexample), each chunk stored
+    # once; the planner's patience (cluster_patience_seconds, as a user sets it) bounds
+    # the wait for the slowed worker's part of the option index
+    import dataclasses
+
+    from distributed import Client
+    from test_verify_dask import _each_chunk_once, loopback_cluster
+
+    from nimlab import planner
+    from nimlab.theory.registry import check_theorem
+
+    serial = check_theorem("Sh-T6*", 96, store=False, workers=1)
+    threads = check_theorem("Sh-T6*", 96, store=False, workers=2)
+    wrong = verify("nim", _LATE_WRONG, heaps=3, bound=16, chunk_size=128, workers=1)
+    assert serial.ok and not wrong.ok and wrong.counterexample is not None
+    budgets = planner.DEFAULT_BUDGETS
+    try:
+        planner.DEFAULT_BUDGETS = dataclasses.replace(budgets, cluster_patience_seconds=0.2)
+        with loopback_cluster(tmp_path, 2) as cluster, Client(cluster.address) as client:
+            pids = client.run(os.getpid)
+            slow, fast = sorted(pids)  # the first worker takes task 0 of a round
+            check_theorem("Sh-T6*", 48, store=False, workers=2, scheduler=cluster.address)
+
+            def taken() -> list[tuple[str, int, list[int]]]:
+                from nimlab.verification import _share
+
+                got = list(_share.TAKEN)
+                _share.TAKEN.clear()
+                return got
+
+            client.run(taken, workers=[fast])
+            with _slowed(pids[slow]):
+                got = check_theorem("Sh-T6*", 96, store=str(tmp_path / "t.sqlite"),
+                                    workers=2, scheduler=cluster.address)  # fmt: skip
+                bad = verify("nim", _LATE_WRONG, heaps=3, bound=16, chunk_size=128,
+                             scheduler=cluster.address, store=str(tmp_path / "w.sqlite"))  # fmt: skip
+            took = client.run(taken, workers=[fast])[fast]
+    finally:
+        planner.DEFAULT_BUDGETS = budgets
+    assert got.ok and got.positions_checked == serial.positions_checked
+    assert threads.positions_checked == serial.positions_checked
+    same = ("result", "counterexample", "positions_checked")
+    assert [getattr(bad, k) for k in same] == [getattr(wrong, k) for k in same]
+    _each_chunk_once(tmp_path / "w.sqlite", 16)  # 4096 positions, 256 a chunk
+    # the fast worker took chunks of the slowed one's task (task 0) in the theorem's run
+    # (0.1 s of checking; the wrong claim's, a few ms, may end before it asks)
+    assert any(j == 0 and chunks for _r, j, chunks in took), took

@@ -60,7 +60,12 @@ def part_name(run: str, j: int) -> str:
 
 
 def exchange(
-    spec: Any, plan: list[list[int]], mine: list[int], run: str, patience: float | None = None
+    spec: Any,
+    plan: list[list[int]],
+    mine: list[int],
+    run: str,
+    patience: float | None = None,
+    share: list[Any] | None = None,
 ) -> None:
     """On a Dask worker, before its first chunks: record the parts *mine* of *plan* (the
     chunks of each part) of the option index of *spec*, publish them, and install the
@@ -68,7 +73,11 @@ def exchange(
     times this worker's own parts' time, is recorded here; the planner's
     ``Budgets.cluster_patience_seconds`` of this process when not given). A worker
     that holds the index of this spec already publishes its parts and does not wait; a
-    spec without an index does nothing."""
+    spec without an index does nothing. With *share* (a round's plan for
+    :class:`~nimlab.verification._share.Share`, one part per task) the tasks share the
+    chunks of their parts as they do their checks' chunks: a worker done with its own
+    part's chunks notes some of another's in its part too (each chunk noted once, in one
+    of the parts; the index is the OR of them all)."""
     import numpy as np
     from distributed import get_worker
     from distributed.utils import sync
@@ -79,8 +88,13 @@ def exchange(
     worker = get_worker()
     t0 = time.perf_counter()
     got: dict[int, Any] = {}
+    todo: dict[int, Any] = {j: plan[j] for j in mine}
+    if share and len(mine) == 1:
+        from nimlab.verification._share import Share
+
+        todo[mine[0]] = Share(share)
     for j in mine:
-        part = prepare_part(spec, plan[j])
+        part = prepare_part(spec, todo[j])
         if part is None:
             return  # the spec's chunks need no set-up
         got[j] = part

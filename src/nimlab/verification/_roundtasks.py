@@ -42,6 +42,7 @@ class RoundTasks:
         self.stream: Any = None
         self.pinned: set[str] = set()  # the workers that were given a task
         self.plan: list[list[int]] = []  # set-up parts the first round's tasks exchange
+        self.plan_costs: list[list[int]] = []  # their chunks' positions
         self.n_rounds = 0  # rounds out (the first records the parts)
         self.sent: dict[Any, list[int]] = {}  # every task submitted, with its chunks
         self._sent: set[int] = set()
@@ -66,11 +67,14 @@ class RoundTasks:
         slots = [where[k % len(where)] for k in range(len(round_))] if where else []
         # the last round's tasks share their chunks (a worker slowed by other work would
         # hold up the run's end); the streamed results say which chunks others took
-        share = None
-        last = slots and len(round_) > 1 and not self.rounds.todo
-        if last and self.stream is not None and DEFAULT_BUDGETS.cluster_share_chunks:
+        share = notes = None
+        sharing = bool(slots) and self.stream is not None and DEFAULT_BUDGETS.cluster_share_chunks
+        if sharing and len(round_) > 1 and not self.rounds.todo:
             costs = [[self.rounds.cost[i] for i in t] for t in round_]
             share = [f"{self.stream.run}-{self.n_rounds}", 0, slots, round_, costs]
+        if sharing and n_plan == len(round_) > 1 and len(self.plan_costs) == n_plan:
+            # the option index's parts, one a task, noted as the checks' chunks are shared
+            notes = [f"{self.stream.run}-parts", 0, slots, self.plan, self.plan_costs]
         for k, mine in enumerate(round_):
             # task k of each round on worker k (else the scheduler may queue a round's
             # tasks on one worker while the other idles); another when it is lost
@@ -80,7 +84,8 @@ class RoundTasks:
             if n_plan:  # the first round records the parts: task k its share
                 ours = [j for j in range(n_plan) if j % len(round_) == k]
                 patience = DEFAULT_BUDGETS.cluster_patience_seconds
-                pin["exchange"] = [self.plan, ours, self.stream.run, patience]
+                ask = [notes[0], k, *notes[2:]] if notes is not None else None
+                pin["exchange"] = [self.plan, ours, self.stream.run, patience, ask]
             if share is not None:
                 pin["share"] = [share[0], k, *share[2:]]
             if slots:

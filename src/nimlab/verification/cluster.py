@@ -173,8 +173,9 @@ def check_task(
     """Check *chunks* (in increasing order) of a pickled spec: the task run on Dask workers;
     *parts*: the set-up parts of every chunk (:func:`prepare_task`), merged here once;
     *stream*: the run whose client receives the results as they come (:mod:`._stream`);
-    *exchange*: ``[plan, mine, run, patience]``, the set-up parts this task records and
-    exchanges with the other workers' first tasks before its chunks (:mod:`._exchange`);
+    *exchange*: ``[plan, mine, run, patience, share]``, the set-up parts this task
+    records and exchanges with the other workers' first tasks before its chunks
+    (:mod:`._exchange`; *share*: the parts' chunks shared as the checks' are, or None);
     *share*: the round's plan when its tasks share their chunks (:mod:`._share`: this
     task then checks those of its queue and those it takes from the others)."""
     from nimlab.verification._stream import Sender
@@ -189,7 +190,7 @@ def check_task(
         if exchange:
             from nimlab.verification._exchange import exchange as swap
 
-            swap(spec, exchange[0], exchange[1], str(exchange[2]), *exchange[3:4])
+            swap(spec, exchange[0], exchange[1], str(exchange[2]), *exchange[3:5])
         if any(p is not None for p in parts):
             from nimlab.verification.compiled import has_index
 
@@ -557,6 +558,7 @@ def dask_chunks(
             tasks.stream.subscribe()
         if not held and tasks.stream is not None and _exchanged(_spec(blob), n_workers):
             tasks.plan = _part_plan(_spec(blob), pending, n_workers)
+            tasks.plan_costs = [chunk_positions(_spec(blob), p) or [1] * len(p) for p in tasks.plan]
         elif not held:
             tasks.parts = _prepare(client, blob, blob_f, pending, n_workers, where)
         out = [f for _ in range(ROUNDS_AHEAD) if tasks.rounds.todo for f in tasks.submit(tag)]

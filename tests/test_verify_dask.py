@@ -720,6 +720,27 @@ def test_warm_workers_keep_the_option_index_and_a_worker_that_lost_it_records_it
                          exchange=[plan, [0], "nobody-publishes-part-1", 0.05]).result()  # fmt: skip
             assert sum(r.count for r in got) == serial[24].positions_checked
             assert all(r.failure is None and r.method == "compiled" for r in got)
+            # the same with the parts sent from worker to worker (a round's plan whose other
+            # worker is not there: neither its chunks taken nor its part sent)
+            from nimlab.verification._share import pack
+
+            here = sorted(client.scheduler_info()["workers"])[0]
+            client.run(exec, forget)
+            notes = [
+                "nobody-sends-part-1-parts",
+                0,
+                pack([here, "tcp://127.0.0.1:9"], plan, [[1] * len(p) for p in plan]),
+            ]
+            got = submit(
+                clu.check_task,
+                dumps_spec(spec),
+                every,
+                pure=False,
+                workers=[here],
+                exchange=[plan, [0], "nobody-sends-part-1", 0.05, notes],
+            ).result()
+            assert sum(r.count for r in got) == serial[24].positions_checked
+            assert all(r.failure is None and r.method == "compiled" for r in got)
             from nimlab import planner
             from nimlab.verification import _exchange
 

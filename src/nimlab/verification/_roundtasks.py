@@ -49,6 +49,7 @@ class RoundTasks:
         self.names: dict[Any, str] = {}  # tasks of rounds that share their chunks
         self.given: set[int] = set()  # chunks their owners' tasks said others took
         self.failed: set[str] = set()  # such tasks that said they found a failure
+        self.ended: set[str] = set()  # such tasks that said they ended
 
     def sent_chunks(self) -> set[int]:
         """The chunks of every task submitted."""
@@ -58,6 +59,7 @@ class RoundTasks:
         """The next round: one task per worker, of chunks of equal cost from the next
         run of consecutive chunks (a failure still cancels later rounds)."""
         from nimlab.planner import DEFAULT_BUDGETS
+        from nimlab.verification._share import pack
 
         out = []
         where = self.where
@@ -67,14 +69,16 @@ class RoundTasks:
         slots = [where[k % len(where)] for k in range(len(round_))] if where else []
         # the last round's tasks share their chunks (a worker slowed by other work would
         # hold up the run's end); the streamed results say which chunks others took
-        share = notes = None
+        share: list[Any] | None = None
+        notes: list[Any] | None = None
         sharing = bool(slots) and self.stream is not None and DEFAULT_BUDGETS.cluster_share_chunks
         if sharing and len(round_) > 1 and not self.rounds.todo:
             costs = [[self.rounds.cost[i] for i in t] for t in round_]
-            share = [f"{self.stream.run}-{self.n_rounds}", 0, slots, round_, costs]
+            share = [f"{self.stream.run}-{self.n_rounds}", 0, pack(slots, round_, costs)]
+        plan: Any = pack(*self.plan) if n_plan else None
         if sharing and n_plan == len(round_) > 1 and len(self.plan_costs) == n_plan:
             # the option index's parts, one a task, noted as the checks' chunks are shared
-            notes = [f"{self.stream.run}-parts", 0, slots, self.plan, self.plan_costs]
+            notes = [f"{self.stream.run}-parts", 0, pack(slots, self.plan, self.plan_costs)]
         for k, mine in enumerate(round_):
             # task k of each round on worker k (else the scheduler may queue a round's
             # tasks on one worker while the other idles); another when it is lost
@@ -85,7 +89,7 @@ class RoundTasks:
                 ours = [j for j in range(n_plan) if j % len(round_) == k]
                 patience = DEFAULT_BUDGETS.cluster_patience_seconds
                 ask = [notes[0], k, *notes[2:]] if notes is not None else None
-                pin["exchange"] = [self.plan, ours, self.stream.run, patience, ask]
+                pin["exchange"] = [plan, ours, self.stream.run, patience, ask]
             if share is not None:
                 pin["share"] = [share[0], k, *share[2:]]
             if slots:
@@ -104,7 +108,7 @@ class RoundTasks:
             if share is not None:
                 from nimlab.verification._share import task_name
 
-                self.names[f] = task_name(share[0], k)
+                self.names[f] = task_name(str(share[0]), k)
             out.append(f)
         try:  # submitted after the scheduler was lost: never run, never cancelled
             check_connected(self.client)

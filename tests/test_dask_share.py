@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -131,3 +132,93 @@ def test_a_slowed_workers_chunks_are_taken_by_the_other(tmp_path: Path) -> None:
     # chunks to check and chunks whose claimed P-positions go in the option index
     assert any(j == 0 and chunks and not r.endswith("-parts") for r, j, chunks in took), took
     assert any(j == 0 and chunks and r.endswith("-parts") for r, j, chunks in took), took
+
+
+class _Task:
+    """A finished task of the fake run below: its result is its chunks' results."""
+
+    status = "finished"
+
+    def __init__(self, key: str, chunks: list[int]) -> None:
+        self.key, self.chunks = key, chunks
+
+    def result(self) -> list[Any]:
+        from nimlab.verification.local import ChunkResult
+
+        return [ChunkResult(i, 10, 0.001, None, "compiled") for i in self.chunks]
+
+
+class _Events:
+    """A stream of a run's events, in the order given: ``("chunks", message)`` of the
+    tasks' messages, ``("done", task)`` of their ends."""
+
+    def __init__(self, events: list[tuple[str, Any]]) -> None:
+        from nimlab.verification._stream import Stream
+
+        self.events = list(events)
+        self.chunks, self.fetch = Stream.chunks, Stream.fetch
+        self.fetched: list[str] = []
+
+    def watch(self, futures: list[Any]) -> None:
+        self.events += [("done", f) for f in futures if f.key.startswith("again")]
+
+    def next(self, lost: Any) -> tuple[str, Any]:
+        kind, got = self.events.pop(0)
+        if kind == "done":
+            self.fetched.append(got.key)
+        return kind, got
+
+    def close(self) -> None:
+        pass
+
+
+def test_chunks_that_no_task_reported_are_sent_out_again() -> None:
+    # a round of two tasks sharing chunks 0-3: task a (0, 2) took chunk 3 from task b
+    # (1, 3) and its worker died; the scheduler ran a again elsewhere, where it checked
+    # its own chunks only; b's last message said chunk 3 was taken: once both tasks are
+    # over, the client sends chunk 3 out again, and every chunk is reported once
+    from nimlab.verification._share import task_name
+    from nimlab.verification._stream import streamed
+
+    a, b = _Task("a", [0, 2]), _Task("b", [1, 3])
+    end_b = {"run": "r", "chunks": [[1, 10, 0.001, "compiled"]], "task": task_name("r-1", 1),
+             "given": [3], "failed": False}  # fmt: skip
+    events = _Events([("chunks", end_b), ("done", a), ("done", b)])
+    again: list[list[int]] = []
+
+    class Rounds:
+        def __init__(self) -> None:
+            self.todo: list[int] = []
+
+        def record(self, results: list[Any]) -> None:
+            pass
+
+        def put_back(self, chunks: list[int]) -> None:
+            self.todo = sorted(chunks)
+
+        def drop_after(self, stop: int) -> None:
+            pass
+
+    class Tasks:
+        def __init__(self) -> None:
+            self.futs: dict[Any, list[int]] = {a: [0, 2], b: [1, 3]}
+            self.sent = dict(self.futs)
+            self.names = {a: task_name("r-1", 0), b: task_name("r-1", 1)}
+            self.given: dict[str, set[int]] = {}
+            self.failed: set[str] = set()
+            self.ended: set[str] = set()
+            self.rounds, self.lost = Rounds(), None
+
+        def sent_chunks(self) -> set[int]:
+            return {i for chunks in self.sent.values() for i in chunks}
+
+        def submit(self, tag: str) -> list[Any]:
+            chunks, self.rounds.todo = self.rounds.todo, []
+            again.append(chunks)
+            f = _Task(f"again-{chunks[0]}", chunks)
+            self.futs[f] = self.sent[f] = chunks
+            return [f]
+
+    got = [r.index for r in streamed(Tasks(), events, [], 2, [], "t")]  # type: ignore[arg-type]
+    assert sorted(got) == [0, 1, 2, 3] and again == [[3]]
+    assert events.fetched == ["a", "b", "again-3"]

@@ -47,7 +47,7 @@ class RoundTasks:
         self.sent: dict[Any, list[int]] = {}  # every task submitted, with its chunks
         self._sent: set[int] = set()
         self.names: dict[Any, str] = {}  # tasks of rounds that share their chunks
-        self.given: set[int] = set()  # chunks their owners' tasks said others took
+        self.given: dict[str, set[int]] = {}  # the chunks such a task said others took
         self.failed: set[str] = set()  # such tasks that said they found a failure
         self.ended: set[str] = set()  # such tasks that said they ended
 

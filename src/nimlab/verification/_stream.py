@@ -251,7 +251,8 @@ def streamed(
                 if stop and chunks[0] > stop[0]:
                     got.cancel()
                     continue
-                owed = [i for i in chunks if i not in tasks.given]  # the others took them
+                given = tasks.given.get(tasks.names.get(got), ())  # the others took them
+                owed = [i for i in chunks if i not in given]
                 failed = tasks.names.get(got) in tasks.failed
                 new = stream.fetch(got, owed, seen, tasks.lost, failed)
             seen.update(r.index for r in new)
@@ -276,7 +277,8 @@ def _reported(tasks: Any, seen: set[int]) -> bool:
     is not waited for (2-3 ms at a run's end)."""
     over = [f for f, name in tasks.names.items() if name in tasks.ended and f in tasks.futs]
     over = [f for f in over if tasks.names[f] not in tasks.failed]
-    over = [f for f in over if all(i in seen or i in tasks.given for i in tasks.futs[f])]
+    over = [f for f in over
+            if all(i in seen or i in tasks.given[tasks.names[f]] for i in tasks.futs[f])]  # fmt: skip
     for f in over:
         del tasks.futs[f]
     return bool(over)
@@ -292,8 +294,9 @@ def _ended(msg: Any, tasks: Any) -> Any:
     if isinstance(task, str):
         given = msg.get("given")
         sent = tasks.sent_chunks()
+        took = tasks.given.setdefault(task, set())
         if isinstance(given, (list, tuple)):
-            tasks.given.update(i for i in given if type(i) is int and i in sent)
+            took.update(i for i in given if type(i) is int and i in sent)
         if msg.get("failed") is not False:
             tasks.failed.add(task)
         tasks.ended.add(task)

@@ -50,6 +50,7 @@ class RoundTasks:
         self.given: dict[str, set[int]] = {}  # the chunks such a task said others took
         self.failed: set[str] = set()  # such tasks that said they found a failure
         self.ended: set[str] = set()  # such tasks that said they ended
+        self.direct = False  # the parts went from worker to worker (no variables)
 
     def sent_chunks(self) -> set[int]:
         """The chunks of every task submitted."""
@@ -79,6 +80,7 @@ class RoundTasks:
         if sharing and n_plan == len(round_) > 1 and len(self.plan_costs) == n_plan:
             # the option index's parts, one a task, noted as the checks' chunks are shared
             notes = [f"{self.stream.run}-parts", 0, pack(slots, self.plan, self.plan_costs)]
+            self.direct = True
         for k, mine in enumerate(round_):
             # task k of each round on worker k (else the scheduler may queue a round's
             # tasks on one worker while the other idles); another when it is lost

@@ -574,7 +574,8 @@ def dask_chunks(
             tasks.stream.close()
         raise lost(exc) from None
     if tasks.stream is not None:
-        run, n_plan = tasks.stream.run, len(tasks.plan)
+        run = tasks.stream.run
+        n_plan = 0 if tasks.direct else len(tasks.plan)  # variables to delete, if any
         try:
             yield from streamed(tasks, tasks.stream, first, ROUNDS_AHEAD * n_workers, stop, tag)
         except BaseException:

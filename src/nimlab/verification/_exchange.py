@@ -20,7 +20,7 @@ import threading
 import time
 from typing import Any
 
-__all__ = ["HELD", "exchange", "forget", "note_held", "part_name"]
+__all__ = ["HELD", "exchange", "forget", "note_held", "part_name", "serve_parts"]
 
 #: The spec (its key) whose chunks' set-up (a P-set's option index, a function of the
 #: spec's content) each worker holds, as this process's runs left them: worker address ->
@@ -174,12 +174,20 @@ def _receive(run: Any = None, j: Any = None, data: Any = None) -> str | None:
     return "OK"
 
 
+def serve_parts() -> None:
+    """Set this Dask worker's handler of the parts other workers send it (once)."""
+    with contextlib.suppress(ImportError, ValueError):  # not on a worker: none come
+        from distributed import get_worker
+
+        get_worker().handlers.setdefault(PART_OP, _receive)
+
+
 class _Direct:
     """Parts sent from worker to worker (one message; the round's workers, *where*, from
     the plan of its tasks): each part goes to every other task's worker, in the
-    background (tried again every few ms while that worker's task has not started and
-    its handler is not set, until the patience passes); a part is waited for where it
-    arrives."""
+    background (tried again after 5, 10, 20 ... ms while that worker's task has not
+    started and its handler is not set, until the patience passes); a part is waited for
+    where it arrives."""
 
     def __init__(self, worker: Any, run: str, where: list[str], k: int, patience: float) -> None:
         self.worker, self.run, self.k, self.patience = worker, run, k, patience
@@ -199,7 +207,7 @@ class _Direct:
 
         from nimlab.verification._share import CONNECT_SECONDS
 
-        pool = self.worker.rpc
+        pool, wait = self.worker.rpc, 0.005
         while True:
             with contextlib.suppress(Exception):  # a worker gone: its task runs elsewhere
                 comm = await pool.connect(addr, timeout=CONNECT_SECONDS)
@@ -210,7 +218,8 @@ class _Direct:
                     pool.reuse(addr, comm)
             if time.monotonic() > until:
                 return
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(wait)  # its task not started: its handler not set yet
+            wait = min(2 * wait, 0.1)
 
     def get(self, j: int, timeout: float) -> Any:
         with _ARRIVED:

@@ -25,7 +25,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["TAKEN", "Share", "pack", "take_back", "task_name", "unpack"]
+__all__ = ["TAKEN", "Share", "pack", "serve_takers", "take_back", "task_name", "unpack"]
 
 #: The name of the workers' handler of a taker's request (:func:`_handle`).
 OP = "nimlab_take"
@@ -123,12 +123,31 @@ def pack(*data: Any) -> bytes:
 
 
 def unpack(data: Any) -> Any:
-    """The data of :func:`pack` (a list; *data* as it is when it is not bytes)."""
+    """The data of :func:`pack` (a list; *data* as it is when it is not bytes).
+
+    Examples
+    --------
+    >>> unpack(b"[[0, 1], [2]]"), unpack([[0, 1], [2]])
+    ([[0, 1], [2]], [[0, 1], [2]])
+    """
     if not isinstance(data, bytes):
         return data
     import json
 
     return json.loads(data)
+
+
+def serve_takers() -> Any:
+    """Set this Dask worker's handler of the takers' requests (once; None outside a
+    worker, else the worker)."""
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+    except (ImportError, ValueError):  # not on a worker: no other task to answer
+        return None
+    worker.handlers.setdefault(OP, _handle)
+    return worker
 
 
 def task_name(run: str, k: int) -> str:
@@ -158,14 +177,7 @@ class Share:
         self.task = task_name(self.run, self.k)
         self.shares, self.costs = list(shares), list(costs)
         self.own: set[int] = set()  # chunks of its own share it checked
-        self.worker: Any = None
-        try:
-            from distributed import get_worker
-
-            self.worker = get_worker()
-            self.worker.handlers.setdefault(OP, _handle)
-        except (ImportError, ValueError):  # not on a worker: no other task to ask
-            self.worker = None
+        self.worker: Any = serve_takers()
         with _LOCK:
             self.queue = _queue(self.run, self.k, self.shares[self.k], self.costs[self.k])
 

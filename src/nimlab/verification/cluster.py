@@ -180,6 +180,12 @@ def check_task(
     task then checks those of its queue and those it takes from the others)."""
     from nimlab.verification._stream import Sender
 
+    if share or exchange:  # this worker answers the others' messages before all else
+        from nimlab.verification._exchange import serve_parts
+        from nimlab.verification._share import serve_takers
+
+        serve_parts()
+        serve_takers()
     spec = _spec(blob)
     todo: Any = chunks
     if share:  # its queue made (and the workers' handler of takers set) before all else

@@ -568,6 +568,9 @@ def _dask_timeline(tid: str, bound: int) -> None:
         t0 = time.time()
         run()
         wall = time.time() - t0
+        # a run ends on its tasks' last messages: their ends reach the scheduler's
+        # task stream a few ms later
+        time.sleep(0.1)
     spans: dict[str, list[tuple[float, float, str]]] = {}
     for d in ts.data:
         for s in d["startstops"]:

@@ -689,10 +689,12 @@ def test_warm_workers_keep_the_option_index_and_a_worker_that_lost_it_records_it
     try:
         with Client(dask_cluster) as client:
             sent: list[tuple[str, bool]] = []
+            paces: list[Any] = []
             submit = client.submit
 
             def counting(fn: Any, *args: Any, **kw: Any) -> Any:
                 sent.append((fn.__name__, bool(kw.get("exchange"))))
+                paces.append(kw.get("every"))
                 return submit(fn, *args, **kw)
 
             client.submit = counting  # type: ignore[method-assign]
@@ -710,6 +712,18 @@ def test_warm_workers_keep_the_option_index_and_a_worker_that_lost_it_records_it
             client.run(exec, forget)
             assert run(24) == [("check_task", False)]  # recorded again on each worker
             assert run(20) == [("check_task", True)]  # another spec's index
+            # the client's pace of the streamed results goes with the tasks (a worker's
+            # own budgets are the defaults, not the ones the user set)
+            from nimlab import planner
+
+            budgets = planner.DEFAULT_BUDGETS
+            planner.DEFAULT_BUDGETS = replace(budgets, cluster_stream_seconds=0.125)
+            try:
+                paces.clear()
+                assert run(20) == [("check_task", False)]
+            finally:
+                planner.DEFAULT_BUDGETS = budgets
+            assert paces and set(paces) == {0.125}
             # one task alone, told to wait 0.05 s (the planner's patience as a client sends
             # it) for a part nobody publishes: it records it
             client.run(exec, forget)

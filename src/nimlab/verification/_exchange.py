@@ -1,16 +1,16 @@
 """The option index's parts exchanged by the Dask workers themselves (a P-set check).
 
 The first task of each worker records its parts of the index (every chunk's claimed
-P-positions, shared out by positions: :func:`plan`), publishes each as bytes in a
-variable of the scheduler, takes the other workers' parts from there as they come, and
-checks its chunks once the merged index is installed: one message to the scheduler and
-one from it between a part's end and its use, in the task itself (before, a set-up task
-per worker and chunk tasks depending on every part: the part's end told to the scheduler,
-the chunk task sent to its worker, then the part asked of the worker that held it; and a
-task's end and start between the two). A part that does not come within the patience
-(its worker lost, or busy) is recorded where it is missing, so the results never depend
-on another worker. A part is data (bytes of the packed index, their length checked),
-never code; the client deletes the run's variables when the run ends.
+P-positions, shared out by positions in the plan the client sends with the tasks),
+publishes each as bytes, takes the other workers' parts as they come, and checks its
+chunks once the merged index is installed. When the round's tasks share their chunks
+(:mod:`nimlab.verification._share`), a part goes from worker to worker (:class:`_Direct`:
+one message, in the background); else it is a variable of the scheduler (:class:`_Board`:
+one message to the scheduler and one from it). A part that does not come within the
+patience (``Budgets.cluster_patience_seconds``, sent by the client; its worker lost, or
+busy) is recorded where it is missing, so the results never depend on another worker.
+A part is data (bytes of the packed index, their length checked), never code; the client
+deletes the run's variables when the run ends.
 """
 
 from __future__ import annotations

@@ -87,6 +87,8 @@ class RoundTasks:
             pin = {"workers": [slots[k]], "allow_other_workers": True} if slots else {}
             if self.stream is not None:
                 pin["stream"] = self.stream.run
+                # the client's budget: a worker's own DEFAULT_BUDGETS are not the user's
+                pin["every"] = DEFAULT_BUDGETS.cluster_stream_seconds
             if n_plan:  # the first round records the parts: task k its share
                 ours = [j for j in range(n_plan) if j % len(round_) == k]
                 patience = DEFAULT_BUDGETS.cluster_patience_seconds

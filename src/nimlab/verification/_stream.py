@@ -44,7 +44,7 @@ class Sender:
     []
     """
 
-    def __init__(self, run: str) -> None:
+    def __init__(self, run: str, every: float | None = None) -> None:
         self.worker: Any = None
         if run:
             with contextlib.suppress(ImportError, ValueError):  # not on a worker
@@ -53,7 +53,8 @@ class Sender:
                 self.worker = get_worker()
         from nimlab.planner import DEFAULT_BUDGETS
 
-        self.run, self.every = run, DEFAULT_BUDGETS.cluster_stream_seconds
+        self.run = run
+        self.every = DEFAULT_BUDGETS.cluster_stream_seconds if every is None else every
         self.batch: list[list[Any]] = []
         self.last = time.perf_counter()
 

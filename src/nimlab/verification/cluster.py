@@ -169,10 +169,12 @@ def check_task(
     stream: str = "",
     exchange: Any = None,
     share: Any = None,
+    every: float | None = None,
 ) -> list[ChunkResult]:
     """Check *chunks* (in increasing order) of a pickled spec: the task run on Dask workers;
     *parts*: the set-up parts of every chunk (:func:`prepare_task`), merged here once;
-    *stream*: the run whose client receives the results as they come (:mod:`._stream`);
+    *stream*: the run whose client receives the results as they come (:mod:`._stream`),
+    at most every *every* seconds (the client's ``Budgets.cluster_stream_seconds``);
     *exchange*: ``[plan, mine, run, patience, share]``, the set-up parts this task
     records and exchanges with the other workers' first tasks before its chunks
     (:mod:`._exchange`; *share*: the parts' chunks shared as the checks' are, or None);
@@ -203,7 +205,7 @@ def check_task(
             if not has_index(spec):
                 install_prepared(spec, list(parts))
         check = chunk_checker(spec)  # the planner and the kernel's look-ups once a task
-        send = Sender(stream)
+        send = Sender(stream, every)
         out = []
         for i in todo:
             out.append(check(i))

@@ -200,7 +200,9 @@ def _case(
         f"part {serial}; runs {spread}; load {_load()}",
         flush=True,
     )
-    print(f"  {_host_line(FIGURES[key], pairs)}", flush=True)
+    print(
+        f"  {_host_line(FIGURES[key], pairs, key in _ON_CLUSTER or key == 'dask-cli')}", flush=True
+    )
 
 
 #: The host probe's verdict (:func:`_host`): the two virtual cores ran on two separate
@@ -280,15 +282,24 @@ def _on_two_cores(
     return out
 
 
-def _host_line(f: dict[str, float], pairs: list[Any]) -> str:
-    """One line: each repeat's speed-up (1-worker wall / 2-worker wall) with the host
-    probe's worst reading around it, then the repeats on two separate cores and their
-    best figures."""
+def _host_line(f: dict[str, float], pairs: list[Any], dask: bool = False) -> str:
+    """One line: each repeat's speed-up (1-worker wall / 2-worker wall; for a case on
+    *dask*, Dask's wall / ``--workers 2``'s instead) with the host probe's worst reading
+    around it, then the repeats on two separate cores and their best figures."""
     n = int(f["free_n"])
-    each = ", ".join(f"{p[0][0] / p[1][0]:.2f}x@{p[2]:.2f}" for p in pairs)
-    head = f"repeats (speed-up@host probe): {each}"
+    what = "Dask / --workers 2 wall" if dask else "speed-up"
+    each = ", ".join(
+        (f"{p[1][0] / p[0][0]:.2f}" if dask else f"{p[0][0] / p[1][0]:.2f}x") + f"@{p[2]:.2f}"
+        for p in pairs
+    )
+    head = f"repeats ({what}@host probe): {each}"
     if n == 0:
         return f"{head}; no repeat on two separate cores (probe <= {TWO_CORES} around it)"
+    if dask:
+        return (
+            f"{head}; on two separate cores in {n} of {len(pairs)} repeats: "
+            f"{f['free_w2'] / f['free_w1']:.2f} of --workers 2's wall"
+        )
     return (
         f"{head}; on two separate cores in {n} of {len(pairs)} repeats: speed-up "
         f"{f['free_w1'] / f['free_w2']:.2f}x, CPU ratio {f['free_c2'] / f['free_c1']:.2f}"

@@ -203,19 +203,13 @@ class _Direct:
     async def _send(self, addr: str, j: int, data: bytes, until: float) -> None:
         import asyncio
 
-        from distributed.core import send_recv
+        from nimlab.verification._share import request
 
-        from nimlab.verification._share import CONNECT_SECONDS
-
-        pool, wait = self.worker.rpc, 0.005
+        wait = 0.005
         while True:
             with contextlib.suppress(Exception):  # a worker gone: its task runs elsewhere
-                comm = await pool.connect(addr, timeout=CONNECT_SECONDS)
-                try:
-                    if await send_recv(comm=comm, op=PART_OP, run=self.run, j=j, data=data) == "OK":
-                        return
-                finally:
-                    pool.reuse(addr, comm)
+                if await request(self.worker, addr, PART_OP, run=self.run, j=j, data=data) == "OK":
+                    return
             if time.monotonic() > until:
                 return
             await asyncio.sleep(wait)  # its task not started: its handler not set yet

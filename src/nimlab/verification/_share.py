@@ -25,7 +25,16 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["TAKEN", "Share", "pack", "serve_takers", "take_back", "task_name", "unpack"]
+__all__ = [
+    "TAKEN",
+    "Share",
+    "pack",
+    "request",
+    "serve_takers",
+    "take_back",
+    "task_name",
+    "unpack",
+]
 
 #: The name of the workers' handler of a taker's request (:func:`_handle`).
 OP = "nimlab_take"
@@ -105,6 +114,22 @@ def _handle(run: Any = None, k: Any = None, chunks: Any = None, costs: Any = Non
     if not ok:
         return []
     return take_back(run, k, list(chunks), [float(c) for c in costs], taker)
+
+
+async def request(worker: Any, addr: str, op: str, **args: Any) -> Any:
+    """The answer of the Dask worker at *addr* to one message *op* with *args*, over
+    *worker*'s pooled connections (kept between requests). A worker that does not take
+    the connection within :data:`CONNECT_SECONDS` is gone (distributed would try again
+    for 30 s); once sent, no time limit: a request given up on its way would lose what
+    it asked for (the chunks a taker took)."""
+    from distributed.core import send_recv
+
+    pool = worker.rpc
+    comm = await pool.connect(addr, timeout=CONNECT_SECONDS)
+    try:
+        return await send_recv(comm=comm, op=op, **args)
+    finally:
+        pool.reuse(addr, comm)
 
 
 def pack(*data: Any) -> bytes:
@@ -222,23 +247,10 @@ class Share:
         there = self.where[j] if j < len(self.where) else None
         if self.worker is None or there is None or there == self.worker.address:
             return take_back(**args)
-        from distributed.core import send_recv
         from distributed.utils import sync
 
-        pool = self.worker.rpc  # the worker's connections, kept between requests
-
-        async def ask() -> Any:
-            # a worker that does not take the connection at once is gone (distributed
-            # would try again for 30 s); once sent, no time limit: a request given up
-            # on its way would lose the chunks it took
-            comm = await pool.connect(there, timeout=CONNECT_SECONDS)
-            try:
-                return await send_recv(comm=comm, op=OP, **args)
-            finally:
-                pool.reuse(there, comm)
-
         try:
-            got = sync(self.worker.loop, ask)
+            got = sync(self.worker.loop, request, self.worker, there, OP, **args)
         except Exception:  # its worker lost (its task runs again elsewhere): none from it
             return []
         if not isinstance(got, (list, tuple)) or not all(type(i) is int for i in got):

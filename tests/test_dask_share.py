@@ -51,27 +51,48 @@ def test_an_owner_and_a_taker_check_each_chunk_once() -> None:
     assert min(taken) > max(i for i in checked[0] if i < 60)
 
 
+#: The cycle of :func:`_slowed`, a process of its own: a thread of the test's process
+#: would need its GIL, which the client's threads hold, to send each signal. It says
+#: when its first cycle is done, so that the block starts with the worker slowed.
+_CYCLE = """
+import os, signal, sys, time
+pid, stopped, running = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+first = True
+try:
+    while True:
+        os.kill(pid, signal.SIGSTOP)
+        time.sleep(stopped)
+        os.kill(pid, signal.SIGCONT)
+        if first:
+            print("cycling", flush=True)
+            first = False
+        time.sleep(running)
+finally:
+    os.kill(pid, signal.SIGCONT)
+"""
+
+
 @contextlib.contextmanager
-def _slowed(pid: int, stopped: float = 0.009, running: float = 0.001) -> Iterator[None]:
+def _slowed(pid: int, stopped: float = 0.09, running: float = 0.01) -> Iterator[None]:
     """The process *pid* slowed to a tenth of its speed: stopped (SIGSTOP) and continued
-    (SIGCONT) in turn, as a core shared with other work would run it."""
-    done = threading.Event()
+    (SIGCONT) in turn, as a core shared with other work would run it, from the first
+    cycle on before the block starts. Each run lasts longer than Python's switch
+    interval (5 ms), so the worker's event loop, which answers the others' requests, gets
+    the GIL in it: with 1 ms runs its task's thread kept it, and did all its chunks
+    before the loop could hand any over."""
+    import subprocess
+    import sys
 
-    def cycle() -> None:
-        while not done.is_set():
-            os.kill(pid, signal.SIGSTOP)
-            time.sleep(stopped)
-            os.kill(pid, signal.SIGCONT)
-            time.sleep(running)
-
-    t = threading.Thread(target=cycle, daemon=True)
-    t.start()
+    args = [sys.executable, "-c", _CYCLE, str(pid), str(stopped), str(running)]
+    cycler = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
     try:
+        assert cycler.stdout is not None and cycler.stdout.readline() == "cycling\n"
         yield
     finally:
-        done.set()
-        t.join()
-        os.kill(pid, signal.SIGCONT)
+        cycler.terminate()  # its finally continues the worker
+        cycler.wait(timeout=10)
+        os.kill(pid, signal.SIGCONT)  # in case it ended between the two
 
 
 #: Nim's Grundy claim, wrong at one position of the last chunk only (its a == 15 rows).
